@@ -1,0 +1,96 @@
+/* analysis.h — invariants of a topology: BFS distances, diameter and distance distribution
+ * (one BFS when the graph is vertex-transitive), adjacency spectra, vertex-transitivity,
+ * and complete rotations (Def. 12 of the packet-gossip paper). */
+#ifndef GOSSIP_ANALYSIS_H
+#define GOSSIP_ANALYSIS_H
+
+#include "gossip/core.h"
+#include "gossip/topo.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** BFS from src over out-arcs. dist [out, n entries] gets the distance or -1 when
+ * unreachable; queue [scratch, n entries] may be NULL (allocated here). Returns the
+ * eccentricity of src via *ecc [out] and the reached count via *reached [out]. O(n + m). */
+gsp_err_t gsp_bfs(const gsp_topo_t *t, int64_t src, int32_t *dist, int64_t *queue, int64_t *ecc,
+                  int64_t *reached);
+
+typedef struct {
+    bool connected;       /* strongly connected for digraphs */
+    int64_t diameter;     /* -1 when not connected */
+    double average_distance; /* mean over ordered pairs u != v (reachable ones) */
+    bool per_node;        /* counts are from one node (vertex-transitive) or over all pairs */
+    gsp_vec_t counts;     /* counts.v[m]: nodes at distance m from any node (per_node), else
+                             ordered pairs (u, v) at distance m */
+    int64_t sources;      /* BFS runs made: 1 with symmetry, n without */
+} gsp_distances_t;
+
+/** Distances of t. When vertex_transitive is true, one BFS from node 0 stands for all.
+ * progress [in] may be NULL. Release with gsp_distances_destroy. O(n + m) or O(n (n + m)). */
+gsp_err_t gsp_distances(const gsp_topo_t *t, bool vertex_transitive, gsp_distances_t *out,
+                        gsp_progress_fn progress, void *ctx);
+void gsp_distances_destroy(gsp_distances_t *d);
+
+typedef enum {
+    GSP_SPECTRUM_ABELIAN = 1, /* lambda_k = sum_i cos(2 pi <k, s_i> / n), exact formula */
+    GSP_SPECTRUM_PRODUCT,     /* sums of the factors' eigenvalues */
+    GSP_SPECTRUM_DENSE        /* LAPACKE dsyevd on the dense adjacency matrix */
+} gsp_spectrum_how_t;
+
+/** Largest graph sent to the dense solver. */
+#define GSP_DENSE_MAX 4000
+
+/** Adjacency eigenvalues of an undirected graph, ascending, with multiplicity:
+ * *eig [out, n entries, free with gsp_free]. Abelian Cayley graphs of any size by formula,
+ * products by sums, anything else with n <= GSP_DENSE_MAX by LAPACKE.
+ * Errors: GSP_ERR_UNSUPPORTED (directed, or too large for the dense solver). */
+gsp_err_t gsp_spectrum(const gsp_topo_t *t, double **eig, gsp_spectrum_how_t *how);
+/** Tolerance used to call two eigenvalues equal: 1e-9 * max(1, spectral radius). */
+double gsp_spectrum_tolerance(const double *eig, int64_t n);
+/** Number of distinct values in a sorted array, merging neighbours closer than tol. */
+int64_t gsp_spectrum_distinct(const double *eig, int64_t n, double tol);
+
+typedef enum {
+    GSP_VT_UNKNOWN = 0,
+    GSP_VT_YES_CAYLEY, /* a Cayley graph (or a product of them) is vertex-transitive */
+    GSP_VT_YES_NAUTY,  /* nauty found one orbit of the automorphism group */
+    GSP_VT_NO_DEGREE,  /* degrees differ, so it cannot be */
+    GSP_VT_NO_NAUTY    /* nauty found several orbits */
+} gsp_vt_t;
+
+/** Largest graph handed to nauty for vertex-transitivity. */
+#define GSP_NAUTY_MAX 200000
+
+/** Decides vertex-transitivity: by structure for Cayley graphs, by degrees, else by nauty's
+ * orbits (n <= GSP_NAUTY_MAX); GSP_VT_UNKNOWN when none applies. */
+gsp_err_t gsp_vertex_transitive(const gsp_topo_t *t, gsp_vt_t *out);
+static inline bool gsp_vt_yes(gsp_vt_t v) { return v == GSP_VT_YES_CAYLEY || v == GSP_VT_YES_NAUTY; }
+
+/** A complete rotation: an automorphism w with w(e) = e and w(s_i x) = s_{i+1} w(x), the
+ * generators taken in the cyclic order gens[order[0]], gens[order[1]], ... */
+typedef struct {
+    bool found;
+    bool exhaustive;   /* every cyclic order was examined (so "not found" is a proof) */
+    int d;
+    int *order;        /* d generator indices, order[0] = 0 */
+    int64_t fixed_points; /* |F_w|: x != e with w^i(x) = x for some 1 <= i < d */
+    int64_t *omega;    /* w as a node map, n entries (NULL unless found) */
+    int64_t candidates; /* cyclic orders checked in full */
+} gsp_rotation_t;
+
+/** Searches cyclic orders of the generators of a Cayley graph for a complete rotation,
+ * natural order first, pruned by generator orders, inverses and the orders of products
+ * s_i s_j; each surviving order is checked in O(n d). At most max_checks full checks
+ * (0 = default 20000). Release with gsp_rotation_destroy. Errors: GSP_ERR_NOTAPPLIC when
+ * t is not a Cayley graph. */
+gsp_err_t gsp_rotation_find(const gsp_topo_t *t, int64_t max_checks, gsp_rotation_t *out);
+/** Checks one cyclic order; on success fills out like gsp_rotation_find. */
+gsp_err_t gsp_rotation_check(const gsp_topo_t *t, const int *order, gsp_rotation_t *out);
+void gsp_rotation_destroy(gsp_rotation_t *r);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,145 @@
+/* core.h — errors, allocation, checked arithmetic, bitsets, the RNG and the JSON writer.
+ *
+ * Everything above core/ reports failure through gsp_err_t and a per-thread detail message;
+ * the library never prints and never exits. */
+#ifndef GOSSIP_CORE_H
+#define GOSSIP_CORE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define GSP_VERSION_STRING "0.1.0"
+
+/* One list generates the enum, the names and the messages. Values are never renumbered:
+ * scripts and bindings may store them. */
+#define GSP_ERRNO_MAP(X)                                              \
+    X(OK, 0, "success")                                               \
+    X(NOMEM, 1, "out of memory")                                      \
+    X(INVAL, 2, "invalid argument")                                   \
+    X(PARSE, 3, "malformed input")                                    \
+    X(RANGE, 4, "value out of range")                                 \
+    X(OVERFLOW, 5, "size overflows")                                  \
+    X(TOOBIG, 6, "too large")                                         \
+    X(IO, 7, "input/output error")                                    \
+    X(NOTAPPLIC, 8, "method does not apply")                          \
+    X(UNSUPPORTED, 9, "not supported")                                \
+    X(NUMERIC, 10, "numerically unreliable")                          \
+    X(INTERNAL, 11, "internal error")                                 \
+    X(LIMIT, 12, "search limit reached")
+
+typedef enum {
+#define GSP__ERR_ENUM(name, val, msg) GSP_ERR_##name = val,
+    GSP_ERRNO_MAP(GSP__ERR_ENUM)
+#undef GSP__ERR_ENUM
+} gsp_err_t;
+
+#define GSP_OK GSP_ERR_OK
+
+/** Short symbolic name of an error code ("GSP_ERR_PARSE"). Never NULL. */
+const char *gsp_strerror_name(gsp_err_t err);
+/** Generic message of an error code ("malformed input"). Never NULL. */
+const char *gsp_strerror(gsp_err_t err);
+/** Detail of the last error set on this thread: what failed and where. Never NULL. */
+const char *gsp_errmsg(void);
+/** Sets the detail message and returns err, for `return gsp_error(GSP_ERR_PARSE, "...")`. */
+gsp_err_t gsp_error(gsp_err_t err, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+/** Clears the detail message. */
+void gsp_error_clear(void);
+
+/* Allocation. Everything in the library allocates through these, so a test can make the
+ * k-th allocation fail (SQLite-style fault simulation). */
+void *gsp_malloc(size_t size);
+void *gsp_calloc(size_t count, size_t size);
+void *gsp_realloc(void *ptr, size_t size);
+void gsp_free(void *ptr);
+char *gsp_strdup(const char *s);
+/** Test hook: the k-th allocation from now on fails (k >= 1); k = 0 disables. Per thread. */
+void gsp_alloc_fail_after(int64_t k);
+/** Allocates count*size bytes with an overflow check; sets GSP_ERR_NOMEM or _OVERFLOW. */
+gsp_err_t gsp_alloc_array(void **out, int64_t count, size_t size, bool zero);
+
+/* Checked arithmetic on int64_t: return false on overflow. */
+static inline bool gsp_mul_ok(int64_t a, int64_t b, int64_t *out) {
+    return !__builtin_mul_overflow(a, b, out);
+}
+static inline bool gsp_add_ok(int64_t a, int64_t b, int64_t *out) {
+    return !__builtin_add_overflow(a, b, out);
+}
+static inline int64_t gsp_ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+/* Bitsets: plain words, sized by the caller. */
+typedef uint64_t gsp_word_t;
+#define GSP_WORDS(n) (((size_t)(n) + 63) / 64)
+static inline bool gsp_bit_get(const gsp_word_t *b, int64_t i) {
+    return (b[i >> 6] >> (i & 63)) & 1u;
+}
+static inline void gsp_bit_set(gsp_word_t *b, int64_t i) { b[i >> 6] |= (gsp_word_t)1 << (i & 63); }
+static inline void gsp_bit_clear(gsp_word_t *b, int64_t i) {
+    b[i >> 6] &= ~((gsp_word_t)1 << (i & 63));
+}
+/** Number of set bits among the first n. */
+int64_t gsp_bits_count(const gsp_word_t *b, int64_t n);
+
+/* xoshiro256** PRNG (Blackman and Vigna). The caller owns the state. */
+typedef struct {
+    uint64_t s[4];
+} gsp_rng_t;
+/** Seeds the generator with splitmix64 so that every seed gives a good state. */
+void gsp_rng_seed(gsp_rng_t *rng, uint64_t seed);
+uint64_t gsp_rng_next(gsp_rng_t *rng);
+/** Uniform integer in [0, n), n >= 1, without modulo bias (Lemire's method). */
+uint64_t gsp_rng_below(gsp_rng_t *rng, uint64_t n);
+/** Uniform double in [0, 1). */
+double gsp_rng_double(gsp_rng_t *rng);
+
+/* Growable vector of int64_t. A zeroed vector is empty and valid. */
+typedef struct {
+    int64_t *v;
+    int64_t len, cap;
+} gsp_vec_t;
+gsp_err_t gsp_vec_push(gsp_vec_t *vec, int64_t x);
+gsp_err_t gsp_vec_reserve(gsp_vec_t *vec, int64_t cap);
+void gsp_vec_destroy(gsp_vec_t *vec);
+
+/* Streaming JSON writer. Keys and values are written in order; commas and nesting are
+ * tracked here so that callers cannot produce malformed output. Pretty-printing is off:
+ * one object per line, as scripts expect. */
+#define GSP_JW_MAXDEPTH 32
+typedef struct {
+    FILE *f;
+    int depth;
+    bool first[GSP_JW_MAXDEPTH];
+    bool after_key;
+    bool failed; /* set when a write fails; checked once at the end */
+} gsp_jw_t;
+void gsp_jw_init(gsp_jw_t *w, FILE *f);
+void gsp_jw_obj_begin(gsp_jw_t *w);
+void gsp_jw_obj_end(gsp_jw_t *w);
+void gsp_jw_arr_begin(gsp_jw_t *w);
+void gsp_jw_arr_end(gsp_jw_t *w);
+void gsp_jw_key(gsp_jw_t *w, const char *key);
+void gsp_jw_str(gsp_jw_t *w, const char *s);
+void gsp_jw_int(gsp_jw_t *w, int64_t x);
+/** Writes a double with 17 significant digits; NaN and infinities become null. */
+void gsp_jw_num(gsp_jw_t *w, double x);
+void gsp_jw_bool(gsp_jw_t *w, bool b);
+void gsp_jw_null(gsp_jw_t *w);
+/** Writes pre-formatted JSON text as one value (the caller vouches for it). */
+void gsp_jw_raw(gsp_jw_t *w, const char *text);
+/** GSP_OK if every write succeeded, else GSP_ERR_IO. */
+gsp_err_t gsp_jw_finish(gsp_jw_t *w);
+
+/** Progress callback for long work: fraction in [0,1]; what names the phase. May be NULL. */
+typedef void (*gsp_progress_fn)(void *ctx, const char *what, double fraction);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

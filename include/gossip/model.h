@@ -1,0 +1,40 @@
+/* model.h — the collectives and the round model of DESIGN.md (packets per arc per round,
+ * ports, duplex). Shared by bounds, schedules and methods. */
+#ifndef GOSSIP_MODEL_H
+#define GOSSIP_MODEL_H
+
+#include "gossip/core.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum {
+    GSP_COLL_BROADCAST = 1,
+    GSP_COLL_ALLGATHER,
+    GSP_COLL_ALLREDUCE
+} gsp_collective_t;
+
+/** "broadcast", "allgather", "allreduce". */
+const char *gsp_collective_name(gsp_collective_t c);
+/** Parses a collective name (also "gossip" = allgather, "sum" = allreduce); false if unknown. */
+bool gsp_collective_parse(const char *s, gsp_collective_t *out);
+
+#define GSP_PACKETS_INF 0 /* any number of packets per arc per round */
+
+typedef struct {
+    int64_t packets; /* p >= 1, or GSP_PACKETS_INF */
+    bool one_port;   /* ports "1": one send and one receive per node per round */
+    bool half_duplex; /* an edge carries one direction per round */
+} gsp_model_t;
+
+/** The default model: 1 packet, all ports, full duplex (Bermond's F*). */
+static inline gsp_model_t gsp_model_default(void) {
+    gsp_model_t m = {1, false, false};
+    return m;
+}
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,98 @@
+/* topo.h — topologies: the explicit arc table, the group of a Cayley graph, and the spec
+ * parser of DESIGN.md ("torus:5x5", "star:7", "product(cycle:5,complete:2)", "file:g.txt"). */
+#ifndef GOSSIP_TOPO_H
+#define GOSSIP_TOPO_H
+
+#include "gossip/core.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define GSP_MAX_DIMS 64
+/** Largest arc table built: 2^30 arcs (8 GiB of int64 targets). Larger specs are refused
+ * with GSP_ERR_TOOBIG before anything is allocated. */
+#define GSP_MAX_ARCS ((int64_t)1 << 30)
+/** Largest K for the symmetric group S_K whose order fits in int64_t (20! < 2^63). */
+#define GSP_MAX_PERM_K 20
+
+typedef enum {
+    GSP_GROUP_ABELIAN = 1, /* Z_m1 x ... x Z_mk, element index = sum c_j * stride_j */
+    GSP_GROUP_SYMMETRIC,   /* S_K, element index = lexicographic rank of the word */
+    GSP_GROUP_PRODUCT      /* A x B, element index = a * |B| + b */
+} gsp_group_kind_t;
+
+/** A finite group whose elements are the integers 0..order-1; 0 is always the identity
+ * (the zero vector, the identity permutation, the pair of identities). */
+typedef struct gsp_group {
+    gsp_group_kind_t kind;
+    int64_t order;
+    int k;                        /* abelian: number of cyclic factors */
+    int64_t mod[GSP_MAX_DIMS];    /* abelian: order of each factor */
+    int64_t stride[GSP_MAX_DIMS]; /* abelian: index weight of each coordinate */
+    int K;                        /* symmetric: degree of S_K */
+    struct gsp_group *a, *b;      /* product: owned factors */
+} gsp_group_t;
+
+/** x*y. Symmetric group: elements are words w[0..K-1] and (x*y)[j] = y[x[j]], so that the
+ * arc x -> s*x of a Cayley graph permutes the positions of x's word by s (star graph: swap
+ * positions 0 and i). O(k) abelian, O(K^2) symmetric. */
+int64_t gsp_group_mul(const gsp_group_t *g, int64_t x, int64_t y);
+int64_t gsp_group_inv(const gsp_group_t *g, int64_t x);
+/** Coordinates of an abelian element (c[0..k-1]) and back. */
+void gsp_group_coords(const gsp_group_t *g, int64_t x, int64_t *c);
+int64_t gsp_group_index(const gsp_group_t *g, const int64_t *c);
+/** Word of a permutation rank (w[0..K-1]) and back. */
+void gsp_perm_unrank(int K, int64_t r, int *w);
+int64_t gsp_perm_rank(int K, const int *w);
+/** Deep copy and release (releasing a zeroed or NULL group is a no-op). */
+gsp_err_t gsp_group_copy(const gsp_group_t *src, gsp_group_t **out);
+void gsp_group_free(gsp_group_t *g);
+/** True when every factor is abelian. */
+bool gsp_group_is_abelian(const gsp_group_t *g);
+
+/** A topology: nodes 0..n-1 and, for each node x, its arcs adj[off[x] .. off[x+1]-1] in the
+ * order of DESIGN.md's table. When group != NULL the graph is the Cayley graph of that group
+ * on gens[0..ngens-1]: every node has degree ngens and arc i of x goes to gens[i] * x. */
+typedef struct gsp_topo {
+    int64_t n, m;         /* nodes, arcs */
+    int64_t *off, *adj;   /* CSR arc table */
+    int64_t dmin, dmax;   /* out-degree range */
+    int64_t in_dmin, in_dmax;
+    bool directed;        /* some arc has no reverse arc */
+    char *spec;           /* canonical spec string */
+    gsp_group_t *group;   /* NULL unless a Cayley graph */
+    int64_t *gens;        /* element of each generator, in arc order */
+    int ngens;
+    struct gsp_topo *fa, *fb; /* factors of a product (owned), else NULL */
+} gsp_topo_t;
+
+/** Parses a spec and builds its topology into caller storage `t` [out].
+ * Errors: GSP_ERR_PARSE (malformed spec or file), GSP_ERR_RANGE (a value out of range),
+ * GSP_ERR_OVERFLOW / GSP_ERR_TOOBIG (size), GSP_ERR_IO (unreadable file), GSP_ERR_NOMEM.
+ * gsp_errmsg() names the spec and the problem. Complexity O(n * degree) time and memory. */
+gsp_err_t gsp_topo_from_spec(gsp_topo_t *t, const char *spec);
+/** Releases everything; destroying a zeroed topology is a no-op. */
+void gsp_topo_destroy(gsp_topo_t *t);
+
+/** Builds the Cayley graph of `group` [in, ownership taken even on error] on generators
+ * gens[0..ngens-1] [in, copied]. Refuses the identity; removes repeated generators and adds
+ * missing inverses after the given ones when close_inverses is true. */
+gsp_err_t gsp_topo_cayley(gsp_topo_t *t, gsp_group_t *group, const int64_t *gens, int ngens,
+                          bool close_inverses, const char *spec);
+/** Cartesian product A x B [in, ownership of both taken even on error]. */
+gsp_err_t gsp_topo_product(gsp_topo_t *t, gsp_topo_t *a, gsp_topo_t *b);
+/** Graph from an edge list [in]: arcs u->v (and v->u unless directed). Duplicate arcs are
+ * merged; self-loops and ids outside [0, n) are GSP_ERR_RANGE. */
+gsp_err_t gsp_topo_from_edges(gsp_topo_t *t, int64_t n, const int64_t *edges, int64_t nedges,
+                              bool directed, const char *spec);
+
+/** Index of the arc from x to y, or -1. O(degree). */
+int64_t gsp_topo_arc_index(const gsp_topo_t *t, int64_t x, int64_t y);
+/** Index of the generator inverse to generator i (Cayley graphs only). */
+int gsp_topo_gen_inverse(const gsp_topo_t *t, int i);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,316 @@
+/* topo.c — building arc tables: Cayley graphs from a group and generators, Cartesian
+ * products, and graphs from edge lists. The spec parser (spec.c) only calls these. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "gossip/topo.h"
+
+void gsp_topo_destroy(gsp_topo_t *t) {
+    if (!t) return;
+    gsp_free(t->off);
+    gsp_free(t->adj);
+    gsp_free(t->spec);
+    gsp_free(t->gens);
+    gsp_group_free(t->group);
+    if (t->fa) {
+        gsp_topo_destroy(t->fa);
+        gsp_free(t->fa);
+    }
+    if (t->fb) {
+        gsp_topo_destroy(t->fb);
+        gsp_free(t->fb);
+    }
+    memset(t, 0, sizeof *t);
+}
+
+/* Checks that an n-node, m-arc table fits the limits, with a message naming the spec. */
+static gsp_err_t check_size(const char *spec, int64_t n, int64_t per_node) {
+    int64_t m;
+    if (!gsp_mul_ok(n, per_node, &m))
+        return gsp_error(GSP_ERR_OVERFLOW, "%s: %lld nodes of degree %lld: arc count overflows",
+                         spec, (long long)n, (long long)per_node);
+    if (m > GSP_MAX_ARCS || n > GSP_MAX_ARCS)
+        return gsp_error(GSP_ERR_TOOBIG,
+                         "%s: %lld nodes and %lld arcs need %.1f GB; the limit is %lld arcs",
+                         spec, (long long)n, (long long)m, (double)(m + n) * 8 / 1e9,
+                         (long long)GSP_MAX_ARCS);
+    return GSP_OK;
+}
+
+/* Fills degree ranges and the directed flag from the arc table. */
+static gsp_err_t finish(gsp_topo_t *t) {
+    int64_t *indeg = NULL;
+    gsp_err_t err = gsp_alloc_array((void **)&indeg, t->n, sizeof *indeg, true);
+    if (err) return err;
+    t->dmin = t->n ? INT64_MAX : 0;
+    t->dmax = 0;
+    for (int64_t x = 0; x < t->n; x++) {
+        int64_t d = t->off[x + 1] - t->off[x];
+        if (d < t->dmin) t->dmin = d;
+        if (d > t->dmax) t->dmax = d;
+        for (int64_t a = t->off[x]; a < t->off[x + 1]; a++) indeg[t->adj[a]]++;
+    }
+    t->in_dmin = t->n ? INT64_MAX : 0;
+    t->in_dmax = 0;
+    for (int64_t x = 0; x < t->n; x++) {
+        if (indeg[x] < t->in_dmin) t->in_dmin = indeg[x];
+        if (indeg[x] > t->in_dmax) t->in_dmax = indeg[x];
+    }
+    gsp_free(indeg);
+    /* A Cayley graph with inverse-closed generators is symmetric by construction; other
+     * graphs are checked arc by arc. */
+    t->directed = false;
+    if (!t->group) {
+        for (int64_t x = 0; x < t->n && !t->directed; x++)
+            for (int64_t a = t->off[x]; a < t->off[x + 1]; a++)
+                if (gsp_topo_arc_index(t, t->adj[a], x) < 0) {
+                    t->directed = true;
+                    break;
+                }
+    } else {
+        for (int i = 0; i < t->ngens; i++)
+            if (gsp_topo_gen_inverse(t, i) < 0) t->directed = true;
+    }
+    return GSP_OK;
+}
+
+int64_t gsp_topo_arc_index(const gsp_topo_t *t, int64_t x, int64_t y) {
+    for (int64_t a = t->off[x]; a < t->off[x + 1]; a++)
+        if (t->adj[a] == y) return a - t->off[x];
+    return -1;
+}
+
+int gsp_topo_gen_inverse(const gsp_topo_t *t, int i) {
+    if (!t->group) return -1;
+    /* The inverse of s_i is the generator that leads from s_i back to e. */
+    int64_t si = t->gens[i];
+    int64_t a = gsp_topo_arc_index(t, si, 0);
+    return (int)a;
+}
+
+gsp_err_t gsp_topo_cayley(gsp_topo_t *t, gsp_group_t *group, const int64_t *gens, int ngens,
+                          bool close_inverses, const char *spec) {
+    gsp_err_t err = GSP_OK;
+    int64_t *g = NULL;
+    int ng = 0;
+    memset(t, 0, sizeof *t);
+    t->group = group;
+    if (!(t->spec = gsp_strdup(spec))) {
+        err = gsp_error(GSP_ERR_NOMEM, "out of memory");
+        goto fail;
+    }
+    if ((err = gsp_alloc_array((void **)&g, 2 * (int64_t)ngens + 1, sizeof *g, false))) goto fail;
+    for (int i = 0; i < ngens; i++) {
+        if (gens[i] < 0 || gens[i] >= group->order) {
+            err = gsp_error(GSP_ERR_RANGE, "%s: generator %d is not a group element", spec, i);
+            goto fail;
+        }
+        if (gens[i] == 0) {
+            err = gsp_error(GSP_ERR_RANGE, "%s: generator %d is the identity (a self-loop)", spec, i);
+            goto fail;
+        }
+        bool dup = false;
+        for (int j = 0; j < ng; j++) dup |= g[j] == gens[i];
+        if (!dup) g[ng++] = gens[i];
+    }
+    if (close_inverses) {
+        int given = ng;
+        for (int i = 0; i < given; i++) {
+            int64_t inv = gsp_group_inv(group, g[i]);
+            bool have = false;
+            for (int j = 0; j < ng; j++) have |= g[j] == inv;
+            if (!have) g[ng++] = inv;
+        }
+    }
+    if (ng == 0 && group->order > 1) {
+        err = gsp_error(GSP_ERR_RANGE, "%s: no generators", spec);
+        goto fail;
+    }
+    if ((err = check_size(spec, group->order, ng))) goto fail;
+    t->n = group->order;
+    t->m = t->n * ng;
+    t->gens = g;
+    t->ngens = ng;
+    g = NULL;
+    if ((err = gsp_alloc_array((void **)&t->off, t->n + 1, sizeof *t->off, false))) goto fail;
+    if ((err = gsp_alloc_array((void **)&t->adj, t->m, sizeof *t->adj, false))) goto fail;
+    for (int64_t x = 0; x <= t->n; x++) t->off[x] = x * ng;
+
+    /* Fast paths avoid re-decoding x for every generator. */
+    if (group->kind == GSP_GROUP_ABELIAN) {
+        int k = group->k;
+        int64_t sc[GSP_MAX_DIMS], c[GSP_MAX_DIMS];
+        int64_t(*gc)[GSP_MAX_DIMS] = NULL;
+        if ((err = gsp_alloc_array((void **)&gc, ng, sizeof *gc, false))) goto fail;
+        for (int i = 0; i < ng; i++) gsp_group_coords(group, t->gens[i], gc[i]);
+        for (int64_t x = 0; x < t->n; x++) {
+            gsp_group_coords(group, x, c);
+            for (int i = 0; i < ng; i++) {
+                int64_t y = 0;
+                for (int j = 0; j < k; j++) {
+                    sc[j] = c[j] + gc[i][j];
+                    if (sc[j] >= group->mod[j]) sc[j] -= group->mod[j];
+                    y += sc[j] * group->stride[j];
+                }
+                t->adj[x * ng + i] = y;
+            }
+        }
+        gsp_free(gc);
+    } else if (group->kind == GSP_GROUP_SYMMETRIC) {
+        int K = group->K, w[GSP_MAX_PERM_K], z[GSP_MAX_PERM_K];
+        int(*gw)[GSP_MAX_PERM_K] = NULL;
+        if ((err = gsp_alloc_array((void **)&gw, ng, sizeof *gw, false))) goto fail;
+        for (int i = 0; i < ng; i++) gsp_perm_unrank(K, t->gens[i], gw[i]);
+        for (int64_t x = 0; x < t->n; x++) {
+            gsp_perm_unrank(K, x, w);
+            for (int i = 0; i < ng; i++) {
+                for (int j = 0; j < K; j++) z[j] = w[gw[i][j]];
+                t->adj[x * ng + i] = gsp_perm_rank(K, z);
+            }
+        }
+        gsp_free(gw);
+    } else {
+        for (int64_t x = 0; x < t->n; x++)
+            for (int i = 0; i < ng; i++) t->adj[x * ng + i] = gsp_group_mul(group, t->gens[i], x);
+    }
+    if ((err = finish(t))) goto fail;
+    return GSP_OK;
+fail:
+    gsp_free(g);
+    gsp_topo_destroy(t); /* frees the group too: it was attached on entry */
+    return err;
+}
+
+gsp_err_t gsp_topo_product(gsp_topo_t *t, gsp_topo_t *a, gsp_topo_t *b) {
+    gsp_err_t err = GSP_OK;
+    char *spec = NULL;
+    int64_t n, m, ma, mb;
+    memset(t, 0, sizeof *t);
+    size_t len = strlen(a->spec) + strlen(b->spec) + 16;
+    if (!(spec = gsp_malloc(len))) {
+        err = gsp_error(GSP_ERR_NOMEM, "out of memory");
+        goto fail;
+    }
+    snprintf(spec, len, "product(%s,%s)", a->spec, b->spec);
+    if (!gsp_mul_ok(a->n, b->n, &n) || !gsp_mul_ok(a->m, b->n, &ma) ||
+        !gsp_mul_ok(b->m, a->n, &mb) || !gsp_add_ok(ma, mb, &m)) {
+        err = gsp_error(GSP_ERR_OVERFLOW, "%s: size overflows", spec);
+        goto fail;
+    }
+    if ((err = check_size(spec, n, n ? m / n + 1 : 1))) goto fail;
+
+    if (a->group && b->group) {
+        /* A product of Cayley graphs is the Cayley graph of the direct product on the
+         * generators (s, e) then (e, s'): arcs of A first, then arcs of B, as in the contract. */
+        gsp_group_t *g = gsp_calloc(1, sizeof *g);
+        int64_t *gens = NULL;
+        if (!g || gsp_alloc_array((void **)&gens, a->ngens + b->ngens, sizeof *gens, false)) {
+            gsp_free(g);
+            err = gsp_error(GSP_ERR_NOMEM, "out of memory");
+            goto fail;
+        }
+        g->kind = GSP_GROUP_PRODUCT;
+        g->order = n;
+        if ((err = gsp_group_copy(a->group, &g->a)) || (err = gsp_group_copy(b->group, &g->b))) {
+            gsp_group_free(g);
+            gsp_free(gens);
+            goto fail;
+        }
+        for (int i = 0; i < a->ngens; i++) gens[i] = a->gens[i] * b->n;
+        for (int i = 0; i < b->ngens; i++) gens[a->ngens + i] = b->gens[i];
+        err = gsp_topo_cayley(t, g, gens, a->ngens + b->ngens, false, spec);
+        gsp_free(gens);
+        if (err) goto fail;
+    } else {
+        t->n = n;
+        t->m = m;
+        if (!(t->spec = gsp_strdup(spec))) {
+            err = gsp_error(GSP_ERR_NOMEM, "out of memory");
+            goto fail;
+        }
+        if ((err = gsp_alloc_array((void **)&t->off, n + 1, sizeof *t->off, false))) goto fail;
+        if ((err = gsp_alloc_array((void **)&t->adj, m, sizeof *t->adj, false))) goto fail;
+        int64_t k = 0;
+        for (int64_t x = 0; x < n; x++) {
+            int64_t xa = x / b->n, xb = x % b->n;
+            t->off[x] = k;
+            for (int64_t e = a->off[xa]; e < a->off[xa + 1]; e++) t->adj[k++] = a->adj[e] * b->n + xb;
+            for (int64_t e = b->off[xb]; e < b->off[xb + 1]; e++) t->adj[k++] = xa * b->n + b->adj[e];
+        }
+        t->off[n] = k;
+        if ((err = finish(t))) goto fail;
+    }
+    t->fa = a;
+    t->fb = b;
+    gsp_free(spec);
+    return GSP_OK;
+fail:
+    gsp_free(spec);
+    gsp_topo_destroy(t);
+    gsp_topo_destroy(a);
+    gsp_topo_destroy(b);
+    gsp_free(a);
+    gsp_free(b);
+    return err;
+}
+
+static int cmp_i64(const void *p, const void *q) {
+    int64_t a = *(const int64_t *)p, b = *(const int64_t *)q;
+    return (a > b) - (a < b);
+}
+
+gsp_err_t gsp_topo_from_edges(gsp_topo_t *t, int64_t n, const int64_t *edges, int64_t nedges,
+                              bool directed, const char *spec) {
+    gsp_err_t err = GSP_OK;
+    int64_t narcs = directed ? nedges : 2 * nedges;
+    memset(t, 0, sizeof *t);
+    if (n < 1) return gsp_error(GSP_ERR_RANGE, "%s: a graph needs at least one node", spec);
+    if ((err = check_size(spec, n, 1)) || (err = check_size(spec, narcs, 1))) return err;
+    if (!(t->spec = gsp_strdup(spec))) return gsp_error(GSP_ERR_NOMEM, "out of memory");
+    t->n = n;
+    if ((err = gsp_alloc_array((void **)&t->off, n + 1, sizeof *t->off, true))) goto fail;
+    if ((err = gsp_alloc_array((void **)&t->adj, narcs, sizeof *t->adj, false))) goto fail;
+    for (int64_t e = 0; e < nedges; e++) {
+        int64_t u = edges[2 * e], v = edges[2 * e + 1];
+        if (u < 0 || u >= n || v < 0 || v >= n) {
+            err = gsp_error(GSP_ERR_RANGE, "%s: edge %lld (%lld %lld) has a node outside 0..%lld",
+                            spec, (long long)e + 1, (long long)u, (long long)v, (long long)n - 1);
+            goto fail;
+        }
+        if (u == v) {
+            err = gsp_error(GSP_ERR_RANGE, "%s: edge %lld is a self-loop at node %lld", spec,
+                            (long long)e + 1, (long long)u);
+            goto fail;
+        }
+        t->off[u + 1]++;
+        if (!directed) t->off[v + 1]++;
+    }
+    for (int64_t x = 0; x < n; x++) t->off[x + 1] += t->off[x];
+    {
+        int64_t *pos = NULL;
+        if ((err = gsp_alloc_array((void **)&pos, n, sizeof *pos, false))) goto fail;
+        memcpy(pos, t->off, (size_t)n * sizeof *pos);
+        for (int64_t e = 0; e < nedges; e++) {
+            int64_t u = edges[2 * e], v = edges[2 * e + 1];
+            t->adj[pos[u]++] = v;
+            if (!directed) t->adj[pos[v]++] = u;
+        }
+        gsp_free(pos);
+    }
+    /* Ascending neighbours, duplicates merged (the contract's arc order for file graphs). */
+    int64_t k = 0;
+    for (int64_t x = 0; x < n; x++) {
+        int64_t b = t->off[x], e = t->off[x + 1];
+        qsort(t->adj + b, (size_t)(e - b), sizeof *t->adj, cmp_i64);
+        t->off[x] = k;
+        for (int64_t a = b; a < e; a++)
+            if (a == b || t->adj[a] != t->adj[a - 1]) t->adj[k++] = t->adj[a];
+    }
+    t->off[n] = k;
+    t->m = k;
+    if ((err = finish(t))) goto fail;
+    return GSP_OK;
+fail:
+    gsp_topo_destroy(t);
+    return err;
+}

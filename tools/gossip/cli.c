@@ -1,0 +1,79 @@
+/* cli.c — helpers shared by the subcommands. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+int cli_usage_error(const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("gossip: error: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    return EXIT_USAGE;
+}
+
+int cli_lib_error(gsp_err_t err) {
+    cli_progress_done();
+    fprintf(stderr, "gossip: error: %s\n", gsp_errmsg());
+    switch (err) {
+    case GSP_ERR_NOMEM:
+    case GSP_ERR_INTERNAL:
+    case GSP_ERR_NUMERIC:
+        return EXIT_RUNTIME;
+    default:
+        return EXIT_USAGE;
+    }
+}
+
+static bool progress_shown;
+
+void cli_progress(void *ctx, const char *what, double fraction) {
+    (void)ctx;
+    if (!isatty(STDERR_FILENO)) return;
+    fprintf(stderr, "\r%s: %5.1f%%", what, 100 * fraction);
+    fflush(stderr);
+    progress_shown = true;
+}
+
+void cli_progress_done(void) {
+    if (progress_shown) fputs("\r\033[K", stderr);
+    progress_shown = false;
+}
+
+bool cli_is_help(const char *arg) { return !strcmp(arg, "-h") || !strcmp(arg, "--help"); }
+
+bool cli_parse_int(const char *s, int64_t lo, int64_t hi, const char *what, int64_t *out) {
+    char *end;
+    if (!s || !*s) {
+        cli_usage_error("%s: expected an integer", what);
+        return false;
+    }
+    long long v = strtoll(s, &end, 10);
+    if (*end || end == s) {
+        cli_usage_error("%s: '%s' is not an integer", what, s);
+        return false;
+    }
+    if (v < lo || v > hi) {
+        cli_usage_error("%s: %lld is out of range %lld..%lld", what, v, (long long)lo, (long long)hi);
+        return false;
+    }
+    *out = v;
+    return true;
+}
+
+double cli_now(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+int cli_help(const cli_command_t *cmd) {
+    fputs(cmd->usage, stdout);
+    return EXIT_OK;
+}

@@ -1,0 +1,38 @@
+/* cli.h — what the subcommands share: error reporting with the contract's exit codes,
+ * progress on stderr when it is a terminal, and small argument helpers. */
+#ifndef GOSSIP_CLI_H
+#define GOSSIP_CLI_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "gossip/gossip.h"
+
+enum { EXIT_OK = 0, EXIT_NO = 1, EXIT_USAGE = 2, EXIT_RUNTIME = 3 };
+
+typedef struct {
+    const char *name;
+    const char *summary;
+    int (*run)(int argc, char **argv);
+    const char *usage; /* full --help text */
+} cli_command_t;
+
+/** Prints "gossip: error: ..." and returns 2. */
+int cli_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/** Reports a library error with its detail; returns 2 for input errors, 3 for runtime ones. */
+int cli_lib_error(gsp_err_t err);
+/** Progress callback: draws a line on stderr when stderr is a terminal, else does nothing. */
+void cli_progress(void *ctx, const char *what, double fraction);
+void cli_progress_done(void);
+/** True when arg is -h or --help. */
+bool cli_is_help(const char *arg);
+/** Parses a whole decimal int64 in [lo, hi]; prints an error naming what and returns false. */
+bool cli_parse_int(const char *s, int64_t lo, int64_t hi, const char *what, int64_t *out);
+/** Seconds since an arbitrary origin, monotonic. */
+double cli_now(void);
+/** Prints a command's usage text to stdout (for --help) and returns 0. */
+int cli_help(const cli_command_t *cmd);
+
+extern const cli_command_t cmd_info;
+
+#endif

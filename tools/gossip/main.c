@@ -1,0 +1,57 @@
+/* main.c — the gossip command: git-style subcommands, each in its own cmd_<name>.c. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+static const cli_command_t *const commands[] = {&cmd_info};
+#define NCOMMANDS (sizeof commands / sizeof commands[0])
+
+static void usage(FILE *f) {
+    fputs("usage: gossip [--version] [--help] COMMAND [ARGS]\n\n"
+          "Plan, prove and simulate broadcast, gossip and global sum on interconnection "
+          "networks.\n\ncommands:\n",
+          f);
+    for (size_t i = 0; i < NCOMMANDS; i++)
+        fprintf(f, "  %-10s %s\n", commands[i]->name, commands[i]->summary);
+    fputs("\n'gossip help COMMAND' or 'gossip COMMAND --help' describes one command.\n"
+          "Topology specs: torus:5x5 hypercube:6 star:5 circulant:13:1,5 optcirc:35 cycle:9\n"
+          "  complete:6 cayley:Z4xZ6:(1,0),(0,1) perm:4:(1 0 2 3),(1 2 3 0)\n"
+          "  product(cycle:5,complete:2) file:graph.txt\n"
+          "Exit codes: 0 ok, 1 a negative answer, 2 usage or input error, 3 runtime error.\n",
+          f);
+}
+
+static const cli_command_t *find(const char *name) {
+    for (size_t i = 0; i < NCOMMANDS; i++)
+        if (!strcmp(commands[i]->name, name)) return commands[i];
+    return NULL;
+}
+
+int main(int argc, char **argv) {
+    if (argc < 2) {
+        usage(stderr);
+        return EXIT_USAGE;
+    }
+    const char *name = argv[1];
+    if (cli_is_help(name)) {
+        usage(stdout);
+        return EXIT_OK;
+    }
+    if (!strcmp(name, "--version") || !strcmp(name, "version")) {
+        printf("gossip %s\n", GSP_VERSION_STRING);
+        return EXIT_OK;
+    }
+    if (!strcmp(name, "help")) {
+        if (argc < 3) {
+            usage(stdout);
+            return EXIT_OK;
+        }
+        const cli_command_t *c = find(argv[2]);
+        if (!c) return cli_usage_error("unknown command '%s' (see 'gossip --help')", argv[2]);
+        return cli_help(c);
+    }
+    const cli_command_t *c = find(name);
+    if (!c) return cli_usage_error("unknown command '%s' (see 'gossip --help')", name);
+    return c->run(argc - 1, argv + 1);
+}
