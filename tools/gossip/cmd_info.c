@@ -225,7 +225,15 @@ static int run(int argc, char **argv) {
         else printf("%-19s infinite (not %sconnected)\n", "diameter", t.directed ? "strongly " : "");
         printf("%-19s %g\n", "average distance", dist.average_distance);
         printf("%-19s", dist.per_node ? "nodes at distance" : "pairs at distance");
-        for (int64_t i = 0; i < dist.counts.len; i++) printf(" %lld", (long long)dist.counts.v[i]);
+        /* Long distributions are elided in the middle; --json has them whole. */
+        for (int64_t i = 0; i < dist.counts.len; i++) {
+            if (dist.counts.len > 32 && i == 16) {
+                printf(" ...");
+                i = dist.counts.len - 9;
+                continue;
+            }
+            printf(" %lld", (long long)dist.counts.v[i]);
+        }
         putchar('\n');
         if (eig)
             printf("%-19s %s: %lld distinct eigenvalues in [%.6g, %.6g] (tolerance %.3g)\n",

@@ -29,10 +29,7 @@ static const cli_command_t *find(const char *name) {
 }
 
 int main(int argc, char **argv) {
-    if (argc < 2) {
-        usage(stderr);
-        return EXIT_USAGE;
-    }
+    if (argc < 2) return cli_usage_error("missing COMMAND (see 'gossip --help')");
     const char *name = argv[1];
     if (cli_is_help(name)) {
         usage(stdout);

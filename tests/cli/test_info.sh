@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# test_info.sh — `gossip info`, --help, --version and the exit codes of the contract.
+GOSSIP=$1
+DATA=$2
+. "$(dirname "$0")/lib.sh"
+
+expect 0 --version && grepcheck '^gossip [0-9]+\.[0-9]+\.[0-9]+$'
+expect 0 --help && grepcheck 'info'
+expect 0 help info && grepcheck '^usage: gossip info'
+expect 0 info --help && grepcheck '^usage: gossip info'
+expect 2
+expect 2 frobnicate
+expect 2 info
+expect 2 info torus:3x3 --bogus
+
+expect 0 info torus:5x5 --json
+jqcheck '.nodes == 25 and .arcs == 100 and .degree.min == 4 and .degree.max == 4'
+jqcheck '.diameter == 4 and .distance_counts == [1,4,8,8,4] and .average_distance == 2.5'
+jqcheck '.distinct_eigenvalues == 6 and .vertex_transitive == true'
+jqcheck '.complete_rotation.found == true and .complete_rotation.fixed_points == 0'
+jqcheck '.bounds.diameter == 4 and .bounds.degree == 6 and .lower_bound == 6'
+
+expect 0 info torus:6x6 --json
+jqcheck '.complete_rotation.found and .complete_rotation.fixed_points == 3'
+expect 0 info torus:3x7 --json
+jqcheck '.complete_rotation.found == false and .complete_rotation.exhaustive == true'
+expect 0 info hypercube:6 --json
+jqcheck '.diameter == 6 and .distance_counts == [1,6,15,20,15,6,1] and .distinct_eigenvalues == 7'
+expect 0 info star:5 --json
+jqcheck '.diameter == 6 and .distance_counts == [1,4,12,30,44,26,3] and .complete_rotation.found'
+expect 0 info "product(cycle:5,complete:2)" --json
+jqcheck '.nodes == 10 and .diameter == 3 and .cayley == true'
+expect 0 info "file:$DATA/petersen.txt" --json
+jqcheck '.diameter == 2 and .distinct_eigenvalues == 3 and .vertex_transitive == true and .complete_rotation == null'
+expect 0 info "file:$DATA/frucht.txt" --json
+jqcheck '.vertex_transitive == false and .distance_counts_scope == "all_pairs"'
+expect 0 info "file:$DATA/dicycle3.txt" --json
+jqcheck '.directed == true and .diameter == 2'
+expect 0 info torus:4x4
+grepcheck '^diameter +4$'
+
+# Bad input: one line, exit 2.
+for spec in torus:0x5 torus:5x circulant:10: circulant:10:0 star:13 hypercube:64 foo:3 \
+    "product(torus:3x3)" "file:/nonexistent" "file:$DATA/bad_token.txt" \
+    "file:$DATA/bad_range.txt" "file:$DATA/bad_loop.txt" "file:$DATA"; do
+    expect 2 info "$spec"
+done
+expect 2 info star:13 && true
+grep -q 'too large\|limit' "$tmp/err" || fail "star:13 error does not say it is too large"
+
+finish

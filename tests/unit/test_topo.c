@@ -1,0 +1,240 @@
+/* test_topo.c — the spec grammar and the node-index and arc-order conventions of DESIGN.md,
+ * checked against hand-computed coordinates, and the errors for bad specs. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "gossip/gossip.h"
+
+static gsp_topo_t build(const char *spec) {
+    gsp_topo_t t;
+    gsp_err_t err = gsp_topo_from_spec(&t, spec);
+    if (err) fail_msg("%s: %s", spec, gsp_errmsg());
+    return t;
+}
+
+static int64_t arc(const gsp_topo_t *t, int64_t x, int i) { return t->adj[t->off[x] + i]; }
+
+static void test_torus_conventions(void **state) {
+    (void)state;
+    gsp_topo_t t = build("torus:3x4x5");
+    assert_int_equal(t.n, 60);
+    assert_int_equal(t.dmin, 6);
+    /* Node (1,2,3) is 1*20 + 2*5 + 3 = 33 (row-major, last coordinate fastest). */
+    int64_t x = 33;
+    assert_int_equal(arc(&t, x, 0), 2 * 20 + 2 * 5 + 3); /* +e1 */
+    assert_int_equal(arc(&t, x, 1), 1 * 20 + 3 * 5 + 3); /* +e2 */
+    assert_int_equal(arc(&t, x, 2), 1 * 20 + 2 * 5 + 4); /* +e3 */
+    assert_int_equal(arc(&t, x, 3), 0 * 20 + 2 * 5 + 3); /* -e1 */
+    assert_int_equal(arc(&t, x, 4), 1 * 20 + 1 * 5 + 3); /* -e2 */
+    assert_int_equal(arc(&t, x, 5), 1 * 20 + 2 * 5 + 2); /* -e3 */
+    assert_false(t.directed);
+    assert_non_null(t.group);
+    gsp_topo_destroy(&t);
+    /* A side of 2 gives one arc in that dimension. */
+    t = build("torus:2x3");
+    assert_int_equal(t.dmin, 3);
+    assert_int_equal(arc(&t, 4, 0), 1);     /* (1,1) +e1 -> (0,1) */
+    assert_int_equal(arc(&t, 4, 1), 5);     /* +e2 -> (1,2) */
+    assert_int_equal(arc(&t, 4, 2), 3);     /* -e2 -> (1,0) */
+    gsp_topo_destroy(&t);
+}
+
+static void test_hypercube_conventions(void **state) {
+    (void)state;
+    gsp_topo_t t = build("hypercube:5");
+    assert_int_equal(t.n, 32);
+    for (int64_t x = 0; x < 32; x++)
+        for (int j = 0; j < 5; j++) assert_int_equal(arc(&t, x, j), x ^ (1 << j));
+    gsp_topo_destroy(&t);
+}
+
+static void test_star_conventions(void **state) {
+    (void)state;
+    gsp_topo_t t = build("star:4");
+    assert_int_equal(t.n, 24);
+    assert_int_equal(t.dmin, 3);
+    /* Rank 0 is the identity 0123; its neighbours swap position 0 with 1, 2, 3:
+     * 1023 (rank 6), 2103 (rank 14), 3120 (rank 21) in lexicographic order. */
+    assert_int_equal(arc(&t, 0, 0), 6);
+    assert_int_equal(arc(&t, 0, 1), 14);
+    assert_int_equal(arc(&t, 0, 2), 21);
+    /* 1302 has rank 1*6 + 2*2 + 0 + 0 = 10; swapping positions 0 and 3 gives 2301 = 16. */
+    int w[4];
+    gsp_perm_unrank(4, 10, w);
+    assert_int_equal(w[0], 1);
+    assert_int_equal(w[1], 3);
+    assert_int_equal(w[2], 0);
+    assert_int_equal(w[3], 2);
+    assert_int_equal(arc(&t, 10, 2), 16);
+    gsp_topo_destroy(&t);
+}
+
+static void test_circulant_conventions(void **state) {
+    (void)state;
+    gsp_topo_t t = build("circulant:10:2,5,3");
+    /* +2 +5 +3, then -2 -3 (-5 = +5 is a duplicate). */
+    assert_int_equal(t.dmin, 5);
+    assert_int_equal(arc(&t, 7, 0), 9);
+    assert_int_equal(arc(&t, 7, 1), 2);
+    assert_int_equal(arc(&t, 7, 2), 0);
+    assert_int_equal(arc(&t, 7, 3), 5);
+    assert_int_equal(arc(&t, 7, 4), 4);
+    gsp_topo_destroy(&t);
+    t = build("cycle:7");
+    assert_int_equal(t.dmin, 2);
+    assert_int_equal(arc(&t, 0, 1), 6);
+    gsp_topo_destroy(&t);
+    t = build("complete:6");
+    assert_int_equal(t.dmin, 5);
+    assert_int_equal(t.m, 30);
+    gsp_topo_destroy(&t);
+    /* optcirc:35 is G(35; 4, 5), the paper's example. */
+    t = build("optcirc:35");
+    assert_int_equal(arc(&t, 0, 0), 4);
+    assert_int_equal(arc(&t, 0, 1), 5);
+    assert_int_equal(arc(&t, 0, 2), 31);
+    assert_int_equal(arc(&t, 0, 3), 30);
+    gsp_topo_destroy(&t);
+}
+
+static void test_cayley_perm_product_file(void **state) {
+    (void)state;
+    gsp_topo_t t = build("cayley:Z4xZ6:(1,0),(0,2)");
+    assert_int_equal(t.n, 24);
+    assert_int_equal(t.dmin, 4); /* given, then the missing inverses (-1,0), (0,-2) */
+    assert_int_equal(arc(&t, 0, 0), 6);
+    assert_int_equal(arc(&t, 0, 1), 2);
+    assert_int_equal(arc(&t, 0, 2), 18);
+    assert_int_equal(arc(&t, 0, 3), 4);
+    gsp_topo_destroy(&t);
+    /* Pancake graph P4: prefix reversals of length 2, 3, 4 are involutions. */
+    t = build("perm:4:(1 0 2 3),(2 1 0 3),(3 2 1 0)");
+    assert_int_equal(t.n, 24);
+    assert_int_equal(t.dmin, 3);
+    gsp_topo_destroy(&t);
+    /* A 4-cycle on S_3 generator gets its inverse appended. */
+    t = build("perm:3:(1 2 0)");
+    assert_int_equal(t.dmin, 2);
+    gsp_topo_destroy(&t);
+    t = build("product(cycle:5,complete:2)");
+    assert_int_equal(t.n, 10);
+    assert_int_equal(t.dmin, 3);
+    assert_non_null(t.group);
+    /* Node (a, b) = 2a + b: arcs of C5 first, then the K2 arc. */
+    assert_int_equal(arc(&t, 3, 0), 5);
+    assert_int_equal(arc(&t, 3, 1), 1);
+    assert_int_equal(arc(&t, 3, 2), 2);
+    gsp_topo_destroy(&t);
+    char spec[512];
+    snprintf(spec, sizeof spec, "product(file:%s/path4.txt,cycle:3)", GOSSIP_TEST_DATA);
+    t = build(spec);
+    assert_int_equal(t.n, 12);
+    assert_null(t.group);
+    assert_int_equal(t.dmin, 3);
+    assert_int_equal(t.dmax, 4);
+    gsp_topo_destroy(&t);
+    snprintf(spec, sizeof spec, "file:%s/petersen.txt", GOSSIP_TEST_DATA);
+    t = build(spec);
+    assert_int_equal(t.n, 10);
+    assert_int_equal(t.m, 30);
+    assert_false(t.directed);
+    /* Ascending neighbours. */
+    assert_int_equal(arc(&t, 0, 0), 1);
+    assert_int_equal(arc(&t, 0, 1), 4);
+    assert_int_equal(arc(&t, 0, 2), 5);
+    gsp_topo_destroy(&t);
+    snprintf(spec, sizeof spec, "file:%s/dicycle3.txt", GOSSIP_TEST_DATA);
+    t = build(spec);
+    assert_true(t.directed);
+    assert_int_equal(t.m, 3);
+    gsp_topo_destroy(&t);
+}
+
+static void expect_error(const char *spec, gsp_err_t want) {
+    gsp_topo_t t;
+    gsp_err_t err = gsp_topo_from_spec(&t, spec);
+    if (err != want)
+        fail_msg("%s: got %s (%s), want %s", spec, gsp_strerror_name(err), gsp_errmsg(),
+                 gsp_strerror_name(want));
+    /* The detail names the spec (for a product, the factor at fault). */
+    if (strncmp(spec, "product", 7) && strncmp(spec, "file", 4) && *spec)
+        assert_non_null(strstr(gsp_errmsg(), spec));
+}
+
+static void test_bad_specs(void **state) {
+    (void)state;
+    expect_error("torus:0x5", GSP_ERR_RANGE);
+    expect_error("torus:5x", GSP_ERR_PARSE);
+    expect_error("torus:", GSP_ERR_PARSE);
+    expect_error("torus:99999999999999999999", GSP_ERR_PARSE);
+    expect_error("torus:100000x100000", GSP_ERR_TOOBIG);
+    expect_error("circulant:10:", GSP_ERR_PARSE);
+    expect_error("circulant:10:0", GSP_ERR_RANGE);
+    expect_error("circulant:10:20", GSP_ERR_RANGE);
+    expect_error("star:13", GSP_ERR_TOOBIG);
+    expect_error("star:21", GSP_ERR_OVERFLOW);
+    expect_error("star:1", GSP_ERR_RANGE);
+    expect_error("hypercube:64", GSP_ERR_OVERFLOW);
+    expect_error("hypercube:30", GSP_ERR_TOOBIG);
+    expect_error("hypercube:0", GSP_ERR_RANGE);
+    expect_error("optcirc:4", GSP_ERR_RANGE);
+    expect_error("nonsense:3", GSP_ERR_PARSE);
+    expect_error("nonsense", GSP_ERR_PARSE);
+    expect_error("", GSP_ERR_PARSE);
+    expect_error("cayley:Z5xZ5:(1,0,0)", GSP_ERR_PARSE);
+    expect_error("cayley:Z5:(0)", GSP_ERR_RANGE);
+    expect_error("perm:3:(0 1 1)", GSP_ERR_RANGE);
+    expect_error("perm:3:(0 1)", GSP_ERR_PARSE);
+    expect_error("product(torus:3x3)", GSP_ERR_PARSE);
+    expect_error("product(torus:3x3,torus:0x1)", GSP_ERR_RANGE);
+    expect_error("product(torus:1000x1000,torus:1000x1000)", GSP_ERR_TOOBIG);
+    expect_error("file:/nonexistent/graph.txt", GSP_ERR_IO);
+    char spec[512];
+    snprintf(spec, sizeof spec, "file:%s/bad_token.txt", GOSSIP_TEST_DATA);
+    expect_error(spec, GSP_ERR_PARSE);
+    assert_non_null(strstr(gsp_errmsg(), ":3:")); /* names the line */
+    snprintf(spec, sizeof spec, "file:%s/bad_range.txt", GOSSIP_TEST_DATA);
+    expect_error(spec, GSP_ERR_RANGE);
+    snprintf(spec, sizeof spec, "file:%s/bad_loop.txt", GOSSIP_TEST_DATA);
+    expect_error(spec, GSP_ERR_RANGE);
+    snprintf(spec, sizeof spec, "file:%s", GOSSIP_TEST_DATA);
+    expect_error(spec, GSP_ERR_IO); /* a directory */
+}
+
+static void test_group_laws(void **state) {
+    (void)state;
+    /* Associativity, identity and inverses on every family's group, by brute force. */
+    const char *specs[] = {"torus:3x4", "hypercube:3", "star:4", "product(star:3,cycle:4)",
+                           "cayley:Z2xZ6:(1,1)"};
+    for (size_t s = 0; s < sizeof specs / sizeof specs[0]; s++) {
+        gsp_topo_t t = build(specs[s]);
+        const gsp_group_t *g = t.group;
+        assert_non_null(g);
+        for (int64_t x = 0; x < t.n; x++) {
+            assert_int_equal(gsp_group_mul(g, 0, x), x);
+            assert_int_equal(gsp_group_mul(g, x, gsp_group_inv(g, x)), 0);
+            for (int64_t y = 0; y < t.n; y += 3)
+                for (int64_t z = 0; z < t.n; z += 5)
+                    assert_int_equal(gsp_group_mul(g, gsp_group_mul(g, x, y), z),
+                                     gsp_group_mul(g, x, gsp_group_mul(g, y, z)));
+            for (int i = 0; i < t.ngens; i++)
+                assert_int_equal(arc(&t, x, i), gsp_group_mul(g, t.gens[i], x));
+        }
+        gsp_topo_destroy(&t);
+    }
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_torus_conventions),    cmocka_unit_test(test_hypercube_conventions),
+        cmocka_unit_test(test_star_conventions),     cmocka_unit_test(test_circulant_conventions),
+        cmocka_unit_test(test_cayley_perm_product_file), cmocka_unit_test(test_bad_specs),
+        cmocka_unit_test(test_group_laws),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
