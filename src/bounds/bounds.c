@@ -26,7 +26,10 @@ gsp_err_t gsp_bounds_compute(const gsp_topo_t *t, const gsp_distances_t *dist,
         add(out, "diameter", "a packet moves one arc per round", dist->diameter);
         return GSP_OK;
     }
-    add(out, "diameter", "packet-gossip paper, Prop. 6", dist->diameter);
+    add(out, "diameter",
+        c == GSP_COLL_ALLREDUCE ? "global-sum paper, Problem A: every input must reach every node"
+                                : "packet-gossip paper, Prop. 6",
+        dist->diameter);
     if (c == GSP_COLL_ALLGATHER && m->packets != GSP_PACKETS_INF && t->in_dmin > 0) {
         int64_t cap;
         if (!gsp_mul_ok(t->in_dmin, m->packets, &cap))

@@ -7,6 +7,8 @@
 #include <stdint.h>
 
 #include "gossip/gossip.h"
+#include "gossip/algo.h"
+#include "gossip/sched.h"
 
 enum { EXIT_OK = 0, EXIT_NO = 1, EXIT_USAGE = 2, EXIT_RUNTIME = 3 };
 
@@ -34,5 +36,10 @@ double cli_now(void);
 int cli_help(const cli_command_t *cmd);
 
 extern const cli_command_t cmd_info;
+extern const cli_command_t cmd_plan;
+extern const cli_command_t cmd_verify;
+extern const cli_command_t cmd_list;
+/** Parses --packets/--ports/--duplex VALUE into m; prints the error and returns false. */
+bool cli_parse_model(const char *opt, const char *val, gsp_model_t *m);
 
 #endif

@@ -1,0 +1,69 @@
+/* algo.h — construction methods and the one registry that lists them. The CLI's `list`, the
+ * `auto` choice, the docs table and the exhaustive test matrix all read gsp_methods(). */
+#ifndef GOSSIP_ALGO_H
+#define GOSSIP_ALGO_H
+
+#include "gossip/analysis.h"
+#include "gossip/bounds.h"
+#include "gossip/model.h"
+#include "gossip/sched.h"
+#include "gossip/topo.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** What a method is given. All pointers are borrowed for the call. */
+typedef struct {
+    const gsp_topo_t *topo;
+    const gsp_distances_t *dist; /* distances of topo (connected) */
+    gsp_model_t model;
+    int64_t root;                /* broadcast root; -1 = method's choice (node 0) */
+    uint64_t seed;
+    gsp_progress_fn progress;    /* may be NULL */
+    void *progress_ctx;
+} gsp_plan_in_t;
+
+typedef struct gsp_method {
+    const char *name;
+    gsp_collective_t coll;
+    const char *where;  /* where it applies, for `gossip list` */
+    const char *source; /* the paper and result it follows, or "baseline" */
+    /** True when the method applies; otherwise why [out] says why not. */
+    bool (*applies)(const gsp_plan_in_t *in, char *why, size_t whylen);
+    /** Rounds the method promises on this input, or -1 when only the verifier knows. */
+    int64_t (*rounds)(const gsp_plan_in_t *in);
+    /** Builds the schedule into out [out]. */
+    gsp_err_t (*build)(const gsp_plan_in_t *in, gsp_sched_t *out);
+} gsp_method_t;
+
+/** The registry: every method, in the order `list` shows them. */
+const gsp_method_t *const *gsp_methods(int *count);
+/** The method called name for collective c, or NULL. */
+const gsp_method_t *gsp_method_find(const char *name, gsp_collective_t c);
+
+typedef struct {
+    const gsp_method_t *method;
+    gsp_sched_t sched;
+    gsp_report_t report;
+    gsp_bounds_t bounds;
+    int64_t lower_bound;
+    bool optimal; /* rounds == lower bound */
+} gsp_plan_t;
+
+/** Plans collective c on in->topo with the named method ("auto": the valid schedule with the
+ * fewest rounds among the applicable methods) and verifies it. plan [out] owns the schedule;
+ * release with gsp_plan_destroy. GSP_ERR_NOTAPPLIC when the method does not apply (the
+ * detail says why), GSP_ERR_INTERNAL when a method's schedule fails verification. */
+gsp_err_t gsp_plan(const gsp_plan_in_t *in, gsp_collective_t c, const char *method, gsp_plan_t *plan);
+void gsp_plan_destroy(gsp_plan_t *plan);
+
+/* BFS tree helper shared by methods: parent (and the arc index into each node) of a BFS tree
+ * from root, nodes in BFS order. Arrays of n entries [out], allocated here. */
+gsp_err_t gsp__bfs_tree(const gsp_topo_t *t, int64_t root, int64_t **parent, int32_t **dist,
+                        int64_t **order);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,145 @@
+/* sched.h — schedules (DESIGN.md's round model and file format, version 1), the exact
+ * simulator/verifier, and the JSON reader and streaming writer. */
+#ifndef GOSSIP_SCHED_H
+#define GOSSIP_SCHED_H
+
+#include "gossip/analysis.h"
+#include "gossip/core.h"
+#include "gossip/model.h"
+#include "gossip/topo.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** One transfer: in its round, u sends to v along arc (u, v) the packet of origin x
+ * (broadcast, allgather) or its register x (allreduce). */
+typedef struct {
+    int64_t u, v, x;
+} gsp_send_t;
+
+/** One term c * reg[r] of a combine. */
+typedef struct {
+    int64_t r;
+    double c;
+} gsp_term_t;
+
+/** A combine at node v: appends register sum of terms[first .. first+count-1]. */
+typedef struct {
+    int64_t v;
+    int64_t first, count;
+} gsp_combine_t;
+
+/** Compact symmetric entry: in round t, for every origin h, node g*h sends h's packet along
+ * generator i (to s_i*g*h). */
+typedef struct {
+    int64_t t;
+    int64_t i;
+    int64_t g;
+} gsp_symsend_t;
+
+typedef struct {
+    gsp_collective_t coll;
+    char *topology;   /* spec string */
+    int64_t nodes;
+    gsp_model_t model;
+    int64_t root;     /* broadcast only, else -1 */
+    char *method;
+    int64_t nrounds;
+    /* Explicit form: sends of round t are sends[send_off[t] .. send_off[t+1]). */
+    gsp_vec_t send_off;    /* nrounds + 1 entries once finished */
+    gsp_send_t *sends;
+    int64_t nsends, cap_sends;
+    /* Allreduce: combines of round t are combines[comb_off[t] .. comb_off[t+1]); the final
+     * combines are those after comb_off[nrounds]. */
+    gsp_vec_t comb_off;
+    gsp_combine_t *combines;
+    int64_t ncombines, cap_combines;
+    gsp_term_t *terms;
+    int64_t nterms, cap_terms;
+    int64_t *result;       /* nodes entries, or NULL */
+    /* Symmetric form (Cayley graphs): used instead of the explicit rounds when symmetric. */
+    bool symmetric;
+    gsp_symsend_t *sym;
+    int64_t nsym, cap_sym;
+} gsp_sched_t;
+
+/** Starts an empty schedule [out] in caller storage. root is ignored unless broadcast. */
+gsp_err_t gsp_sched_init(gsp_sched_t *s, gsp_collective_t coll, const char *topology,
+                         int64_t nodes, const gsp_model_t *model, int64_t root,
+                         const char *method);
+void gsp_sched_destroy(gsp_sched_t *s);
+/** Opens the next round (explicit form). */
+gsp_err_t gsp_sched_round(gsp_sched_t *s);
+/** Appends a transfer to the current round. */
+gsp_err_t gsp_sched_send(gsp_sched_t *s, int64_t u, int64_t v, int64_t x);
+/** Appends a combine at v to the current round (or to "final" after gsp_sched_final). */
+gsp_err_t gsp_sched_combine(gsp_sched_t *s, int64_t v, const gsp_term_t *terms, int64_t n);
+/** Closes the rounds; combines added afterwards are the "final" ones. */
+gsp_err_t gsp_sched_final(gsp_sched_t *s);
+/** Sets the result register of every node (allreduce) [in, copied]. */
+gsp_err_t gsp_sched_set_result(gsp_sched_t *s, const int64_t *result);
+/** Appends a symmetric entry and marks the schedule symmetric. */
+gsp_err_t gsp_sched_sym(gsp_sched_t *s, int64_t t, int64_t i, int64_t g);
+/** Finishes building: closes the last round, sorts the sends of every dissemination round
+ * (allreduce sends keep their order: it numbers the registers) and the symmetric entries. */
+gsp_err_t gsp_sched_finish(gsp_sched_t *s);
+/** Expands a symmetric schedule on t [in] into explicit rounds in *out [out]. */
+gsp_err_t gsp_sched_expand(const gsp_sched_t *s, const gsp_topo_t *t, gsp_sched_t *out);
+/** Number of transfers (for a symmetric schedule: entries times nodes). */
+int64_t gsp_sched_transfers(const gsp_sched_t *s);
+
+/** Writes the schedule as JSON (format gossip-schedule, version 1) to f. */
+gsp_err_t gsp_sched_write(const gsp_sched_t *s, FILE *f);
+/** Writes to path atomically (a temporary file renamed at the end): never a half file. */
+gsp_err_t gsp_sched_save(const gsp_sched_t *s, const char *path);
+/** Reads a schedule file. Structural errors (malformed JSON, wrong types, an index out of
+ * range) are GSP_ERR_PARSE or GSP_ERR_RANGE with the round, the transfer and the rule named. */
+gsp_err_t gsp_sched_load(gsp_sched_t *s, const char *path);
+
+typedef enum {
+    GSP_RULE_NONE = 0,
+    GSP_RULE_ARC,        /* (u, v) is not an arc of the topology */
+    GSP_RULE_HELD,       /* the sender does not hold the packet or register yet */
+    GSP_RULE_PACKETS,    /* more than p transfers on an arc in a round */
+    GSP_RULE_PORTS,      /* one-port: a second arc out of or into a node in a round */
+    GSP_RULE_DUPLEX,     /* half duplex: both directions of an edge in a round */
+    GSP_RULE_PAYLOAD,    /* broadcast: a packet other than the root's */
+    GSP_RULE_COMPLETE,   /* a node never gets a packet / a result is not the sum */
+    GSP_RULE_REGISTER,   /* a register that does not exist */
+    GSP_RULE_SYMMETRIC   /* a symmetric entry breaks the balanced-sequence conditions */
+} gsp_rule_t;
+
+const char *gsp_rule_name(gsp_rule_t r);
+
+typedef struct {
+    bool ok;
+    gsp_rule_t rule;
+    int64_t round, transfer; /* where the first violation is (-1 when not in a round) */
+    char message[256];
+    int64_t rounds, transfers, duplicates;
+    int64_t sent_min, sent_max, recv_min, recv_max;
+    int64_t peak_arc_load;   /* most transfers on one arc in one round */
+    double max_rel_error;    /* allreduce: largest relative error of a result (numeric run) */
+    bool exact_forms;        /* allreduce: checked as linear forms over the inputs */
+    bool by_expansion;       /* symmetric: also expanded and checked explicitly */
+} gsp_report_t;
+
+/** Largest N for which allreduce registers are tracked as exact linear forms. */
+#define GSP_VERIFY_FORMS_MAX 2048
+/** Largest N for which a symmetric schedule is also expanded and checked explicitly. */
+#define GSP_VERIFY_EXPAND_MAX 4096
+/** Largest N for explicit allgather verification (N^2 bits of held packets). */
+#define GSP_VERIFY_ALLGATHER_MAX 65536
+
+/** Simulates s on t and checks every rule of the model. A wrong schedule is a result, not an
+ * error: returns GSP_OK with report->ok = false and the first violation. Errors only for
+ * schedules that do not fit t (node count) or sizes above the limits. seed drives the random
+ * inputs of the numeric allreduce run. */
+gsp_err_t gsp_sched_verify(const gsp_sched_t *s, const gsp_topo_t *t, uint64_t seed,
+                           gsp_report_t *report);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,136 @@
+/* registry.c — the one table of construction methods, and planning: run a method (or every
+ * applicable one for `auto`), verify what it built, compare with the lower bounds. */
+#include <string.h>
+
+#include "gossip/algo.h"
+
+extern const gsp_method_t gsp__method_broadcast_bfs;
+extern const gsp_method_t gsp__method_allgather_flood;
+extern const gsp_method_t gsp__method_allgather_greedy;
+extern const gsp_method_t gsp__method_allreduce_tree;
+
+static const gsp_method_t *const registry[] = {
+    &gsp__method_broadcast_bfs,
+    &gsp__method_allgather_flood,
+    &gsp__method_allgather_greedy,
+    &gsp__method_allreduce_tree,
+};
+
+const gsp_method_t *const *gsp_methods(int *count) {
+    *count = (int)(sizeof registry / sizeof registry[0]);
+    return registry;
+}
+
+const gsp_method_t *gsp_method_find(const char *name, gsp_collective_t c) {
+    for (size_t i = 0; i < sizeof registry / sizeof registry[0]; i++)
+        if (registry[i]->coll == c && !strcmp(registry[i]->name, name)) return registry[i];
+    return NULL;
+}
+
+void gsp_plan_destroy(gsp_plan_t *plan) {
+    if (!plan) return;
+    gsp_sched_destroy(&plan->sched);
+    memset(plan, 0, sizeof *plan);
+}
+
+/* Builds and verifies one method's schedule. */
+static gsp_err_t run_one(const gsp_plan_in_t *in, const gsp_method_t *m, gsp_plan_t *plan) {
+    gsp_err_t err;
+    char why[256] = "";
+    if (!m->applies(in, why, sizeof why))
+        return gsp_error(GSP_ERR_NOTAPPLIC, "method %s does not apply to %s: %s", m->name, in->topo->spec, why);
+    if ((err = m->build(in, &plan->sched))) return err;
+    if ((err = gsp_sched_verify(&plan->sched, in->topo, in->seed, &plan->report))) goto fail;
+    if (!plan->report.ok) {
+        err = gsp_error(GSP_ERR_INTERNAL, "method %s built a wrong schedule on %s: %s", m->name, in->topo->spec,
+                        plan->report.message);
+        goto fail;
+    }
+    plan->method = m;
+    return GSP_OK;
+fail:
+    gsp_sched_destroy(&plan->sched);
+    return err;
+}
+
+gsp_err_t gsp_plan(const gsp_plan_in_t *in, gsp_collective_t c, const char *method, gsp_plan_t *plan) {
+    gsp_err_t err;
+    memset(plan, 0, sizeof *plan);
+    if ((err = gsp_bounds_compute(in->topo, in->dist, c, &in->model, &plan->bounds))) return err;
+    plan->lower_bound = gsp_bounds_value(&plan->bounds);
+    if (method && strcmp(method, "auto")) {
+        const gsp_method_t *m = gsp_method_find(method, c);
+        if (!m) return gsp_error(GSP_ERR_INVAL, "no method '%s' for %s (see 'gossip list')", method, gsp_collective_name(c));
+        if ((err = run_one(in, m, plan))) return err;
+    } else {
+        /* auto: every applicable method, keep the fewest rounds (the first on ties). */
+        bool any = false;
+        char reasons[512] = "";
+        for (size_t i = 0; i < sizeof registry / sizeof registry[0]; i++) {
+            const gsp_method_t *m = registry[i];
+            char why[256];
+            if (m->coll != c) continue;
+            if (!m->applies(in, why, sizeof why)) {
+                size_t l = strlen(reasons);
+                snprintf(reasons + l, sizeof reasons - l, "%s%s: %s", l ? "; " : "", m->name, why);
+                continue;
+            }
+            gsp_plan_t cand;
+            memset(&cand, 0, sizeof cand);
+            if ((err = run_one(in, m, &cand))) return err;
+            if (!any || cand.sched.nrounds < plan->sched.nrounds) {
+                gsp_sched_destroy(&plan->sched);
+                plan->sched = cand.sched;
+                plan->report = cand.report;
+                plan->method = m;
+                any = true;
+            } else {
+                gsp_sched_destroy(&cand.sched);
+            }
+            if (plan->sched.nrounds == plan->lower_bound) break; /* cannot do better */
+        }
+        if (!any)
+            return gsp_error(GSP_ERR_NOTAPPLIC, "no method for %s applies to %s: %s", gsp_collective_name(c),
+                             in->topo->spec, reasons);
+    }
+    plan->optimal = plan->sched.nrounds == plan->lower_bound;
+    return GSP_OK;
+}
+
+gsp_err_t gsp__bfs_tree(const gsp_topo_t *t, int64_t root, int64_t **parent, int32_t **dist, int64_t **order) {
+    gsp_err_t err;
+    *parent = *order = NULL;
+    *dist = NULL;
+    if ((err = gsp_alloc_array((void **)parent, t->n, sizeof **parent, false)) ||
+        (err = gsp_alloc_array((void **)dist, t->n, sizeof **dist, false)) ||
+        (err = gsp_alloc_array((void **)order, t->n, sizeof **order, false)))
+        goto fail;
+    int64_t *q = *order, head = 0, tail = 0;
+    memset(*dist, 0xff, (size_t)t->n * sizeof **dist);
+    (*dist)[root] = 0;
+    (*parent)[root] = -1;
+    q[tail++] = root;
+    while (head < tail) {
+        int64_t x = q[head++];
+        for (int64_t a = t->off[x]; a < t->off[x + 1]; a++) {
+            int64_t y = t->adj[a];
+            if ((*dist)[y] < 0) {
+                (*dist)[y] = (*dist)[x] + 1;
+                (*parent)[y] = x;
+                q[tail++] = y;
+            }
+        }
+    }
+    if (tail < t->n) {
+        err = gsp_error(GSP_ERR_NOTAPPLIC, "%s: not every node is reachable from %lld", t->spec, (long long)root);
+        goto fail;
+    }
+    return GSP_OK;
+fail:
+    gsp_free(*parent);
+    gsp_free(*dist);
+    gsp_free(*order);
+    *parent = *order = NULL;
+    *dist = NULL;
+    return err;
+}

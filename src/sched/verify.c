@@ -1,0 +1,502 @@
+/* verify.c — the exact simulator. Dissemination tracks which packets each node holds (a bit
+ * per node and origin); allreduce tracks every register as a linear form over the inputs (and
+ * numerically with random inputs); a symmetric schedule is checked as a balanced sequence of
+ * sets (Def. 9 and Lemma 10 of the packet-gossip paper) in O(N d) without expansion. The first
+ * broken rule is reported with its round and transfer; a wrong schedule is not an error. */
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gossip/sched.h"
+
+const char *gsp_rule_name(gsp_rule_t r) {
+    switch (r) {
+    case GSP_RULE_NONE: return "none";
+    case GSP_RULE_ARC: return "arc";
+    case GSP_RULE_HELD: return "held";
+    case GSP_RULE_PACKETS: return "packets";
+    case GSP_RULE_PORTS: return "ports";
+    case GSP_RULE_DUPLEX: return "duplex";
+    case GSP_RULE_PAYLOAD: return "payload";
+    case GSP_RULE_COMPLETE: return "complete";
+    case GSP_RULE_REGISTER: return "register";
+    case GSP_RULE_SYMMETRIC: return "symmetric";
+    }
+    return "?";
+}
+
+/* Records the first violation; later ones are ignored. Returns false for `if (!ok) break`. */
+static bool violation(gsp_report_t *rep, gsp_rule_t rule, int64_t round, int64_t transfer,
+                      const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+static bool violation(gsp_report_t *rep, gsp_rule_t rule, int64_t round, int64_t transfer,
+                      const char *fmt, ...) {
+    if (!rep->ok) return false;
+    rep->ok = false;
+    rep->rule = rule;
+    rep->round = round;
+    rep->transfer = transfer;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(rep->message, sizeof rep->message, fmt, ap);
+    va_end(ap);
+    return false;
+}
+
+/* Per-round bookkeeping of the model's link rules, shared by dissemination and allreduce. */
+typedef struct {
+    const gsp_topo_t *t;
+    gsp_model_t m;
+    int32_t *load;      /* transfers on each arc this round */
+    int64_t *touched;   /* arcs with load > 0, to reset */
+    int64_t ntouched;
+    int64_t *port_out, *port_in; /* one-port: arc used out of / into each node this round */
+    int64_t *sent, *recv;
+    int64_t peak;
+} links_t;
+
+static gsp_err_t links_init(links_t *L, const gsp_topo_t *t, const gsp_model_t *m) {
+    gsp_err_t err;
+    memset(L, 0, sizeof *L);
+    L->t = t;
+    L->m = *m;
+    if ((err = gsp_alloc_array((void **)&L->load, t->m, sizeof *L->load, true)) ||
+        (err = gsp_alloc_array((void **)&L->touched, t->m, sizeof *L->touched, false)) ||
+        (err = gsp_alloc_array((void **)&L->sent, t->n, sizeof *L->sent, true)) ||
+        (err = gsp_alloc_array((void **)&L->recv, t->n, sizeof *L->recv, true)))
+        return err;
+    if (m->one_port) {
+        if ((err = gsp_alloc_array((void **)&L->port_out, t->n, sizeof *L->port_out, false)) ||
+            (err = gsp_alloc_array((void **)&L->port_in, t->n, sizeof *L->port_in, false)))
+            return err;
+        memset(L->port_out, 0xff, (size_t)t->n * sizeof *L->port_out);
+        memset(L->port_in, 0xff, (size_t)t->n * sizeof *L->port_in);
+    }
+    return GSP_OK;
+}
+
+static void links_destroy(links_t *L) {
+    gsp_free(L->load);
+    gsp_free(L->touched);
+    gsp_free(L->port_out);
+    gsp_free(L->port_in);
+    gsp_free(L->sent);
+    gsp_free(L->recv);
+}
+
+static void links_reset(links_t *L) {
+    for (int64_t k = 0; k < L->ntouched; k++) {
+        int64_t a = L->touched[k];
+        L->load[a] = 0;
+        if (L->port_out) {
+            /* Reset the ports of the arc's endpoints. */
+            int64_t u = 0, lo = 0, hi = L->t->n;
+            while (lo < hi) { /* arc a belongs to the u with off[u] <= a < off[u+1] */
+                int64_t mid = (lo + hi) / 2;
+                if (L->t->off[mid + 1] <= a) lo = mid + 1;
+                else hi = mid;
+            }
+            u = lo;
+            L->port_out[u] = -1;
+            L->port_in[L->t->adj[a]] = -1;
+        }
+    }
+    L->ntouched = 0;
+}
+
+/* Checks the link rules for one transfer u -> v; returns false after a violation. */
+static bool links_use(links_t *L, gsp_report_t *rep, int64_t round, int64_t k, int64_t u, int64_t v) {
+    const gsp_topo_t *t = L->t;
+    int64_t idx = gsp_topo_arc_index(t, u, v);
+    if (idx < 0)
+        return violation(rep, GSP_RULE_ARC, round, k, "round %lld, transfer %lld: (%lld, %lld) is not an arc of %s",
+                         (long long)round, (long long)k, (long long)u, (long long)v, t->spec);
+    int64_t a = t->off[u] + idx;
+    if (L->load[a] == 0) L->touched[L->ntouched++] = a;
+    L->load[a]++;
+    if (L->load[a] > L->peak) L->peak = L->load[a];
+    if (L->m.packets != GSP_PACKETS_INF && L->load[a] > L->m.packets)
+        return violation(rep, GSP_RULE_PACKETS, round, k,
+                         "round %lld, transfer %lld: arc (%lld, %lld) carries %d transfers, the model allows %lld",
+                         (long long)round, (long long)k, (long long)u, (long long)v, L->load[a],
+                         (long long)L->m.packets);
+    if (L->port_out) {
+        if (L->port_out[u] >= 0 && L->port_out[u] != a)
+            return violation(rep, GSP_RULE_PORTS, round, k,
+                             "round %lld, transfer %lld: node %lld sends on a second arc (one port)",
+                             (long long)round, (long long)k, (long long)u);
+        if (L->port_in[v] >= 0 && L->port_in[v] != a)
+            return violation(rep, GSP_RULE_PORTS, round, k,
+                             "round %lld, transfer %lld: node %lld receives on a second arc (one port)",
+                             (long long)round, (long long)k, (long long)v);
+        L->port_out[u] = a;
+        L->port_in[v] = a;
+    }
+    if (L->m.half_duplex) {
+        int64_t r = gsp_topo_arc_index(t, v, u);
+        if (r >= 0 && L->load[t->off[v] + r] > 0)
+            return violation(rep, GSP_RULE_DUPLEX, round, k,
+                             "round %lld, transfer %lld: edge {%lld, %lld} is used in both directions (half duplex)",
+                             (long long)round, (long long)k, (long long)u, (long long)v);
+    }
+    L->sent[u]++;
+    L->recv[v]++;
+    return true;
+}
+
+static void links_report(const links_t *L, gsp_report_t *rep) {
+    rep->sent_min = rep->recv_min = INT64_MAX;
+    rep->sent_max = rep->recv_max = 0;
+    for (int64_t x = 0; x < L->t->n; x++) {
+        if (L->sent[x] < rep->sent_min) rep->sent_min = L->sent[x];
+        if (L->sent[x] > rep->sent_max) rep->sent_max = L->sent[x];
+        if (L->recv[x] < rep->recv_min) rep->recv_min = L->recv[x];
+        if (L->recv[x] > rep->recv_max) rep->recv_max = L->recv[x];
+    }
+    rep->peak_arc_load = L->peak;
+}
+
+static gsp_err_t verify_dissemination(const gsp_sched_t *s, const gsp_topo_t *t, gsp_report_t *rep) {
+    gsp_err_t err;
+    links_t L;
+    gsp_word_t *held = NULL;
+    int64_t n = t->n;
+    bool bcast = s->coll == GSP_COLL_BROADCAST;
+    /* Broadcast needs one bit per node; allgather a row of n bits per node. */
+    int64_t words = bcast ? 1 : (int64_t)GSP_WORDS(n);
+    if (!bcast && n > GSP_VERIFY_ALLGATHER_MAX)
+        return gsp_error(GSP_ERR_TOOBIG,
+                         "%s: %lld nodes is above the explicit allgather verifier's limit of %d; "
+                         "store the schedule in symmetric form",
+                         t->spec, (long long)n, GSP_VERIFY_ALLGATHER_MAX);
+    if ((err = links_init(&L, t, &s->model))) goto done;
+    if ((err = gsp_alloc_array((void **)&held, n * words, sizeof *held, true))) goto done;
+    if (bcast) held[s->root * words] = 1;
+    else
+        for (int64_t x = 0; x < n; x++) gsp_bit_set(held + x * words, x);
+    for (int64_t r = 0; r < s->nrounds && rep->ok; r++) {
+        int64_t b = s->send_off.v[r], e = s->send_off.v[r + 1];
+        for (int64_t k = b; k < e; k++) {
+            const gsp_send_t *tr = &s->sends[k];
+            if (!links_use(&L, rep, r, k - b, tr->u, tr->v)) break;
+            if (bcast && tr->x != s->root) {
+                violation(rep, GSP_RULE_PAYLOAD, r, k - b,
+                          "round %lld, transfer %lld: broadcast sends packet %lld, not the root's (%lld)",
+                          (long long)r, (long long)(k - b), (long long)tr->x, (long long)s->root);
+                break;
+            }
+            int64_t bit = bcast ? 0 : tr->x;
+            if (!gsp_bit_get(held + tr->u * words, bit)) {
+                violation(rep, GSP_RULE_HELD, r, k - b,
+                          "round %lld, transfer %lld: node %lld sends packet %lld before it holds it",
+                          (long long)r, (long long)(k - b), (long long)tr->u, (long long)tr->x);
+                break;
+            }
+        }
+        if (!rep->ok) break;
+        /* Store and forward: deliveries count from the next round on. */
+        for (int64_t k = b; k < e; k++) {
+            const gsp_send_t *tr = &s->sends[k];
+            gsp_word_t *row = held + tr->v * words;
+            int64_t bit = bcast ? 0 : tr->x;
+            if (gsp_bit_get(row, bit)) rep->duplicates++;
+            else gsp_bit_set(row, bit);
+        }
+        links_reset(&L);
+    }
+    if (rep->ok) {
+        for (int64_t v = 0; v < n; v++) {
+            const gsp_word_t *row = held + v * words;
+            if (bcast) {
+                if (!row[0]) {
+                    violation(rep, GSP_RULE_COMPLETE, -1, -1, "node %lld never gets the root's packet", (long long)v);
+                    break;
+                }
+            } else if (gsp_bits_count(row, n) != n) {
+                int64_t x = 0;
+                while (gsp_bit_get(row, x)) x++;
+                violation(rep, GSP_RULE_COMPLETE, -1, -1, "node %lld never gets the packet of %lld", (long long)v,
+                          (long long)x);
+                break;
+            }
+        }
+    }
+    links_report(&L, rep);
+    err = GSP_OK;
+done:
+    links_destroy(&L);
+    gsp_free(held);
+    return err;
+}
+
+/* Registers: per node, the list of global register ids; values and (optionally) forms. */
+typedef struct {
+    gsp_vec_t *regs; /* n vectors */
+    double *val;     /* numeric value of each global register */
+    double *form;    /* nforms x n coefficients, or NULL */
+    int64_t count, cap;
+    int64_t n;
+} regs_t;
+
+static gsp_err_t regs_new(regs_t *R, int64_t v, int64_t *id) {
+    gsp_err_t err;
+    if (R->count == R->cap) return gsp_error(GSP_ERR_INTERNAL, "register pool exhausted");
+    *id = R->count++;
+    if ((err = gsp_vec_push(&R->regs[v], *id))) return err;
+    return GSP_OK;
+}
+
+static gsp_err_t verify_allreduce(const gsp_sched_t *s, const gsp_topo_t *t, uint64_t seed, gsp_report_t *rep) {
+    gsp_err_t err;
+    links_t L;
+    regs_t R = {0};
+    int64_t n = t->n, *pending = NULL;
+    long double exact = 0;
+    memset(&L, 0, sizeof L);
+    if ((err = links_init(&L, t, &s->model))) goto done;
+    R.n = n;
+    R.cap = n + s->ncombines + s->nsends;
+    bool forms = n <= GSP_VERIFY_FORMS_MAX && (double)R.cap * (double)n * 8 <= (double)(1 << 30);
+    rep->exact_forms = forms;
+    if ((err = gsp_alloc_array((void **)&R.regs, n, sizeof *R.regs, true)) ||
+        (err = gsp_alloc_array((void **)&R.val, R.cap, sizeof *R.val, false)) ||
+        (err = gsp_alloc_array((void **)&pending, s->nsends + 1, sizeof *pending, false)))
+        goto done;
+    if (forms && (err = gsp_alloc_array((void **)&R.form, R.cap * n, sizeof *R.form, true))) goto done;
+    gsp_rng_t rng;
+    gsp_rng_seed(&rng, seed);
+    for (int64_t v = 0; v < n; v++) {
+        int64_t id = 0;
+        if ((err = regs_new(&R, v, &id))) goto done;
+        R.val[id] = 1 + gsp_rng_double(&rng);
+        exact += R.val[id];
+        if (forms) R.form[id * n + v] = 1;
+    }
+    for (int64_t r = 0; r <= s->nrounds && rep->ok; r++) {
+        /* r == nrounds processes the final combines only. */
+        int64_t cb = s->comb_off.len > r ? s->comb_off.v[r] : s->ncombines;
+        int64_t ce = r < s->nrounds ? s->comb_off.v[r + 1] : s->ncombines;
+        for (int64_t k = cb; k < ce; k++) {
+            const gsp_combine_t *c = &s->combines[k];
+            double acc = 0;
+            for (int64_t j = 0; j < c->count; j++) {
+                int64_t reg = s->terms[c->first + j].r;
+                if (reg >= R.regs[c->v].len) {
+                    if (r < s->nrounds)
+                        violation(rep, GSP_RULE_REGISTER, r, k - cb,
+                                  "round %lld, combine %lld: node %lld has no register %lld (it has %lld)",
+                                  (long long)r, (long long)(k - cb), (long long)c->v, (long long)reg,
+                                  (long long)R.regs[c->v].len);
+                    else
+                        violation(rep, GSP_RULE_REGISTER, -1, k - cb,
+                                  "final combine %lld: node %lld has no register %lld (it has %lld)",
+                                  (long long)(k - cb), (long long)c->v, (long long)reg, (long long)R.regs[c->v].len);
+                    goto end;
+                }
+                acc += s->terms[c->first + j].c * R.val[R.regs[c->v].v[reg]];
+            }
+            int64_t id = 0;
+            if ((err = regs_new(&R, c->v, &id))) goto done;
+            R.val[id] = acc;
+            if (forms) {
+                double *f = R.form + id * n;
+                for (int64_t j = 0; j < c->count; j++) {
+                    const double *g = R.form + R.regs[c->v].v[s->terms[c->first + j].r] * n;
+                    double co = s->terms[c->first + j].c;
+                    for (int64_t x = 0; x < n; x++) f[x] += co * g[x];
+                }
+            }
+        }
+        if (r == s->nrounds) break;
+        int64_t b = s->send_off.v[r], e = s->send_off.v[r + 1];
+        for (int64_t k = b; k < e; k++) {
+            const gsp_send_t *tr = &s->sends[k];
+            if (!links_use(&L, rep, r, k - b, tr->u, tr->v)) goto end;
+            if (tr->x >= R.regs[tr->u].len) {
+                violation(rep, GSP_RULE_REGISTER, r, k - b,
+                          "round %lld, transfer %lld: node %lld has no register %lld (it has %lld)",
+                          (long long)r, (long long)(k - b), (long long)tr->u, (long long)tr->x,
+                          (long long)R.regs[tr->u].len);
+                goto end;
+            }
+            pending[k - b] = R.regs[tr->u].v[tr->x];
+        }
+        for (int64_t k = b; k < e; k++) {
+            int64_t id = 0;
+            if ((err = regs_new(&R, s->sends[k].v, &id))) goto done;
+            R.val[id] = R.val[pending[k - b]];
+            if (forms) memcpy(R.form + id * n, R.form + pending[k - b] * n, (size_t)n * sizeof *R.form);
+        }
+        links_reset(&L);
+    }
+    if (rep->ok) {
+        if (!s->result) {
+            violation(rep, GSP_RULE_COMPLETE, -1, -1, "the schedule names no result registers");
+            goto end;
+        }
+        for (int64_t v = 0; v < n; v++) {
+            int64_t reg = s->result[v];
+            if (reg >= R.regs[v].len) {
+                violation(rep, GSP_RULE_REGISTER, -1, -1, "result: node %lld has no register %lld (it has %lld)",
+                          (long long)v, (long long)reg, (long long)R.regs[v].len);
+                break;
+            }
+            int64_t id = R.regs[v].v[reg];
+            double rel = fabs((double)((long double)R.val[id] - exact) / (double)exact);
+            if (rel > rep->max_rel_error) rep->max_rel_error = rel;
+            if (forms) {
+                const double *f = R.form + id * n;
+                for (int64_t x = 0; x < n; x++)
+                    if (fabs(f[x] - 1) > 1e-9) {
+                        violation(rep, GSP_RULE_COMPLETE, -1, -1,
+                                  "node %lld: result register %lld has coefficient %.12g for input %lld, not 1",
+                                  (long long)v, (long long)reg, f[x], (long long)x);
+                        goto end;
+                    }
+            }
+        }
+        if (rep->ok && rep->max_rel_error > 1e-9)
+            violation(rep, GSP_RULE_COMPLETE, -1, -1, "largest relative error of a result is %.3g (> 1e-9)",
+                      rep->max_rel_error);
+    }
+end:
+    links_report(&L, rep);
+    err = GSP_OK;
+done:
+    links_destroy(&L);
+    if (R.regs)
+        for (int64_t v = 0; v < n; v++) gsp_vec_destroy(&R.regs[v]);
+    gsp_free(R.regs);
+    gsp_free(R.val);
+    gsp_free(R.form);
+    gsp_free(pending);
+    return err;
+}
+
+/* Balanced-sequence check: S_0 = {e}; an entry (t, i, g) needs g in S_t and adds s_i g to
+ * S_{t+1}; at most p entries per (t, i) keep every arc within p packets (Lemma 10: node y
+ * uses arc i in round t only for origin g^-1 y); S_T must be the whole group. */
+static gsp_err_t verify_symmetric(const gsp_sched_t *s, const gsp_topo_t *t, gsp_report_t *rep) {
+    gsp_err_t err;
+    int64_t n = t->n, d = t->ngens;
+    unsigned char *in = NULL, *newly = NULL;
+    int64_t *per_gen = NULL, members = 1;
+    if ((err = gsp_alloc_array((void **)&in, n, 1, true)) || (err = gsp_alloc_array((void **)&newly, n, 1, true)) ||
+        (err = gsp_alloc_array((void **)&per_gen, d, sizeof *per_gen, true)))
+        goto done;
+    in[0] = 1;
+    int64_t k = 0, peak = 0;
+    for (int64_t r = 0; r < s->nrounds && rep->ok; r++) {
+        int64_t b = k;
+        memset(per_gen, 0, (size_t)d * sizeof *per_gen);
+        int64_t distinct = 0;
+        for (; k < s->nsym && s->sym[k].t == r; k++) {
+            const gsp_symsend_t *e = &s->sym[k];
+            if (e->i >= d) {
+                violation(rep, GSP_RULE_ARC, r, k - b, "round %lld, entry %lld: %s has no generator %lld",
+                          (long long)r, (long long)(k - b), t->spec, (long long)e->i);
+                goto done;
+            }
+            if (!in[e->g]) {
+                violation(rep, GSP_RULE_HELD, r, k - b,
+                          "round %lld, entry %lld: element %lld does not hold the packet of e yet (not in S_%lld)",
+                          (long long)r, (long long)(k - b), (long long)e->g, (long long)r);
+                goto done;
+            }
+            if (per_gen[e->i]++ == 0) distinct++;
+            if (per_gen[e->i] > peak) peak = per_gen[e->i];
+            if (s->model.packets != GSP_PACKETS_INF && per_gen[e->i] > s->model.packets) {
+                violation(rep, GSP_RULE_PACKETS, r, k - b,
+                          "round %lld, entry %lld: generator %lld used %lld times, so every arc of that "
+                          "generator carries %lld packets; the model allows %lld",
+                          (long long)r, (long long)(k - b), (long long)e->i, (long long)per_gen[e->i],
+                          (long long)per_gen[e->i], (long long)s->model.packets);
+                goto done;
+            }
+            if (s->model.one_port && distinct > 1) {
+                violation(rep, GSP_RULE_PORTS, r, k - b,
+                          "round %lld, entry %lld: two generators in one round make every node send on two arcs",
+                          (long long)r, (long long)(k - b));
+                goto done;
+            }
+            if (s->model.half_duplex) {
+                int inv = gsp_topo_gen_inverse(t, (int)e->i);
+                if (inv == e->i || (inv >= 0 && per_gen[inv] > 0)) {
+                    violation(rep, GSP_RULE_DUPLEX, r, k - b,
+                              "round %lld, entry %lld: generator %lld and its inverse in one round use every "
+                              "edge of that kind in both directions",
+                              (long long)r, (long long)(k - b), (long long)e->i);
+                    goto done;
+                }
+            }
+            int64_t y = t->adj[e->g * d + e->i];
+            if (in[y] || newly[y]) rep->duplicates += n;
+            newly[y] = 1;
+        }
+        for (int64_t j = b; j < k; j++) {
+            int64_t y = t->adj[s->sym[j].g * d + s->sym[j].i];
+            if (newly[y] && !in[y]) {
+                in[y] = 1;
+                members++;
+            }
+            newly[y] = 0;
+        }
+    }
+    if (k < s->nsym) {
+        violation(rep, GSP_RULE_SYMMETRIC, s->sym[k].t, -1, "entries are not sorted by round");
+        goto done;
+    }
+    if (rep->ok && members != n) {
+        int64_t y = 0;
+        while (in[y]) y++;
+        violation(rep, GSP_RULE_COMPLETE, -1, -1,
+                  "element %lld is never reached from e, so node %lld*h never gets the packet of h", (long long)y,
+                  (long long)y);
+    }
+    rep->sent_min = rep->sent_max = rep->recv_min = rep->recv_max = s->nsym;
+    rep->peak_arc_load = peak;
+done:
+    gsp_free(in);
+    gsp_free(newly);
+    gsp_free(per_gen);
+    return err;
+}
+
+gsp_err_t gsp_sched_verify(const gsp_sched_t *s, const gsp_topo_t *t, uint64_t seed, gsp_report_t *rep) {
+    gsp_err_t err;
+    memset(rep, 0, sizeof *rep);
+    rep->ok = true;
+    rep->round = rep->transfer = -1;
+    if (s->nodes != t->n)
+        return gsp_error(GSP_ERR_INVAL, "the schedule has %lld nodes but %s has %lld", (long long)s->nodes,
+                         t->spec, (long long)t->n);
+    if (s->coll == GSP_COLL_BROADCAST && (s->root < 0 || s->root >= t->n))
+        return gsp_error(GSP_ERR_RANGE, "broadcast root %lld outside 0..%lld", (long long)s->root,
+                         (long long)t->n - 1);
+    rep->rounds = s->nrounds;
+    rep->transfers = gsp_sched_transfers(s);
+    if (s->symmetric) {
+        if (!t->group) return gsp_error(GSP_ERR_NOTAPPLIC, "%s: a symmetric schedule needs a Cayley graph", t->spec);
+        if (s->coll != GSP_COLL_ALLGATHER)
+            return gsp_error(GSP_ERR_NOTAPPLIC, "symmetric schedules are allgather schedules");
+        if ((err = verify_symmetric(s, t, rep))) return err;
+        if (t->n <= GSP_VERIFY_EXPAND_MAX) {
+            /* Cross-check: expand by translation and simulate every transfer. */
+            gsp_sched_t x;
+            gsp_report_t xr = {.ok = true, .round = -1, .transfer = -1};
+            if ((err = gsp_sched_expand(s, t, &x))) return err;
+            err = verify_dissemination(&x, t, &xr);
+            gsp_sched_destroy(&x);
+            if (err) return err;
+            if (xr.ok != rep->ok || (rep->ok && xr.duplicates != rep->duplicates))
+                return gsp_error(GSP_ERR_INTERNAL,
+                                 "symmetric check (%s) and expansion (%s) disagree: %s / %s",
+                                 rep->ok ? "ok" : "wrong", xr.ok ? "ok" : "wrong", rep->message, xr.message);
+            rep->by_expansion = true;
+            rep->peak_arc_load = xr.peak_arc_load;
+        }
+        return GSP_OK;
+    }
+    if (s->coll == GSP_COLL_ALLREDUCE) return verify_allreduce(s, t, seed, rep);
+    return verify_dissemination(s, t, rep);
+}

@@ -1,0 +1,88 @@
+/* cmd_list.c — `gossip list`: the method registry, optionally filtered by collective and by
+ * whether a method applies to a topology. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "gossip/algo.h"
+
+static const char usage_text[] =
+    "usage: gossip list [--collective C] [--topology SPEC [--packets P|inf]] [--json]\n"
+    "\n"
+    "Lists the construction methods: name, collective, where each applies, and its source.\n"
+    "With --topology, says for each method whether it applies there and, if not, why.\n";
+
+
+
+static int run(int argc, char **argv) {
+    const char *coll_s = NULL, *spec = NULL;
+    bool json = false;
+    gsp_model_t model = gsp_model_default();
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (cli_is_help(a)) return cli_help(&cmd_list);
+        if (!strcmp(a, "--json")) json = true;
+        else if (i + 1 < argc && !strcmp(a, "--collective")) coll_s = argv[++i];
+        else if (i + 1 < argc && !strcmp(a, "--topology")) spec = argv[++i];
+        else if (i + 1 < argc && (!strcmp(a, "--packets") || !strcmp(a, "--ports") || !strcmp(a, "--duplex"))) {
+            if (!cli_parse_model(a, argv[i + 1], &model)) return EXIT_USAGE;
+            i++;
+        } else return cli_usage_error("list: unexpected argument '%s'", a);
+    }
+    gsp_collective_t coll = 0;
+    if (coll_s && !gsp_collective_parse(coll_s, &coll))
+        return cli_usage_error("list: unknown collective '%s'", coll_s);
+    gsp_topo_t t = {0};
+    gsp_distances_t dist = {0};
+    gsp_err_t err;
+    if (spec) {
+        gsp_vt_t vt;
+        if ((err = gsp_topo_from_spec(&t, spec))) return cli_lib_error(err);
+        if ((err = gsp_vertex_transitive(&t, &vt)) || (err = gsp_distances(&t, gsp_vt_yes(vt), &dist, NULL, NULL))) {
+            gsp_topo_destroy(&t);
+            return cli_lib_error(err);
+        }
+    }
+    gsp_plan_in_t in = {&t, &dist, model, -1, 1, NULL, NULL};
+    int count;
+    const gsp_method_t *const *ms = gsp_methods(&count);
+    gsp_jw_t w;
+    if (json) {
+        gsp_jw_init(&w, stdout);
+        gsp_jw_arr_begin(&w);
+    } else {
+        printf("%-16s %-10s %s\n", "method", "collective", spec ? "applies" : "where / source");
+    }
+    for (int i = 0; i < count; i++) {
+        const gsp_method_t *m = ms[i];
+        if (coll && m->coll != coll) continue;
+        char why[256] = "";
+        bool ok = spec ? m->applies(&in, why, sizeof why) : true;
+        if (json) {
+            gsp_jw_obj_begin(&w);
+            gsp_jw_key(&w, "name"); gsp_jw_str(&w, m->name);
+            gsp_jw_key(&w, "collective"); gsp_jw_str(&w, gsp_collective_name(m->coll));
+            gsp_jw_key(&w, "where"); gsp_jw_str(&w, m->where);
+            gsp_jw_key(&w, "source"); gsp_jw_str(&w, m->source);
+            if (spec) {
+                gsp_jw_key(&w, "applies"); gsp_jw_bool(&w, ok);
+                if (!ok) { gsp_jw_key(&w, "why_not"); gsp_jw_str(&w, why); }
+            }
+            gsp_jw_obj_end(&w);
+        } else if (spec) {
+            printf("%-16s %-10s %s%s\n", m->name, gsp_collective_name(m->coll), ok ? "yes" : "no: ", why);
+        } else {
+            printf("%-16s %-10s %s [%s]\n", m->name, gsp_collective_name(m->coll), m->where, m->source);
+        }
+    }
+    if (json) {
+        gsp_jw_arr_end(&w);
+        fputc('\n', stdout);
+        gsp_jw_finish(&w);
+    }
+    gsp_distances_destroy(&dist);
+    gsp_topo_destroy(&t);
+    return EXIT_OK;
+}
+
+const cli_command_t cmd_list = {"list", "the construction methods and where they apply", run, usage_text};
