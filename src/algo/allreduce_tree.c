@@ -19,6 +19,10 @@ static bool applies(const gsp_plan_in_t *in, char *why, size_t n) {
         snprintf(why, n, "one port: a node would receive from several children at once");
         return false;
     }
+    if (in->topo->directed) {
+        snprintf(why, n, "needs an undirected graph: the reduce runs the tree's arcs backwards");
+        return false;
+    }
     return true;
 }
 

@@ -56,7 +56,7 @@ fail:
 gsp_err_t gsp_plan(const gsp_plan_in_t *in, gsp_collective_t c, const char *method, gsp_plan_t *plan) {
     gsp_err_t err;
     memset(plan, 0, sizeof *plan);
-    if ((err = gsp_bounds_compute(in->topo, in->dist, c, &in->model, &plan->bounds))) return err;
+    if ((err = gsp_bounds_compute(in->topo, in->dist, c, &in->model, c == GSP_COLL_BROADCAST ? (in->root >= 0 ? in->root : 0) : -1, &plan->bounds))) return err;
     plan->lower_bound = gsp_bounds_value(&plan->bounds);
     if (method && strcmp(method, "auto")) {
         const gsp_method_t *m = gsp_method_find(method, c);

@@ -104,7 +104,7 @@ static int run(int argc, char **argv) {
     }
     gsp_model_t model = gsp_model_default();
     bool have_bounds = dist.connected;
-    if (have_bounds && (err = gsp_bounds_compute(&t, &dist, GSP_COLL_ALLGATHER, &model, &bounds)))
+    if (have_bounds && (err = gsp_bounds_compute(&t, &dist, GSP_COLL_ALLGATHER, &model, -1, &bounds)))
         goto fail;
 
     double tol = eig ? gsp_spectrum_tolerance(eig, t.n) : 0;

@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# test_plan.sh — `gossip plan`, `verify` and `list`: JSON keys of the contract, exit codes,
+# a wrong schedule named by its rule (exit 1), malformed files (exit 2).
+GOSSIP=$1
+DATA=$2
+. "$(dirname "$0")/lib.sh"
+
+expect 0 plan --help && grepcheck '^usage: gossip plan'
+expect 0 verify --help && grepcheck '^usage: gossip verify'
+expect 0 list && grepcheck 'bfs-tree' && grepcheck 'flood' && grepcheck 'greedy' && grepcheck 'tree'
+expect 0 list --collective allreduce --json
+jqcheck 'length >= 1 and all(.[]; .collective == "allreduce")'
+expect 0 list --topology "file:$DATA/dicycle3.txt" --json
+jqcheck 'any(.[]; .name == "tree" and .applies == false)'
+
+expect 0 plan allgather torus:5x5 --packets inf --json
+jqcheck '.collective == "allgather" and .topology == "torus:5x5" and .nodes == 25 and .method == "flood"'
+jqcheck '.rounds == 4 and .lower_bound == 4 and .optimal == true and .bounds.diameter == 4 and .verified'
+jqcheck 'has("seconds") and .symmetric == true'
+expect 0 plan allgather torus:5x5 --json
+jqcheck '.lower_bound == 6 and .bounds.degree == 6 and .binding_bound != null and .rounds >= 6'
+expect 0 plan broadcast star:5 --root 7 --json
+jqcheck '.rounds == 6 and .optimal and .root == 7'
+expect 0 plan allreduce hypercube:4 --json
+jqcheck '.rounds == 8 and .lower_bound == 4 and .method == "tree" and .max_rel_error < 1e-12'
+expect 0 plan allreduce "file:$DATA/petersen.txt" --json
+jqcheck '.rounds == 4'
+
+# Written files verify; the contract's keys are there.
+for c in "allgather torus:4x4" "allgather star:4 --packets inf" "broadcast hypercube:5" "allreduce product(cycle:5,complete:2)" \
+    "allgather file:$DATA/frucht.txt --packets 2"; do
+    expect 0 plan $c -o "$tmp/s.json"
+    expect 0 verify "$tmp/s.json" && grepcheck '^correct'
+    expect 0 verify "$tmp/s.json" --json && jqcheck '.ok == true and .duplicates >= 0 and .sent.min >= 0'
+done
+expect 0 plan allgather torus:4x4 -o "$tmp/t.json"
+cp "$tmp/t.json" "$tmp/out"
+jqcheck '.format == "gossip-schedule" and .version == 1 and .model.packets == 1 and .model.ports == "all" and .model.duplex == "full" and (.rounds | length) > 0'
+
+# Wrong schedules: exit 1 with the rule named.
+H='{"format":"gossip-schedule","version":1,"collective":"allgather","topology":"cycle:4","nodes":4,'
+echo "$H"'"rounds":[{"send":[[0,1,0],[1,2,0]]}]}' >"$tmp/held.json"
+expect 1 verify "$tmp/held.json" && grepcheck 'rule held: round 0, transfer 1'
+expect 1 verify "$tmp/held.json" --json && jqcheck '.ok == false and .rule == "held" and .round == 0 and .transfer == 1'
+echo "$H"'"rounds":[{"send":[[0,1,0],[0,1,1]]}]}' >"$tmp/p.json"
+expect 1 verify "$tmp/p.json" && grepcheck 'rule packets'
+echo "$H"'"rounds":[{"send":[[0,1,0]]}]}' >"$tmp/c.json"
+expect 1 verify "$tmp/c.json" && grepcheck 'rule complete: node 0 never gets the packet of 1'
+
+# Malformed: exit 2, one line.
+echo "$H"'"rounds":[{"send":[[0,1,0]' >"$tmp/trunc.json"
+expect 2 verify "$tmp/trunc.json"
+echo "$H"'"rounds":[{"send":[[0,9,0]]}]}' >"$tmp/range.json"
+expect 2 verify "$tmp/range.json"
+grep -q 'round 0, transfer 0' "$tmp/err" || fail "range error does not name the round and transfer"
+echo '{"format":"gossip-schedule","version":1,"collective":"allgather","topology":"torus:0x3","nodes":4,"rounds":[]}' >"$tmp/topo.json"
+expect 2 verify "$tmp/topo.json"
+echo '{"format":"gossip-schedule","version":1,"collective":"allgather","topology":"cycle:5","nodes":4,"rounds":[]}' >"$tmp/nodes.json"
+expect 2 verify "$tmp/nodes.json"
+expect 2 verify "$tmp/missing.json"
+expect 2 verify
+
+# Bad arguments: exit 2, one line, no half file written.
+expect 2 plan
+expect 2 plan gather torus:3x3
+expect 2 plan allgather torus:0x3
+expect 2 plan allgather torus:3x3 --packets 0
+expect 2 plan allgather torus:3x3 --packets many
+expect 2 plan allgather torus:3x3 --method nosuch
+expect 2 plan allgather torus:3x3 --method flood -o "$tmp/no.json"
+[ -e "$tmp/no.json" ] && fail "a refused plan left a file behind"
+expect 2 plan broadcast torus:3x3 --root 9
+expect 2 plan allgather torus:3x3 -o /nonexistent/dir/x.json
+expect 2 plan allreduce "file:$DATA/dicycle3.txt" --method tree
+printf '0 1\n2 3\n' >"$tmp/disc.txt"
+expect 2 plan allgather "file:$tmp/disc.txt"
+
+finish

@@ -1,0 +1,77 @@
+/* test_exhaustive.c — every method of the registry on every topology family at small sizes
+ * and under each model it claims: the schedule must verify, meet the method's own round
+ * count, and never beat a lower bound (which would mean a broken bound or verifier). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "gossip/gossip.h"
+#include "gossip/algo.h"
+
+static const char *const specs[] = {
+    "torus:3x3", "torus:5x5", "torus:4x6", "torus:2x2x3", "torus:3x7", "hypercube:1", "hypercube:3", "hypercube:6",
+    "star:3", "star:4", "star:5", "circulant:12:1,5", "circulant:17:2,3,7", "optcirc:13", "optcirc:40", "cycle:2",
+    "cycle:9", "complete:1", "complete:7", "cayley:Z4xZ6:(1,0),(0,1),(1,3)", "perm:4:(1 0 2 3),(2 1 0 3),(3 2 1 0)",
+    "product(cycle:5,complete:2)", "product(star:3,cycle:3)",
+    "file:" GOSSIP_TEST_DATA "/petersen.txt", "file:" GOSSIP_TEST_DATA "/frucht.txt",
+    "file:" GOSSIP_TEST_DATA "/path4.txt", "file:" GOSSIP_TEST_DATA "/dicycle3.txt",
+    "product(file:" GOSSIP_TEST_DATA "/path4.txt,cycle:3)",
+};
+
+static const gsp_model_t models[] = {
+    {1, false, false}, {2, false, false}, {GSP_PACKETS_INF, false, false}, {1, false, true}, {1, true, false},
+};
+
+static void test_every_method(void **state) {
+    (void)state;
+    int count, runs = 0;
+    const gsp_method_t *const *ms = gsp_methods(&count);
+    for (size_t s = 0; s < sizeof specs / sizeof specs[0]; s++) {
+        gsp_topo_t t;
+        if (gsp_topo_from_spec(&t, specs[s])) {
+            /* complete:1 is refused (no arcs): that is the one spec expected to fail. */
+            assert_string_equal(specs[s], "complete:1");
+            continue;
+        }
+        gsp_vt_t vt;
+        gsp_distances_t d;
+        assert_int_equal(gsp_vertex_transitive(&t, &vt), GSP_OK);
+        assert_int_equal(gsp_distances(&t, gsp_vt_yes(vt), &d, NULL, NULL), GSP_OK);
+        for (size_t mi = 0; mi < sizeof models / sizeof models[0]; mi++)
+            for (int k = 0; k < count; k++) {
+                const gsp_method_t *m = ms[k];
+                gsp_plan_in_t in = {&t, &d, models[mi], m->coll == GSP_COLL_BROADCAST ? (int64_t)(t.n / 2) : -1, 5,
+                                    NULL, NULL};
+                char why[256];
+                if (!m->applies(&in, why, sizeof why)) continue;
+                gsp_plan_t plan;
+                if (gsp_plan(&in, m->coll, m->name, &plan))
+                    fail_msg("%s on %s (model %zu): %s", m->name, specs[s], mi, gsp_errmsg());
+                assert_true(plan.report.ok);
+                int64_t want = m->rounds(&in);
+                if (want >= 0 && plan.sched.nrounds != want)
+                    fail_msg("%s on %s: %lld rounds, method promises %lld", m->name, specs[s],
+                             (long long)plan.sched.nrounds, (long long)want);
+                if (plan.sched.nrounds < plan.lower_bound)
+                    fail_msg("%s on %s: %lld rounds beats the bound %lld (%s)", m->name, specs[s],
+                             (long long)plan.sched.nrounds, (long long)plan.lower_bound,
+                             plan.bounds.b[plan.bounds.binding].name);
+                /* Dissemination without duplicates for the tree-based methods. */
+                if (strcmp(m->name, "greedy")) assert_int_equal(plan.report.duplicates, 0);
+                gsp_plan_destroy(&plan);
+                runs++;
+            }
+        gsp_distances_destroy(&d);
+        gsp_topo_destroy(&t);
+    }
+    assert_true(runs > 100);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {cmocka_unit_test(test_every_method)};
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
