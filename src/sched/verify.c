@@ -53,6 +53,12 @@ typedef struct {
     int64_t *port_out, *port_in; /* one-port: arc used out of / into each node this round */
     int64_t *sent, *recv;
     int64_t peak;
+    /* Arc lookup cache: while consecutive transfers leave the same node u (sends are sorted
+     * by sender), arcpos[v] is the index of arc (u, v) when stamp[v] == epoch. This turns a
+     * scan of u's arcs per transfer into one scan per sender. */
+    int64_t cached_u, epoch;
+    int64_t *stamp;
+    int32_t *arcpos;
 } links_t;
 
 static gsp_err_t links_init(links_t *L, const gsp_topo_t *t, const gsp_model_t *m) {
@@ -63,8 +69,11 @@ static gsp_err_t links_init(links_t *L, const gsp_topo_t *t, const gsp_model_t *
     if ((err = gsp_alloc_array((void **)&L->load, t->m, sizeof *L->load, true)) ||
         (err = gsp_alloc_array((void **)&L->touched, t->m, sizeof *L->touched, false)) ||
         (err = gsp_alloc_array((void **)&L->sent, t->n, sizeof *L->sent, true)) ||
-        (err = gsp_alloc_array((void **)&L->recv, t->n, sizeof *L->recv, true)))
+        (err = gsp_alloc_array((void **)&L->recv, t->n, sizeof *L->recv, true)) ||
+        (err = gsp_alloc_array((void **)&L->stamp, t->n, sizeof *L->stamp, true)) ||
+        (err = gsp_alloc_array((void **)&L->arcpos, t->n, sizeof *L->arcpos, false)))
         return err;
+    L->cached_u = -1;
     if (m->one_port) {
         if ((err = gsp_alloc_array((void **)&L->port_out, t->n, sizeof *L->port_out, false)) ||
             (err = gsp_alloc_array((void **)&L->port_in, t->n, sizeof *L->port_in, false)))
@@ -82,6 +91,8 @@ static void links_destroy(links_t *L) {
     gsp_free(L->port_in);
     gsp_free(L->sent);
     gsp_free(L->recv);
+    gsp_free(L->stamp);
+    gsp_free(L->arcpos);
 }
 
 static void links_reset(links_t *L) {
@@ -105,9 +116,18 @@ static void links_reset(links_t *L) {
 }
 
 /* Checks the link rules for one transfer u -> v; returns false after a violation. */
-static bool links_use(links_t *L, gsp_report_t *rep, int64_t round, int64_t k, int64_t u, int64_t v) {
+static inline __attribute__((always_inline)) bool links_use(links_t *L, gsp_report_t *rep, int64_t round, int64_t k, int64_t u, int64_t v) {
     const gsp_topo_t *t = L->t;
-    int64_t idx = gsp_topo_arc_index(t, u, v);
+    if (u != L->cached_u) {
+        L->cached_u = u;
+        L->epoch++;
+        /* Reverse order so that the first of repeated arcs wins, as in gsp_topo_arc_index. */
+        for (int64_t a = t->off[u + 1] - 1; a >= t->off[u]; a--) {
+            L->stamp[t->adj[a]] = L->epoch;
+            L->arcpos[t->adj[a]] = (int32_t)(a - t->off[u]);
+        }
+    }
+    int64_t idx = L->stamp[v] == L->epoch ? L->arcpos[v] : -1;
     if (idx < 0)
         return violation(rep, GSP_RULE_ARC, round, k, "round %lld, transfer %lld: (%lld, %lld) is not an arc of %s",
                          (long long)round, (long long)k, (long long)u, (long long)v, t->spec);
@@ -195,13 +215,15 @@ static gsp_err_t verify_dissemination(const gsp_sched_t *s, const gsp_topo_t *t,
         }
         if (!rep->ok) break;
         /* Store and forward: deliveries count from the next round on. */
+        int64_t dups = 0;
         for (int64_t k = b; k < e; k++) {
             const gsp_send_t *tr = &s->sends[k];
-            gsp_word_t *row = held + tr->v * words;
             int64_t bit = bcast ? 0 : tr->x;
-            if (gsp_bit_get(row, bit)) rep->duplicates++;
-            else gsp_bit_set(row, bit);
+            gsp_word_t *w = held + tr->v * words + (bit >> 6), mask = (gsp_word_t)1 << (bit & 63);
+            dups += (*w & mask) != 0; /* branch-free: duplicates are rare but unpredictable */
+            *w |= mask;
         }
+        rep->duplicates += dups;
         links_reset(&L);
     }
     if (rep->ok) {
