@@ -1,0 +1,46 @@
+/* algo_int.h — the balanced-sequence engine shared by the packet-gossip methods (rotation,
+ * balanced-search): a set S_t of elements that hold the packet of e, grown round by round with
+ * at most p new elements per generator (Def. 9 of the packet-gossip paper), written out as the
+ * compact symmetric schedule that Lemma 10 translates to every origin. */
+#ifndef GOSSIP_ALGO_INT_H
+#define GOSSIP_ALGO_INT_H
+
+#include "gossip/algo.h"
+
+typedef struct {
+    int64_t y; /* element added */
+    int i;     /* generator it arrives by: y = s_i * g with g in S_t */
+} gsp__pick_t;
+
+typedef struct {
+    const gsp_topo_t *t;
+    gsp_sched_t *out;
+    int64_t n, p, round, members;
+    int d;
+    int *inv;              /* inverse generator of each generator */
+    unsigned char *in;     /* in S_t (as of the start of the current round) */
+    unsigned char *taken;  /* picked in the current round */
+    int64_t *used;         /* slots used per generator in the current round */
+    gsp__pick_t *picks;    /* the current round's picks */
+    int64_t npicks;
+    /* Kuhn matching scratch */
+    int64_t *owner;        /* for generator slot (i, c): index into cand of its element, -1 */
+    int64_t *cand_gen;     /* per candidate: matched slot or -1 */
+    unsigned char *visit;
+} gsp__bal_t;
+
+gsp_err_t gsp__bal_init(gsp__bal_t *b, const gsp_topo_t *t, int64_t p, gsp_sched_t *out);
+void gsp__bal_destroy(gsp__bal_t *b);
+/** Element s_i^-1 * y: y's predecessor along generator i. */
+static inline int64_t gsp__bal_pred(const gsp__bal_t *b, int64_t y, int i) {
+    return b->t->adj[y * b->d + b->inv[i]];
+}
+/** Picks y by generator i in the current round (caller checked the slot and S membership). */
+void gsp__bal_pick(gsp__bal_t *b, int64_t y, int i);
+/** Max matching of candidates (in priority order) to free generator slots; picks the matched
+ * ones. Candidates already in S or taken are skipped. Returns the number picked. */
+gsp_err_t gsp__bal_match(gsp__bal_t *b, const int64_t *cand, int64_t ncand, int64_t *picked);
+/** Ends the round: writes its entries, adds its picks to S. */
+gsp_err_t gsp__bal_commit(gsp__bal_t *b);
+
+#endif
