@@ -8,12 +8,14 @@ extern const gsp_method_t gsp__method_broadcast_bfs;
 extern const gsp_method_t gsp__method_allgather_flood;
 extern const gsp_method_t gsp__method_allgather_greedy;
 extern const gsp_method_t gsp__method_allgather_rotation;
+extern const gsp_method_t gsp__method_allgather_balanced_search;
 extern const gsp_method_t gsp__method_allreduce_tree;
 
 static const gsp_method_t *const registry[] = {
     &gsp__method_broadcast_bfs,
     &gsp__method_allgather_flood,
     &gsp__method_allgather_rotation,
+    &gsp__method_allgather_balanced_search,
     &gsp__method_allgather_greedy,
     &gsp__method_allreduce_tree,
 };
