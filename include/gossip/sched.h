@@ -139,6 +139,13 @@ typedef struct {
 gsp_err_t gsp_sched_verify(const gsp_sched_t *s, const gsp_topo_t *t, uint64_t seed,
                            gsp_report_t *report);
 
+/** Skip the cross-check of a symmetric schedule by expansion (the O(N d) balanced-sequence
+ * check alone is a proof by Lemma 10; the expansion is a second, independent one). */
+#define GSP_VERIFY_NO_EXPAND 1u
+/** gsp_sched_verify with flags (GSP_VERIFY_*). */
+gsp_err_t gsp_sched_verify_flags(const gsp_sched_t *s, const gsp_topo_t *t, uint64_t seed,
+                                 unsigned flags, gsp_report_t *report);
+
 #ifdef __cplusplus
 }
 #endif

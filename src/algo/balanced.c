@@ -64,13 +64,14 @@ static bool augment(gsp__bal_t *b, const int64_t *cand, int64_t c) {
         b->visit[i] = 1;
         int64_t base = (int64_t)i * b->p;
         for (int64_t k = 0; k < b->p; k++)
-            if (b->owner[base + k] < 0) {
+            if (b->owner[base + k] == -1) {
                 b->owner[base + k] = c;
                 b->cand_gen[c] = base + k;
                 return true;
             }
         for (int64_t k = 0; k < b->p; k++) {
             int64_t other = b->owner[base + k];
+            if (other < 0) continue; /* -2: held by an earlier pick of this round */
             if (augment(b, cand, other)) {
                 b->owner[base + k] = c;
                 b->cand_gen[c] = base + k;

@@ -44,7 +44,7 @@ static gsp_err_t run_one(const gsp_plan_in_t *in, const gsp_method_t *m, gsp_pla
     if (!m->applies(in, why, sizeof why))
         return gsp_error(GSP_ERR_NOTAPPLIC, "method %s does not apply to %s: %s", m->name, in->topo->spec, why);
     if ((err = m->build(in, &plan->sched))) return err;
-    if ((err = gsp_sched_verify(&plan->sched, in->topo, in->seed, &plan->report))) goto fail;
+    if ((err = gsp_sched_verify_flags(&plan->sched, in->topo, in->seed, GSP_VERIFY_NO_EXPAND, &plan->report))) goto fail;
     if (!plan->report.ok) {
         err = gsp_error(GSP_ERR_INTERNAL, "method %s built a wrong schedule on %s: %s", m->name, in->topo->spec,
                         plan->report.message);

@@ -197,6 +197,8 @@ static void test_symmetric_vs_expansion(void **state) {
         gsp_plan_in_t in = {&t, &d, m, -1, 1, NULL, NULL};
         assert_int_equal(gsp_plan(&in, GSP_COLL_ALLGATHER, "flood", &plan), GSP_OK);
         assert_true(plan.sched.symmetric);
+        assert_int_equal(gsp_sched_verify(&plan.sched, &t, 1, &plan.report), GSP_OK);
+        assert_true(plan.report.ok);
         assert_true(plan.report.by_expansion);
         assert_int_equal(plan.report.duplicates, 0);
         assert_int_equal(plan.sched.nrounds, d.diameter);
