@@ -35,7 +35,11 @@ for c in "allgather torus:4x4" "allgather star:4 --packets inf" "broadcast hyper
 done
 expect 0 plan allgather torus:4x4 -o "$tmp/t.json"
 cp "$tmp/t.json" "$tmp/out"
-jqcheck '.format == "gossip-schedule" and .version == 1 and .model.packets == 1 and .model.ports == "all" and .model.duplex == "full" and (.rounds | length) > 0'
+jqcheck '.format == "gossip-schedule" and .version == 1 and .model.packets == 1 and .model.ports == "all" and .model.duplex == "full"'
+jqcheck '.method == "rotation" and .round_count == 4 and (.symmetric | length) == 15'
+expect 0 plan allgather torus:4x4 --method greedy -o "$tmp/g.json"
+cp "$tmp/g.json" "$tmp/out"
+jqcheck '(.rounds | length) >= 4 and ([.rounds[].send | length] | add) == 240'
 
 # Wrong schedules: exit 1 with the rule named.
 H='{"format":"gossip-schedule","version":1,"collective":"allgather","topology":"cycle:4","nodes":4,'
