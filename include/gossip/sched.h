@@ -146,6 +146,26 @@ gsp_err_t gsp_sched_verify(const gsp_sched_t *s, const gsp_topo_t *t, uint64_t s
 gsp_err_t gsp_sched_verify_flags(const gsp_sched_t *s, const gsp_topo_t *t, uint64_t seed,
                                  unsigned flags, gsp_report_t *report);
 
+/** Largest schedule exported to the GPU runtimes' formats. */
+#define GSP_EXPORT_MAX 1024
+
+typedef struct {
+    int64_t min_bytes, max_bytes; /* MSCCL XML: message sizes the algorithm is chosen for */
+    const char *name;             /* algorithm name; NULL = "gossip-<method>-<topology>" */
+} gsp_export_opts_t;
+
+/** Writes an allgather schedule (explicit, or symmetric expanded on t [in]) as msccl-tools'
+ * algorithm JSON: steps[{rounds, sends: [[chunk, src, dst]]}], input_map, output_map,
+ * collective, topology, instance. One chunk per rank; chunk x is rank x's block. */
+gsp_err_t gsp_export_msccl_json(const gsp_sched_t *s, const gsp_topo_t *t, const gsp_export_opts_t *o, FILE *f);
+/** Writes MSCCL's XML (<algo> with outofplace, minBytes, maxBytes; <gpu>, <tb>, <step>): per
+ * rank one threadblock per out-neighbour (sends) and per in-neighbour (receives), a send of a
+ * received chunk depending on its receive step. */
+gsp_err_t gsp_export_msccl_xml(const gsp_sched_t *s, const gsp_topo_t *t, const gsp_export_opts_t *o, FILE *f);
+/** Reads msccl-tools' algorithm JSON back into an allgather schedule on `topology` [in]
+ * (its steps become rounds; p = the largest step "rounds"). */
+gsp_err_t gsp_import_msccl_json(gsp_sched_t *s, const char *path, const char *topology);
+
 #ifdef __cplusplus
 }
 #endif

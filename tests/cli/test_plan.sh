@@ -64,6 +64,24 @@ expect 2 verify "$tmp/nodes.json"
 expect 2 verify "$tmp/missing.json"
 expect 2 verify
 
+# Export for the GPU runtimes.
+expect 0 plan allgather torus:4x4 -o "$tmp/t.json"
+expect 0 export "$tmp/t.json" --format msccl-json -o "$tmp/t.msccl.json"
+cp "$tmp/t.msccl.json" "$tmp/out"
+jqcheck '.msccl_type == "algorithm" and (.steps | length) == 4 and (.steps[0].sends | length) == 64 and .input_map["3"] == [3] and (.output_map["0"] | length) == 16'
+expect 0 export "$tmp/t.json" --format msccl-xml -o "$tmp/t.xml"
+checks=$((checks + 1))
+xmllint --noout "$tmp/t.xml" || fail "exported XML is not well-formed"
+grep -q 'outofplace="1" minBytes="0" maxBytes=' "$tmp/t.xml" || fail "XML lacks outofplace/minBytes/maxBytes"
+expect 2 export "$tmp/t.json"
+expect 2 export "$tmp/t.json" --format nccl
+expect 2 export "$tmp/held.json" --format msccl-json
+expect 0 plan allreduce torus:3x3 -o "$tmp/ar.json"
+expect 2 export "$tmp/ar.json" --format msccl-xml
+expect 0 plan allgather torus:33x33 -o "$tmp/big.json"
+expect 2 export "$tmp/big.json" --format msccl-json -o "$tmp/big.msccl.json"
+[ -e "$tmp/big.msccl.json" ] && fail "a refused export left a file behind"
+
 # Bad arguments: exit 2, one line, no half file written.
 expect 2 plan
 expect 2 plan gather torus:3x3

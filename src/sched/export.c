@@ -1,0 +1,325 @@
+/* export.c — schedules in the formats GPU runtimes read: msccl-tools' algorithm JSON and
+ * MSCCL's XML, and the JSON read back (so a test can verify what was exported). */
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gossip/sched.h"
+
+/* An explicit allgather view of s: s itself, or its expansion on t. */
+static gsp_err_t explicit_view(const gsp_sched_t *s, const gsp_topo_t *t, gsp_sched_t *tmp, const gsp_sched_t **out) {
+    if (s->coll != GSP_COLL_ALLGATHER)
+        return gsp_error(GSP_ERR_UNSUPPORTED, "export: only allgather schedules (this one is %s)", gsp_collective_name(s->coll));
+    if (s->nodes > GSP_EXPORT_MAX)
+        return gsp_error(GSP_ERR_TOOBIG, "export: %lld nodes is above the limit of %d", (long long)s->nodes, GSP_EXPORT_MAX);
+    if (s->nodes != t->n)
+        return gsp_error(GSP_ERR_INVAL, "export: the schedule has %lld nodes, %s has %lld", (long long)s->nodes, t->spec, (long long)t->n);
+    if (!s->symmetric) {
+        *out = s;
+        return GSP_OK;
+    }
+    gsp_err_t err = gsp_sched_expand(s, t, tmp);
+    if (!err) *out = tmp;
+    return err;
+}
+
+/* The algorithm's name; with xml, the characters XML reserves in attributes are replaced. */
+static void name_of(const gsp_sched_t *s, const gsp_export_opts_t *o, char *buf, size_t n, bool xml) {
+    if (o && o->name) snprintf(buf, n, "%s", o->name);
+    else snprintf(buf, n, "gossip-%s-%s", s->method[0] ? s->method : "schedule", s->topology);
+    if (xml)
+        for (char *c = buf; *c; c++)
+            if (*c == '"' || *c == '<' || *c == '>' || *c == '&' || *c == '\'') *c = '_';
+}
+
+/* Most transfers on one arc in round r (the step's "rounds" in msccl-tools' terms). */
+static int64_t round_width(const gsp_sched_t *s, int64_t r) {
+    int64_t best = 0, run = 0;
+    for (int64_t k = s->send_off.v[r]; k < s->send_off.v[r + 1]; k++) {
+        const gsp_send_t *a = &s->sends[k];
+        bool same = k > s->send_off.v[r] && a->u == s->sends[k - 1].u && a->v == s->sends[k - 1].v;
+        run = same ? run + 1 : 1;
+        if (run > best) best = run;
+    }
+    return best ? best : 1;
+}
+
+gsp_err_t gsp_export_msccl_json(const gsp_sched_t *s0, const gsp_topo_t *t, const gsp_export_opts_t *o, FILE *f) {
+    gsp_sched_t tmp;
+    const gsp_sched_t *s;
+    memset(&tmp, 0, sizeof tmp);
+    gsp_err_t err = explicit_view(s0, t, &tmp, &s);
+    if (err) return err;
+    char name[512];
+    name_of(s, o, name, sizeof name, false);
+    int64_t n = s->nodes;
+    gsp_jw_t w;
+    gsp_jw_init(&w, f);
+    gsp_jw_obj_begin(&w);
+    gsp_jw_key(&w, "msccl_type"); gsp_jw_str(&w, "algorithm");
+    gsp_jw_key(&w, "name"); gsp_jw_str(&w, name);
+    gsp_jw_key(&w, "instance");
+    gsp_jw_obj_begin(&w);
+    gsp_jw_key(&w, "msccl_type"); gsp_jw_str(&w, "instance");
+    gsp_jw_key(&w, "steps"); gsp_jw_int(&w, s->nrounds);
+    gsp_jw_key(&w, "extra_rounds"); gsp_jw_int(&w, 0);
+    gsp_jw_key(&w, "chunks"); gsp_jw_int(&w, 1);
+    gsp_jw_key(&w, "pipeline"); gsp_jw_null(&w);
+    gsp_jw_key(&w, "extra_memory"); gsp_jw_null(&w);
+    gsp_jw_key(&w, "allow_exchange"); gsp_jw_bool(&w, false);
+    gsp_jw_obj_end(&w);
+    char key[32];
+    gsp_jw_key(&w, "input_map");
+    gsp_jw_obj_begin(&w);
+    for (int64_t r = 0; r < n; r++) {
+        snprintf(key, sizeof key, "%lld", (long long)r);
+        gsp_jw_key(&w, key);
+        gsp_jw_arr_begin(&w);
+        gsp_jw_int(&w, r);
+        gsp_jw_arr_end(&w);
+    }
+    gsp_jw_obj_end(&w);
+    gsp_jw_key(&w, "output_map");
+    gsp_jw_obj_begin(&w);
+    for (int64_t r = 0; r < n; r++) {
+        snprintf(key, sizeof key, "%lld", (long long)r);
+        gsp_jw_key(&w, key);
+        gsp_jw_arr_begin(&w);
+        for (int64_t c = 0; c < n; c++) gsp_jw_int(&w, c);
+        gsp_jw_arr_end(&w);
+    }
+    gsp_jw_obj_end(&w);
+    gsp_jw_key(&w, "steps");
+    gsp_jw_arr_begin(&w);
+    for (int64_t r = 0; r < s->nrounds; r++) {
+        gsp_jw_obj_begin(&w);
+        gsp_jw_key(&w, "msccl_type"); gsp_jw_str(&w, "step");
+        gsp_jw_key(&w, "rounds"); gsp_jw_int(&w, round_width(s, r));
+        gsp_jw_key(&w, "sends");
+        gsp_jw_arr_begin(&w);
+        for (int64_t k = s->send_off.v[r]; k < s->send_off.v[r + 1]; k++) {
+            gsp_jw_arr_begin(&w);
+            gsp_jw_int(&w, s->sends[k].x);
+            gsp_jw_int(&w, s->sends[k].u);
+            gsp_jw_int(&w, s->sends[k].v);
+            gsp_jw_arr_end(&w);
+        }
+        gsp_jw_arr_end(&w);
+        gsp_jw_obj_end(&w);
+    }
+    gsp_jw_arr_end(&w);
+    gsp_jw_key(&w, "collective");
+    gsp_jw_obj_begin(&w);
+    gsp_jw_key(&w, "msccl_type"); gsp_jw_str(&w, "collective");
+    gsp_jw_key(&w, "name"); gsp_jw_str(&w, "Allgather");
+    gsp_jw_key(&w, "nodes"); gsp_jw_int(&w, n);
+    gsp_jw_key(&w, "chunks");
+    gsp_jw_arr_begin(&w);
+    for (int64_t c = 0; c < n; c++) {
+        gsp_jw_obj_begin(&w);
+        gsp_jw_key(&w, "msccl_type"); gsp_jw_str(&w, "chunk");
+        gsp_jw_key(&w, "pre");
+        gsp_jw_arr_begin(&w);
+        gsp_jw_int(&w, c);
+        gsp_jw_arr_end(&w);
+        gsp_jw_key(&w, "post");
+        gsp_jw_arr_begin(&w);
+        for (int64_t r = 0; r < n; r++) gsp_jw_int(&w, r);
+        gsp_jw_arr_end(&w);
+        gsp_jw_key(&w, "addr"); gsp_jw_int(&w, c);
+        gsp_jw_obj_end(&w);
+    }
+    gsp_jw_arr_end(&w);
+    gsp_jw_key(&w, "triggers"); gsp_jw_obj_begin(&w); gsp_jw_obj_end(&w);
+    gsp_jw_key(&w, "runtime_name"); gsp_jw_str(&w, "allgather");
+    gsp_jw_obj_end(&w);
+    gsp_jw_key(&w, "topology");
+    gsp_jw_obj_begin(&w);
+    gsp_jw_key(&w, "msccl_type"); gsp_jw_str(&w, "topology");
+    gsp_jw_key(&w, "name"); gsp_jw_str(&w, t->spec);
+    /* links[dst][src]: chunks an arc carries per round. */
+    int64_t bw = s->model.packets == GSP_PACKETS_INF ? n : s->model.packets;
+    gsp_jw_key(&w, "links");
+    gsp_jw_arr_begin(&w);
+    for (int64_t v = 0; v < n; v++) {
+        gsp_jw_arr_begin(&w);
+        for (int64_t u = 0; u < n; u++) gsp_jw_int(&w, gsp_topo_arc_index(t, u, v) >= 0 ? bw : 0);
+        gsp_jw_arr_end(&w);
+    }
+    gsp_jw_arr_end(&w);
+    gsp_jw_key(&w, "switches"); gsp_jw_arr_begin(&w); gsp_jw_arr_end(&w);
+    gsp_jw_obj_end(&w);
+    gsp_jw_obj_end(&w);
+    fputc('\n', f);
+    err = gsp_jw_finish(&w);
+    gsp_sched_destroy(&tmp);
+    return err;
+}
+
+typedef struct {
+    int64_t peer;       /* the other end */
+    bool send;          /* a send threadblock (else receive) */
+    gsp_vec_t ops;      /* packed (round << 20 | chunk) in round order */
+} tb_t;
+
+gsp_err_t gsp_export_msccl_xml(const gsp_sched_t *s0, const gsp_topo_t *t, const gsp_export_opts_t *o, FILE *f) {
+    gsp_sched_t tmp;
+    const gsp_sched_t *s;
+    memset(&tmp, 0, sizeof tmp);
+    gsp_err_t err = explicit_view(s0, t, &tmp, &s);
+    if (err) return err;
+    char name[512];
+    name_of(s, o, name, sizeof name, true);
+    int64_t n = s->nodes;
+    int64_t minb = o ? o->min_bytes : 0, maxb = o && o->max_bytes ? o->max_bytes : (int64_t)1 << 40;
+    /* Per rank: threadblock of each (peer, direction); recv_at[(v, x)] = (tb, step) where v
+     * receives chunk x, for the send that forwards it to depend on. */
+    tb_t **tbs = NULL;
+    int64_t *ntb = NULL, *recv_tb = NULL, *recv_step = NULL;
+    unsigned char *hasdep = NULL;
+    if ((err = gsp_alloc_array((void **)&tbs, n, sizeof *tbs, true)) ||
+        (err = gsp_alloc_array((void **)&ntb, n, sizeof *ntb, true)) ||
+        (err = gsp_alloc_array((void **)&recv_tb, n * n, sizeof *recv_tb, false)) ||
+        (err = gsp_alloc_array((void **)&recv_step, n * n, sizeof *recv_step, false)) ||
+        (err = gsp_alloc_array((void **)&hasdep, n * n, 1, true)))
+        goto done;
+    for (int64_t v = 0; v < n; v++) {
+        int64_t deg = t->off[v + 1] - t->off[v];
+        /* Send tbs for out-arcs, then receive tbs for in-arcs (found by scanning arcs). */
+        int64_t cap = 2 * deg + 2 * (t->in_dmax + 1);
+        if ((err = gsp_alloc_array((void **)&tbs[v], cap, sizeof *tbs[v], true))) goto done;
+        for (int64_t a = t->off[v]; a < t->off[v + 1]; a++) tbs[v][ntb[v]++] = (tb_t){t->adj[a], true, {0}};
+    }
+    for (int64_t u = 0; u < n; u++)
+        for (int64_t a = t->off[u]; a < t->off[u + 1]; a++) {
+            int64_t v = t->adj[a];
+            tbs[v][ntb[v]++] = (tb_t){u, false, {0}};
+        }
+    memset(recv_tb, 0xff, (size_t)(n * n) * sizeof *recv_tb);
+    for (int64_t r = 0; r < s->nrounds; r++)
+        for (int64_t k = s->send_off.v[r]; k < s->send_off.v[r + 1]; k++) {
+            const gsp_send_t *x = &s->sends[k];
+            int64_t su = -1, rv = -1;
+            for (int64_t j = 0; j < ntb[x->u]; j++)
+                if (tbs[x->u][j].send && tbs[x->u][j].peer == x->v) su = j;
+            for (int64_t j = 0; j < ntb[x->v]; j++)
+                if (!tbs[x->v][j].send && tbs[x->v][j].peer == x->u) rv = j;
+            if (su < 0 || rv < 0) {
+                err = gsp_error(GSP_ERR_INVAL, "export: (%lld, %lld) is not an arc of %s", (long long)x->u,
+                                (long long)x->v, t->spec);
+                goto done;
+            }
+            if ((err = gsp_vec_push(&tbs[x->u][su].ops, r << 20 | x->x)) ||
+                (err = gsp_vec_push(&tbs[x->v][rv].ops, r << 20 | x->x)))
+                goto done;
+            if (recv_tb[x->v * n + x->x] < 0) {
+                recv_tb[x->v * n + x->x] = rv;
+                recv_step[x->v * n + x->x] = tbs[x->v][rv].ops.len - 1;
+            }
+        }
+    for (int64_t u = 0; u < n; u++)
+        for (int64_t j = 0; j < ntb[u]; j++)
+            if (tbs[u][j].send)
+                for (int64_t q = 0; q < tbs[u][j].ops.len; q++) {
+                    int64_t c = tbs[u][j].ops.v[q] & ((1 << 20) - 1);
+                    if (c != u) hasdep[u * n + c] = 1;
+                }
+    fprintf(f, "<algo name=\"%s\" proto=\"Simple\" nchannels=\"1\" nchunksperloop=\"%lld\" ngpus=\"%lld\" "
+               "coll=\"allgather\" inplace=\"0\" outofplace=\"1\" minBytes=\"%lld\" maxBytes=\"%lld\">\n",
+            name, (long long)n, (long long)n, (long long)minb, (long long)maxb);
+    for (int64_t u = 0; u < n; u++) {
+        fprintf(f, "  <gpu id=\"%lld\" i_chunks=\"1\" o_chunks=\"%lld\" s_chunks=\"0\">\n", (long long)u, (long long)n);
+        for (int64_t j = 0; j < ntb[u]; j++) {
+            const tb_t *b = &tbs[u][j];
+            fprintf(f, "    <tb id=\"%lld\" send=\"%lld\" recv=\"%lld\" chan=\"0\">\n", (long long)j,
+                    (long long)(b->send ? b->peer : -1), (long long)(b->send ? -1 : b->peer));
+            for (int64_t q = 0; q < b->ops.len; q++) {
+                int64_t c = b->ops.v[q] & ((1 << 20) - 1);
+                if (b->send) {
+                    bool own = c == u;
+                    int64_t depid = own ? -1 : recv_tb[u * n + c], deps = own ? -1 : recv_step[u * n + c];
+                    fprintf(f, "      <step s=\"%lld\" type=\"s\" srcbuf=\"%s\" srcoff=\"%lld\" dstbuf=\"o\" dstoff=\"%lld\" "
+                               "cnt=\"1\" depid=\"%lld\" deps=\"%lld\" hasdep=\"0\"/>\n",
+                            (long long)q, own ? "i" : "o", (long long)(own ? 0 : c), (long long)c, (long long)depid,
+                            (long long)deps);
+                } else {
+                    bool dep = recv_tb[u * n + c] == j && recv_step[u * n + c] == q && hasdep[u * n + c];
+                    fprintf(f, "      <step s=\"%lld\" type=\"r\" srcbuf=\"o\" srcoff=\"%lld\" dstbuf=\"o\" dstoff=\"%lld\" "
+                               "cnt=\"1\" depid=\"-1\" deps=\"-1\" hasdep=\"%d\"/>\n",
+                            (long long)q, (long long)c, (long long)c, dep ? 1 : 0);
+                }
+            }
+            fputs("    </tb>\n", f);
+        }
+        /* The rank's own block: input to its place in the output. */
+        fprintf(f, "    <tb id=\"%lld\" send=\"-1\" recv=\"-1\" chan=\"0\">\n", (long long)ntb[u]);
+        fprintf(f, "      <step s=\"0\" type=\"cpy\" srcbuf=\"i\" srcoff=\"0\" dstbuf=\"o\" dstoff=\"%lld\" cnt=\"1\" "
+                   "depid=\"-1\" deps=\"-1\" hasdep=\"0\"/>\n    </tb>\n",
+                (long long)u);
+        fputs("  </gpu>\n", f);
+    }
+    fputs("</algo>\n", f);
+    if (fflush(f) != 0 || ferror(f)) err = gsp_error(GSP_ERR_IO, "export: write failed");
+done:
+    if (tbs)
+        for (int64_t v = 0; v < n; v++) {
+            for (int64_t j = 0; tbs[v] && j < ntb[v]; j++) gsp_vec_destroy(&tbs[v][j].ops);
+            gsp_free(tbs[v]);
+        }
+    gsp_free(tbs);
+    gsp_free(ntb);
+    gsp_free(recv_tb);
+    gsp_free(recv_step);
+    gsp_free(hasdep);
+    gsp_sched_destroy(&tmp);
+    return err;
+}
+
+gsp_err_t gsp_import_msccl_json(gsp_sched_t *s, const char *path, const char *topology) {
+    json_error_t jerr;
+    gsp_err_t err;
+    memset(s, 0, sizeof s[0]);
+    json_t *root = json_load_file(path, 0, &jerr);
+    if (!root) return gsp_error(GSP_ERR_PARSE, "%s:%d:%d: malformed JSON: %s", path, jerr.line, jerr.column, jerr.text);
+    json_t *coll = json_object_get(root, "collective"), *steps = json_object_get(root, "steps");
+    json_t *nodes = json_object_get(coll, "nodes");
+    const char *type = json_string_value(json_object_get(root, "msccl_type"));
+    if (!type || strcmp(type, "algorithm") || !json_is_integer(nodes) || !json_is_array(steps)) {
+        json_decref(root);
+        return gsp_error(GSP_ERR_PARSE, "%s: not an msccl-tools algorithm (msccl_type, collective.nodes, steps)", path);
+    }
+    int64_t n = json_integer_value(nodes), width = 1;
+    size_t r;
+    json_t *st;
+    json_array_foreach(steps, r, st) {
+        json_t *w = json_object_get(st, "rounds");
+        if (json_is_integer(w) && json_integer_value(w) > width) width = json_integer_value(w);
+    }
+    gsp_model_t m = {width, false, false};
+    if ((err = gsp_sched_init(s, GSP_COLL_ALLGATHER, topology, n, &m, -1, "msccl-import"))) goto done;
+    json_array_foreach(steps, r, st) {
+        json_t *sends = json_object_get(st, "sends"), *x;
+        size_t k;
+        if ((err = gsp_sched_round(s))) goto done;
+        if (!json_is_array(sends)) {
+            err = gsp_error(GSP_ERR_PARSE, "%s: step %zu has no sends list", path, r);
+            goto done;
+        }
+        json_array_foreach(sends, k, x) {
+            json_t *c = json_array_get(x, 0), *a = json_array_get(x, 1), *b = json_array_get(x, 2);
+            if (!json_is_integer(c) || !json_is_integer(a) || !json_is_integer(b) || json_integer_value(a) < 0 ||
+                json_integer_value(a) >= n || json_integer_value(b) < 0 || json_integer_value(b) >= n ||
+                json_integer_value(c) < 0 || json_integer_value(c) >= n) {
+                err = gsp_error(GSP_ERR_PARSE, "%s: step %zu, send %zu: expected [chunk, src, dst] in 0..%lld", path, r, k,
+                                (long long)n - 1);
+                goto done;
+            }
+            if ((err = gsp_sched_send(s, json_integer_value(a), json_integer_value(b), json_integer_value(c)))) goto done;
+        }
+    }
+    err = gsp_sched_finish(s);
+done:
+    json_decref(root);
+    if (err) gsp_sched_destroy(s);
+    return err;
+}

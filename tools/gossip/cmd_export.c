@@ -1,0 +1,89 @@
+/* cmd_export.c — `gossip export FILE --format msccl-json|msccl-xml`: a schedule in the formats
+ * GPU collective runtimes read. */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+static const char usage_text[] =
+    "usage: gossip export FILE --format msccl-json|msccl-xml [-o OUT] [--min-bytes B] [--max-bytes B]\n"
+    "                    [--name NAME]\n"
+    "\n"
+    "Writes an allgather schedule (up to 1024 nodes; a symmetric schedule is expanded first) as\n"
+    "  msccl-json  msccl-tools' algorithm JSON: steps[{rounds, sends: [[chunk, src, dst]]}],\n"
+    "              input_map, output_map, collective, topology, instance\n"
+    "  msccl-xml   MSCCL's <algo> XML with outofplace, minBytes and maxBytes (executors skip\n"
+    "              files without them), one threadblock per peer and direction, a forwarded\n"
+    "              chunk's send depending on its receive\n"
+    "The schedule is verified before it is exported; OUT is written whole or not at all.\n"
+    "\n"
+    "example:\n"
+    "  $ gossip plan allgather torus:4x4 -o t.json >/dev/null\n"
+    "  $ gossip export t.json --format msccl-xml -o t.xml\n";
+
+static int run(int argc, char **argv) {
+    const char *path = NULL, *format = NULL, *outpath = NULL, *name = NULL;
+    int64_t minb = 0, maxb = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (cli_is_help(a)) return cli_help(&cmd_export);
+        if (a[0] == '-' && a[1]) {
+            if (i + 1 >= argc) return cli_usage_error("export: %s needs a value", a);
+            const char *v = argv[++i];
+            if (!strcmp(a, "--format")) format = v;
+            else if (!strcmp(a, "-o")) outpath = v;
+            else if (!strcmp(a, "--name")) name = v;
+            else if (!strcmp(a, "--min-bytes")) {
+                if (!cli_parse_int(v, 0, INT64_MAX, "--min-bytes", &minb)) return EXIT_USAGE;
+            } else if (!strcmp(a, "--max-bytes")) {
+                if (!cli_parse_int(v, 1, INT64_MAX, "--max-bytes", &maxb)) return EXIT_USAGE;
+            } else return cli_usage_error("export: unknown option '%s'", a);
+        } else if (path) return cli_usage_error("export: more than one FILE");
+        else path = a;
+    }
+    if (!path) return cli_usage_error("export: missing FILE (see 'gossip export --help')");
+    if (!format) return cli_usage_error("export: missing --format msccl-json|msccl-xml");
+    bool xml = !strcmp(format, "msccl-xml");
+    if (!xml && strcmp(format, "msccl-json")) return cli_usage_error("export: unknown format '%s'", format);
+    if (maxb && maxb <= minb) return cli_usage_error("export: --max-bytes must be above --min-bytes");
+
+    gsp_sched_t s;
+    gsp_topo_t t = {0};
+    gsp_report_t rep;
+    gsp_err_t err;
+    int rc = EXIT_OK;
+    char tmp[4096] = "";
+    FILE *f = stdout;
+    if ((err = gsp_sched_load(&s, path))) return cli_lib_error(err);
+    if ((err = gsp_topo_from_spec(&t, s.topology)) || (err = gsp_sched_verify_flags(&s, &t, 1, GSP_VERIFY_NO_EXPAND, &rep))) {
+        rc = cli_lib_error(err);
+        goto done;
+    }
+    if (!rep.ok) {
+        rc = cli_usage_error("export: the schedule is incorrect (rule %s: %s)", gsp_rule_name(rep.rule), rep.message);
+        goto done;
+    }
+    if (outpath) {
+        snprintf(tmp, sizeof tmp, "%s.tmp%ld", outpath, (long)getpid());
+        if (!(f = fopen(tmp, "w"))) {
+            rc = cli_usage_error("export: cannot write '%s': %s", outpath, strerror(errno));
+            goto done;
+        }
+    }
+    gsp_export_opts_t o = {minb, maxb, name};
+    err = xml ? gsp_export_msccl_xml(&s, &t, &o, f) : gsp_export_msccl_json(&s, &t, &o, f);
+    if (outpath) {
+        if (fclose(f) != 0 && !err) err = gsp_error(GSP_ERR_IO, "export: cannot write '%s'", outpath);
+        if (!err && rename(tmp, outpath) != 0) err = gsp_error(GSP_ERR_IO, "export: cannot write '%s'", outpath);
+        if (err) unlink(tmp);
+    }
+    if (err) rc = cli_lib_error(err);
+done:
+    gsp_sched_destroy(&s);
+    gsp_topo_destroy(&t);
+    return rc;
+}
+
+const cli_command_t cmd_export = {"export", "write a schedule as msccl-tools JSON or MSCCL XML", run, usage_text};
