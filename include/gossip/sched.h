@@ -146,6 +146,14 @@ gsp_err_t gsp_sched_verify(const gsp_sched_t *s, const gsp_topo_t *t, uint64_t s
 gsp_err_t gsp_sched_verify_flags(const gsp_sched_t *s, const gsp_topo_t *t, uint64_t seed,
                                  unsigned flags, gsp_report_t *report);
 
+/** Draws, as SVG, the broadcast tree of the packet of node 0 in a dissemination schedule
+ * (explicit or symmetric) on t: every node labelled with the round in which it is reached,
+ * arcs coloured by generator (arc index). 2-D abelian Cayley graphs are laid out on their
+ * grid centred on node 0; circulants with two jumps on the lattice of relative addresses
+ * (the rhombus of the circulant paper); other graphs on a circle (N <= 400). s may be NULL
+ * to draw the topology alone. */
+gsp_err_t gsp_draw_svg(const gsp_sched_t *s, const gsp_topo_t *t, FILE *f);
+
 /** Largest schedule exported to the GPU runtimes' formats. */
 #define GSP_EXPORT_MAX 1024
 
