@@ -37,7 +37,7 @@ static const char usage_text[] =
     "  nodes at distance   1 4 8 10 8 4 1\n"
     "  spectrum            abelian formula: 9 distinct eigenvalues in [-4, 4] (tolerance 4e-09)\n"
     "  complete rotation   yes: generator order 0 1 2 3, 3 fixed points\n"
-    "  lower bounds        allgather (1 packet/arc): diameter 6, degree 9 (binding: degree 9)\n";
+    "  lower bounds        allgather (1 packet/arc): diameter 6, degree 9, layered 9, cut 2 (binding: degree 9)\n";
 
 static const char *vt_name(gsp_vt_t v) {
     switch (v) {

@@ -22,7 +22,7 @@ static const char usage_text[] =
     "\n"
     "example:\n"
     "  $ gossip plan allgather torus:5x5 -o t.json >/dev/null && gossip verify t.json\n"
-    "  correct: allgather on torus:5x5, 7 rounds, 600 transfers, 0 duplicates\n";
+    "  correct: allgather on torus:5x5, 6 rounds, 600 transfers, 0 duplicates\n";
 
 static int run(int argc, char **argv) {
     const char *path = NULL;
