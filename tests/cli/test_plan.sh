@@ -82,6 +82,21 @@ expect 0 plan allgather torus:33x33 -o "$tmp/big.json"
 expect 2 export "$tmp/big.json" --format msccl-json -o "$tmp/big.msccl.json"
 [ -e "$tmp/big.msccl.json" ] && fail "a refused export left a file behind"
 
+# Pictures: well-formed SVG; the labels are the rounds (torus:5x5: 6 rounds, 4 nodes at round 1).
+expect 0 draw torus:5x5 -o "$tmp/t.svg"
+checks=$((checks + 1))
+xmllint --noout "$tmp/t.svg" || fail "SVG is not well-formed"
+[ "$(grep -c '>1</text>' "$tmp/t.svg")" = 4 ] || fail "torus:5x5 tree: want 4 nodes labelled 1"
+grep -q '6 rounds' "$tmp/t.svg" || fail "torus:5x5 tree: title lacks 6 rounds"
+expect 0 draw optcirc:25 --topology-only -o "$tmp/r.svg"
+xmllint --noout "$tmp/r.svg" || fail "rhombus SVG is not well-formed"
+expect 0 plan allgather torus:3x7 -o "$tmp/t37.json"
+expect 0 draw "$tmp/t37.json" -o "$tmp/f.svg"
+grep -q '5 rounds' "$tmp/f.svg" || fail "torus:3x7 tree from a file: title lacks 5 rounds"
+expect 2 draw torus:5x5
+expect 2 draw torus:1000x1000 -o "$tmp/huge.svg"
+[ -e "$tmp/huge.svg" ] && fail "a refused draw left a file behind"
+
 # Bad arguments: exit 2, one line, no half file written.
 expect 2 plan
 expect 2 plan gather torus:3x3
