@@ -8,5 +8,6 @@
 #include "gossip/topo.h"
 #include "gossip/analysis.h"
 #include "gossip/bounds.h"
+#include "gossip/scatter.h"
 
 #endif

@@ -41,6 +41,7 @@ extern const cli_command_t cmd_verify;
 extern const cli_command_t cmd_list;
 extern const cli_command_t cmd_export;
 extern const cli_command_t cmd_draw;
+extern const cli_command_t cmd_scatter;
 /** Parses --packets/--ports/--duplex VALUE into m; prints the error and returns false. */
 bool cli_parse_model(const char *opt, const char *val, gsp_model_t *m);
 
