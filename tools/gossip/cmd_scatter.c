@@ -30,7 +30,7 @@ static const char usage_text[] =
     "  $ gossip scatter 4 --exact --rounds 4\n"
     "  n 4: exact p(j, n) for j = 0..4\n"
     "    j=0 0.000000  j=1 0.000000  j=2 0.222222  j=3 0.716049  j=4 0.909922\n"
-    "  mean steps E[T]      3.190843 (exact)\n";
+    "  mean steps E[T]      3.190789 (exact)\n";
 
 static int cmp_i64(const void *p, const void *q) {
     int64_t a = *(const int64_t *)p, b = *(const int64_t *)q;
