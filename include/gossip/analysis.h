@@ -47,6 +47,9 @@ typedef enum {
  * products by sums, anything else with n <= GSP_DENSE_MAX by LAPACKE.
  * Errors: GSP_ERR_UNSUPPORTED (directed, or too large for the dense solver). */
 gsp_err_t gsp_spectrum(const gsp_topo_t *t, double **eig, gsp_spectrum_how_t *how);
+/** Laplacian (D - A) eigenvalues of an undirected graph with n <= GSP_DENSE_MAX, ascending,
+ * by LAPACKE: *eig [out, n entries, gsp_free]. */
+gsp_err_t gsp_laplacian_spectrum(const gsp_topo_t *t, double **eig);
 /** Tolerance used to call two eigenvalues equal: 1e-9 * max(1, spectral radius). */
 double gsp_spectrum_tolerance(const double *eig, int64_t n);
 /** Number of distinct values in a sorted array, merging neighbours closer than tol. */

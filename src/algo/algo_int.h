@@ -44,3 +44,21 @@ gsp_err_t gsp__bal_match(gsp__bal_t *b, const int64_t *cand, int64_t ncand, int6
 gsp_err_t gsp__bal_commit(gsp__bal_t *b);
 
 #endif
+
+/* ---- polynomial register schedules (allreduce) ----
+ * Round t sends every node's current register along every arc; then node v's next register is
+ * (alpha_t + gamma_t deg_in(v)) y_t(v) + beta_t * (sum of what its in-neighbours sent). After m
+ * rounds a final combine multiplies by `scale`. This is y <- (alpha + gamma D + beta A) y, which
+ * covers Theorem 1 (A - lambda I) and its Laplacian form (D - A - mu I). */
+typedef struct {
+    double alpha, beta, gamma;
+} gsp__poly_step_t;
+
+gsp_err_t gsp__poly_schedule(const gsp_topo_t *t, const gsp_model_t *model, const char *method,
+                             const gsp__poly_step_t *steps, int64_t m, double scale, gsp_sched_t *out);
+/** Distinct values of a sorted spectrum (clusters within tol, each replaced by its mean; snapped
+ * to the nearest integer when within 1e-8 of one). *vals [out, *nv entries, gsp_free]. */
+gsp_err_t gsp__distinct_values(const double *eig, int64_t n, double tol, double **vals, int64_t *nv);
+/** Leja ordering of v[0..n-1] in place: each next value maximises the product of distances to
+ * those already taken, which keeps the running product of (A - v_t I) well scaled. */
+void gsp__leja(double *v, int64_t n);

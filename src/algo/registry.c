@@ -10,6 +10,9 @@ extern const gsp_method_t gsp__method_allgather_greedy;
 extern const gsp_method_t gsp__method_allgather_rotation;
 extern const gsp_method_t gsp__method_allgather_balanced_search;
 extern const gsp_method_t gsp__method_allreduce_tree;
+extern const gsp_method_t gsp__method_allreduce_spectral;
+extern const gsp_method_t gsp__method_allreduce_diameter2;
+extern const gsp_method_t gsp__method_allreduce_product;
 
 static const gsp_method_t *const registry[] = {
     &gsp__method_broadcast_bfs,
@@ -18,6 +21,9 @@ static const gsp_method_t *const registry[] = {
     &gsp__method_allgather_balanced_search,
     &gsp__method_allgather_greedy,
     &gsp__method_allreduce_tree,
+    &gsp__method_allreduce_spectral,
+    &gsp__method_allreduce_diameter2,
+    &gsp__method_allreduce_product,
 };
 
 const gsp_method_t *const *gsp_methods(int *count) {

@@ -89,6 +89,34 @@ gsp_err_t gsp_spectrum(const gsp_topo_t *t, double **eig, gsp_spectrum_how_t *ho
     return GSP_OK;
 }
 
+gsp_err_t gsp_laplacian_spectrum(const gsp_topo_t *t, double **eig) {
+    gsp_err_t err;
+    int64_t n = t->n;
+    double *a = NULL, *e = NULL;
+    *eig = NULL;
+    if (t->directed) return gsp_error(GSP_ERR_UNSUPPORTED, "%s: Laplacian of a directed graph", t->spec);
+    if (n > GSP_DENSE_MAX)
+        return gsp_error(GSP_ERR_UNSUPPORTED, "%s: %lld nodes is above the dense solver's limit of %d", t->spec,
+                         (long long)n, GSP_DENSE_MAX);
+    if ((err = gsp_alloc_array((void **)&a, n * n, sizeof *a, true)) || (err = gsp_alloc_array((void **)&e, n, sizeof *e, false))) {
+        gsp_free(a);
+        return err;
+    }
+    for (int64_t x = 0; x < n; x++)
+        for (int64_t k = t->off[x]; k < t->off[x + 1]; k++) {
+            a[x * n + t->adj[k]] -= 1;
+            a[x * n + x] += 1;
+        }
+    lapack_int info = LAPACKE_dsyevd(LAPACK_ROW_MAJOR, 'N', 'U', (lapack_int)n, a, (lapack_int)n, e);
+    gsp_free(a);
+    if (info != 0) {
+        gsp_free(e);
+        return gsp_error(GSP_ERR_NUMERIC, "LAPACKE_dsyevd failed (info %d)", (int)info);
+    }
+    *eig = e;
+    return GSP_OK;
+}
+
 double gsp_spectrum_tolerance(const double *eig, int64_t n) {
     double r = 1;
     if (n > 0) {

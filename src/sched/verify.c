@@ -255,7 +255,6 @@ done:
 typedef struct {
     gsp_vec_t *regs; /* n vectors */
     double *val;     /* numeric value of each global register */
-    double *form;    /* nforms x n coefficients, or NULL */
     int64_t count, cap;
     int64_t n;
 } regs_t;
@@ -268,6 +267,74 @@ static gsp_err_t regs_new(regs_t *R, int64_t v, int64_t *id) {
     return GSP_OK;
 }
 
+/* Exact check of an allreduce schedule already known to be well-formed: every register is a
+ * linear form over the n inputs; the forms are replayed W columns (inputs) at a time so that
+ * memory stays at registers x W whatever n is, and each result form must be all ones. */
+static gsp_err_t forms_check(const gsp_sched_t *s, int64_t n, gsp_report_t *rep) {
+    enum { W = 64 };
+    gsp_err_t err;
+    int64_t total = n + s->ncombines + s->nsends, *base = NULL, *count = NULL, *reg = NULL, *pend = NULL;
+    double *val = NULL;
+    /* Registers of node v are numbered in order; regid(v, r) is a global id assigned on the fly. */
+    if ((err = gsp_alloc_array((void **)&val, total * W, sizeof *val, false)) ||
+        (err = gsp_alloc_array((void **)&count, n, sizeof *count, false)) ||
+        (err = gsp_alloc_array((void **)&base, n + 1, sizeof *base, true)) ||
+        (err = gsp_alloc_array((void **)&reg, total, sizeof *reg, false)) ||
+        (err = gsp_alloc_array((void **)&pend, s->nsends + 1, sizeof *pend, false)))
+        goto done;
+    /* Per node capacity: 1 + its combines + its receives; reg[base[v] + r] is the global id. */
+    for (int64_t v = 0; v < n; v++) base[v + 1] = 1;
+    for (int64_t k = 0; k < s->ncombines; k++) base[s->combines[k].v + 1]++;
+    for (int64_t k = 0; k < s->nsends; k++) base[s->sends[k].v + 1]++;
+    for (int64_t v = 0; v < n; v++) base[v + 1] += base[v];
+    for (int64_t c0 = 0; c0 < n && rep->ok; c0 += W) {
+        int64_t next = 0;
+        for (int64_t v = 0; v < n; v++) {
+            count[v] = 1;
+            int64_t id = next++;
+            reg[base[v]] = id;
+            for (int q = 0; q < W; q++) val[id * W + q] = v == c0 + q ? 1.0 : 0.0;
+        }
+        for (int64_t r = 0; r <= s->nrounds; r++) {
+            int64_t cb = r < (int64_t)s->comb_off.len ? s->comb_off.v[r] : s->ncombines;
+            int64_t ce = r < s->nrounds ? s->comb_off.v[r + 1] : s->ncombines;
+            for (int64_t k = cb; k < ce; k++) {
+                const gsp_combine_t *c = &s->combines[k];
+                int64_t id = next++;
+                double *f = val + id * W;
+                memset(f, 0, W * sizeof *f);
+                for (int64_t j = 0; j < c->count; j++) {
+                    const double *g = val + reg[base[c->v] + s->terms[c->first + j].r] * W;
+                    double co = s->terms[c->first + j].c;
+                    for (int q = 0; q < W; q++) f[q] += co * g[q];
+                }
+                reg[base[c->v] + count[c->v]++] = id;
+            }
+            if (r == s->nrounds) break;
+            int64_t b = s->send_off.v[r], e = s->send_off.v[r + 1];
+            for (int64_t k = b; k < e; k++) pend[k - b] = reg[base[s->sends[k].u] + s->sends[k].x];
+            for (int64_t k = b; k < e; k++) reg[base[s->sends[k].v] + count[s->sends[k].v]++] = pend[k - b];
+        }
+        for (int64_t v = 0; v < n && rep->ok; v++) {
+            const double *f = val + reg[base[v] + s->result[v]] * W;
+            for (int q = 0; q < W && c0 + q < n; q++)
+                if (fabs(f[q] - 1) > 1e-9) {
+                    violation(rep, GSP_RULE_COMPLETE, -1, -1,
+                              "node %lld: result register %lld has coefficient %.12g for input %lld, not 1", (long long)v,
+                              (long long)s->result[v], f[q], (long long)(c0 + q));
+                    break;
+                }
+        }
+    }
+done:
+    gsp_free(val);
+    gsp_free(count);
+    gsp_free(base);
+    gsp_free(reg);
+    gsp_free(pend);
+    return err;
+}
+
 static gsp_err_t verify_allreduce(const gsp_sched_t *s, const gsp_topo_t *t, uint64_t seed, gsp_report_t *rep) {
     gsp_err_t err;
     links_t L;
@@ -278,13 +345,10 @@ static gsp_err_t verify_allreduce(const gsp_sched_t *s, const gsp_topo_t *t, uin
     if ((err = links_init(&L, t, &s->model))) goto done;
     R.n = n;
     R.cap = n + s->ncombines + s->nsends;
-    bool forms = n <= GSP_VERIFY_FORMS_MAX && (double)R.cap * (double)n * 8 <= (double)(1 << 30);
-    rep->exact_forms = forms;
     if ((err = gsp_alloc_array((void **)&R.regs, n, sizeof *R.regs, true)) ||
         (err = gsp_alloc_array((void **)&R.val, R.cap, sizeof *R.val, false)) ||
         (err = gsp_alloc_array((void **)&pending, s->nsends + 1, sizeof *pending, false)))
         goto done;
-    if (forms && (err = gsp_alloc_array((void **)&R.form, R.cap * n, sizeof *R.form, true))) goto done;
     gsp_rng_t rng;
     gsp_rng_seed(&rng, seed);
     for (int64_t v = 0; v < n; v++) {
@@ -292,7 +356,6 @@ static gsp_err_t verify_allreduce(const gsp_sched_t *s, const gsp_topo_t *t, uin
         if ((err = regs_new(&R, v, &id))) goto done;
         R.val[id] = 1 + gsp_rng_double(&rng);
         exact += R.val[id];
-        if (forms) R.form[id * n + v] = 1;
     }
     for (int64_t r = 0; r <= s->nrounds && rep->ok; r++) {
         /* r == nrounds processes the final combines only. */
@@ -320,14 +383,6 @@ static gsp_err_t verify_allreduce(const gsp_sched_t *s, const gsp_topo_t *t, uin
             int64_t id = 0;
             if ((err = regs_new(&R, c->v, &id))) goto done;
             R.val[id] = acc;
-            if (forms) {
-                double *f = R.form + id * n;
-                for (int64_t j = 0; j < c->count; j++) {
-                    const double *g = R.form + R.regs[c->v].v[s->terms[c->first + j].r] * n;
-                    double co = s->terms[c->first + j].c;
-                    for (int64_t x = 0; x < n; x++) f[x] += co * g[x];
-                }
-            }
         }
         if (r == s->nrounds) break;
         int64_t b = s->send_off.v[r], e = s->send_off.v[r + 1];
@@ -347,7 +402,6 @@ static gsp_err_t verify_allreduce(const gsp_sched_t *s, const gsp_topo_t *t, uin
             int64_t id = 0;
             if ((err = regs_new(&R, s->sends[k].v, &id))) goto done;
             R.val[id] = R.val[pending[k - b]];
-            if (forms) memcpy(R.form + id * n, R.form + pending[k - b] * n, (size_t)n * sizeof *R.form);
         }
         links_reset(&L);
     }
@@ -366,16 +420,10 @@ static gsp_err_t verify_allreduce(const gsp_sched_t *s, const gsp_topo_t *t, uin
             int64_t id = R.regs[v].v[reg];
             double rel = fabs((double)((long double)R.val[id] - exact) / (double)exact);
             if (rel > rep->max_rel_error) rep->max_rel_error = rel;
-            if (forms) {
-                const double *f = R.form + id * n;
-                for (int64_t x = 0; x < n; x++)
-                    if (fabs(f[x] - 1) > 1e-9) {
-                        violation(rep, GSP_RULE_COMPLETE, -1, -1,
-                                  "node %lld: result register %lld has coefficient %.12g for input %lld, not 1",
-                                  (long long)v, (long long)reg, f[x], (long long)x);
-                        goto end;
-                    }
-            }
+        }
+        if (rep->ok && n <= GSP_VERIFY_FORMS_MAX) {
+            if ((err = forms_check(s, n, rep))) goto done;
+            rep->exact_forms = true;
         }
         if (rep->ok && rep->max_rel_error > 1e-9)
             violation(rep, GSP_RULE_COMPLETE, -1, -1, "largest relative error of a result is %.3g (> 1e-9)",
@@ -390,7 +438,6 @@ done:
         for (int64_t v = 0; v < n; v++) gsp_vec_destroy(&R.regs[v]);
     gsp_free(R.regs);
     gsp_free(R.val);
-    gsp_free(R.form);
     gsp_free(pending);
     return err;
 }

@@ -22,9 +22,13 @@ jqcheck '.lower_bound == 6 and .bounds.degree == 6 and .binding_bound != null an
 expect 0 plan broadcast star:5 --root 7 --json
 jqcheck '.rounds == 6 and .optimal and .root == 7'
 expect 0 plan allreduce hypercube:4 --json
-jqcheck '.rounds == 8 and .lower_bound == 4 and .method == "tree" and .max_rel_error < 1e-12'
+jqcheck '.rounds == 4 and .lower_bound == 4 and .method == "spectral" and .max_rel_error < 1e-12 and .sum_optimal == true'
+expect 0 plan allreduce hypercube:4 --method tree --json
+jqcheck '.rounds == 8 and .method == "tree" and .sum_optimal == false'
 expect 0 plan allreduce "file:$DATA/petersen.txt" --json
-jqcheck '.rounds == 4'
+jqcheck '.rounds == 2 and .sum_optimal'
+expect 0 plan allreduce "file:$DATA/petersen.txt" --method diameter2
+grepcheck 'sum-optimal: rounds = D'
 
 # Written files verify; the contract's keys are there.
 for c in "allgather torus:4x4" "allgather star:4 --packets inf" "broadcast hypercube:5" "allreduce product(cycle:5,complete:2)" \

@@ -165,7 +165,11 @@ static int run(int argc, char **argv) {
         gsp_jw_key(&w, "transfers"); gsp_jw_int(&w, plan.report.transfers);
         gsp_jw_key(&w, "duplicates"); gsp_jw_int(&w, plan.report.duplicates);
         gsp_jw_key(&w, "peak_arc_load"); gsp_jw_int(&w, plan.report.peak_arc_load);
-        if (coll == GSP_COLL_ALLREDUCE) { gsp_jw_key(&w, "max_rel_error"); gsp_jw_num(&w, plan.report.max_rel_error); }
+        if (coll == GSP_COLL_ALLREDUCE) {
+            gsp_jw_key(&w, "max_rel_error"); gsp_jw_num(&w, plan.report.max_rel_error);
+            gsp_jw_key(&w, "diameter"); gsp_jw_int(&w, dist.diameter);
+            gsp_jw_key(&w, "sum_optimal"); gsp_jw_bool(&w, plan.sched.nrounds == dist.diameter);
+        }
         if (outpath) { gsp_jw_key(&w, "output"); gsp_jw_str(&w, outpath); }
         gsp_jw_key(&w, "seconds"); gsp_jw_num(&w, seconds);
         gsp_jw_obj_end(&w);
@@ -182,7 +186,16 @@ static int run(int argc, char **argv) {
         printf("%-12s yes: %lld transfers, %lld duplicate deliveries, peak %lld packets on an arc in a round\n",
                "verified", (long long)plan.report.transfers, (long long)plan.report.duplicates,
                (long long)plan.report.peak_arc_load);
-        if (coll == GSP_COLL_ALLREDUCE) printf("%-12s %.3g\n", "rel. error", plan.report.max_rel_error);
+        if (coll == GSP_COLL_ALLREDUCE) {
+            printf("%-12s %.3g on random inputs%s\n", "rel. error", plan.report.max_rel_error,
+                   plan.report.exact_forms ? "; exact linear forms checked" : "");
+            if (plan.sched.nrounds == dist.diameter)
+                printf("%-12s sum-optimal: rounds = D = %lld, proved by the %s construction\n", "global sum",
+                       (long long)dist.diameter, plan.sched.method);
+            else
+                printf("%-12s %lld rounds against D = %lld\n", "global sum", (long long)plan.sched.nrounds,
+                       (long long)dist.diameter);
+        }
         if (outpath) printf("%-12s %s\n", "written", outpath);
         if (seconds < 1) printf("%-12s %.2f ms\n", "time", seconds * 1e3);
         else printf("%-12s %.2f s\n", "time", seconds);

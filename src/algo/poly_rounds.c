@@ -1,0 +1,100 @@
+/* poly_rounds.c — register schedules for polynomial iterations y <- (alpha + gamma D + beta A) y
+ * (see algo_int.h), the building block of the spectral global-sum methods, and helpers on
+ * spectra (distinct values, Leja ordering). */
+#include <math.h>
+#include <string.h>
+
+#include "algo_int.h"
+
+gsp_err_t gsp__distinct_values(const double *eig, int64_t n, double tol, double **vals, int64_t *nv) {
+    gsp_err_t err = gsp_alloc_array((void **)vals, n ? n : 1, sizeof **vals, false);
+    if (err) return err;
+    *nv = 0;
+    for (int64_t i = 0; i < n;) {
+        int64_t j = i;
+        double s = 0;
+        while (j < n && eig[j] - eig[i] <= tol * (double)(j - i + 1)) s += eig[j++];
+        double v = s / (double)(j - i), r = round(v);
+        (*vals)[(*nv)++] = fabs(v - r) < 1e-8 ? r : v;
+        i = j;
+    }
+    return GSP_OK;
+}
+
+void gsp__leja(double *v, int64_t n) {
+    if (n <= 1) return;
+    int64_t best = 0;
+    for (int64_t i = 1; i < n; i++)
+        if (fabs(v[i]) > fabs(v[best])) best = i;
+    double t = v[0];
+    v[0] = v[best];
+    v[best] = t;
+    for (int64_t k = 1; k < n; k++) {
+        /* Products in log space: they under/overflow for long spectra. */
+        double bestv = -INFINITY;
+        best = k;
+        for (int64_t i = k; i < n; i++) {
+            double s = 0;
+            for (int64_t j = 0; j < k; j++) s += log(fabs(v[i] - v[j]) + 1e-300);
+            if (s > bestv) bestv = s, best = i;
+        }
+        t = v[k];
+        v[k] = v[best];
+        v[best] = t;
+    }
+}
+
+gsp_err_t gsp__poly_schedule(const gsp_topo_t *t, const gsp_model_t *model, const char *method,
+                             const gsp__poly_step_t *steps, int64_t m, double scale, gsp_sched_t *out) {
+    gsp_err_t err;
+    int64_t n = t->n, *cur = NULL, *nreg = NULL, *result = NULL, *indeg = NULL;
+    gsp_term_t *terms = NULL;
+    if ((err = gsp_sched_init(out, GSP_COLL_ALLREDUCE, t->spec, n, model, -1, method))) return err;
+    if ((err = gsp_alloc_array((void **)&cur, n, sizeof *cur, true)) ||
+        (err = gsp_alloc_array((void **)&nreg, n, sizeof *nreg, false)) ||
+        (err = gsp_alloc_array((void **)&result, n, sizeof *result, false)) ||
+        (err = gsp_alloc_array((void **)&indeg, n, sizeof *indeg, true)) ||
+        (err = gsp_alloc_array((void **)&terms, t->in_dmax + 2, sizeof *terms, false)))
+        goto done;
+    for (int64_t a = 0; a < t->m; a++) indeg[t->adj[a]]++;
+    for (int64_t v = 0; v < n; v++) nreg[v] = 1;
+    /* Received registers of the previous round at v are nreg - indeg .. nreg - 1 (appended in
+     * the order the sends are listed: by sender, ascending). */
+    for (int64_t r = 0; r <= m; r++) {
+        bool last = r == m;
+        if (!last && (err = gsp_sched_round(out))) goto done;
+        if (last && (err = gsp_sched_final(out))) goto done;
+        if (r > 0) {
+            const gsp__poly_step_t *st = &steps[r - 1];
+            double f = last ? scale : 1;
+            for (int64_t v = 0; v < n; v++) {
+                int64_t k = 0;
+                terms[k++] = (gsp_term_t){cur[v], f * (st->alpha + st->gamma * (double)indeg[v])};
+                for (int64_t q = 0; q < indeg[v]; q++) terms[k++] = (gsp_term_t){nreg[v] - indeg[v] + q, f * st->beta};
+                if ((err = gsp_sched_combine(out, v, terms, k))) goto done;
+                cur[v] = nreg[v]++;
+            }
+        }
+        if (last) break;
+        for (int64_t u = 0; u < n; u++)
+            for (int64_t a = t->off[u]; a < t->off[u + 1]; a++)
+                if ((err = gsp_sched_send(out, u, t->adj[a], cur[u]))) goto done;
+        for (int64_t v = 0; v < n; v++) nreg[v] += indeg[v];
+    }
+    if (m == 0) {
+        /* One node: the input is the sum (scale 1). */
+        for (int64_t v = 0; v < n; v++) result[v] = 0;
+    } else {
+        for (int64_t v = 0; v < n; v++) result[v] = cur[v];
+    }
+    if ((err = gsp_sched_set_result(out, result))) goto done;
+    err = gsp_sched_finish(out);
+done:
+    if (err) gsp_sched_destroy(out);
+    gsp_free(cur);
+    gsp_free(nreg);
+    gsp_free(result);
+    gsp_free(indeg);
+    gsp_free(terms);
+    return err;
+}
