@@ -90,7 +90,23 @@ static gsp_err_t build_torus(gsp_topo_t *t, const char *spec, const char *args) 
         gens[ng++] = gsp_group_index(g, c);
         c[j] = 0;
     }
-    return gsp_topo_cayley(t, g, gens, ng, false, spec);
+    err = gsp_topo_cayley(t, g, gens, ng, false, spec);
+    if (err || k < 2) return err;
+    /* A torus is the product C_P1 x torus(P2 x ...): keep the factors, as product() does, so that
+     * methods built on products (Theorem 3 of the global-sum paper) and product spectra apply. The
+     * node index is the same (row-major: index_A * N_B + index_B); only the arc order differs. */
+    char fa[32], fb[512];
+    snprintf(fa, sizeof fa, "torus:%lld", (long long)m[0]);
+    const char *rest = strchr(args, 'x');
+    if (!rest) rest = strchr(args, 'X');
+    snprintf(fb, sizeof fb, "torus:%s", rest + 1);
+    t->fa = gsp_calloc(1, sizeof *t->fa);
+    t->fb = gsp_calloc(1, sizeof *t->fb);
+    if (!t->fa || !t->fb) err = gsp_error(GSP_ERR_NOMEM, "out of memory");
+    if (!err) err = gsp_topo_from_spec(t->fa, fa);
+    if (!err) err = gsp_topo_from_spec(t->fb, fb);
+    if (err) gsp_topo_destroy(t);
+    return err;
 }
 
 static gsp_err_t build_hypercube(gsp_topo_t *t, const char *spec, const char *args) {

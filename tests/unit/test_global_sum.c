@@ -80,6 +80,19 @@ static void test_theorem3_products(void **state) {
     assert_int_equal(r, D);
 }
 
+static void test_tori_are_products(void **state) {
+    (void)state;
+    /* Tori are products of cycles, each sum-optimal by spectral: Theorem 3 gives D. */
+    char spec[64];
+    for (int a = 2; a <= 8; a++)
+        for (int b = a; b <= 8; b++) {
+            int64_t D;
+            snprintf(spec, sizeof spec, "torus:%dx%d", a, b);
+            int64_t r = sum_rounds(spec, "auto", &D);
+            if (r != D) fail_msg("%s: %lld rounds, D = %lld", spec, (long long)r, (long long)D);
+        }
+}
+
 static void test_diameter2(void **state) {
     (void)state;
     /* Diameter-2 graphs of every shape: K_{3,3} = circulant:6:1,3, wheel-like circulants, the
@@ -108,7 +121,8 @@ static void test_star_graphs(void **state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_corollary2_hypercubes), cmocka_unit_test(test_complete_petersen_cycles),
-        cmocka_unit_test(test_theorem3_products), cmocka_unit_test(test_diameter2), cmocka_unit_test(test_star_graphs),
+        cmocka_unit_test(test_theorem3_products), cmocka_unit_test(test_tori_are_products),
+        cmocka_unit_test(test_diameter2), cmocka_unit_test(test_star_graphs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
