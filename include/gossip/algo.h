@@ -22,6 +22,7 @@ typedef struct {
     uint64_t seed;
     gsp_progress_fn progress;    /* may be NULL */
     void *progress_ctx;
+    int64_t degree;              /* approx: polynomial degree (rounds); 0 = D - 1 */
 } gsp_plan_in_t;
 
 typedef struct gsp_method {
@@ -35,6 +36,10 @@ typedef struct gsp_method {
     int64_t (*rounds)(const gsp_plan_in_t *in);
     /** Builds the schedule into out [out]. */
     gsp_err_t (*build)(const gsp_plan_in_t *in, gsp_sched_t *out);
+    /** Results are estimates (never chosen by auto; verified with GSP_VERIFY_APPROX). */
+    bool approximate;
+    /** For approximate methods: the proven bound on the relative variance, or -1. */
+    double (*variance_bound)(const gsp_plan_in_t *in);
 } gsp_method_t;
 
 /** The registry: every method, in the order `list` shows them. */

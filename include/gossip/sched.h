@@ -121,6 +121,7 @@ typedef struct {
     int64_t sent_min, sent_max, recv_min, recv_max;
     int64_t peak_arc_load;   /* most transfers on one arc in one round */
     double max_rel_error;    /* allreduce: largest relative error of a result (numeric run) */
+    double rel_variance;     /* approximate allreduce: sum (est_i - mean)^2 / sum (x_i - mean)^2 */
     bool exact_forms;        /* allreduce: checked as linear forms over the inputs */
     bool by_expansion;       /* symmetric: also expanded and checked explicitly */
 } gsp_report_t;
@@ -142,6 +143,9 @@ gsp_err_t gsp_sched_verify(const gsp_sched_t *s, const gsp_topo_t *t, uint64_t s
 /** Skip the cross-check of a symmetric schedule by expansion (the O(N d) balanced-sequence
  * check alone is a proof by Lemma 10; the expansion is a second, independent one). */
 #define GSP_VERIFY_NO_EXPAND 1u
+/** Approximate allreduce (results are estimates of the sum): check every rule but the exact
+ * result, and measure the relative variance of the estimates instead. */
+#define GSP_VERIFY_APPROX 2u
 /** gsp_sched_verify with flags (GSP_VERIFY_*). */
 gsp_err_t gsp_sched_verify_flags(const gsp_sched_t *s, const gsp_topo_t *t, uint64_t seed,
                                  unsigned flags, gsp_report_t *report);

@@ -13,6 +13,7 @@ extern const gsp_method_t gsp__method_allreduce_tree;
 extern const gsp_method_t gsp__method_allreduce_spectral;
 extern const gsp_method_t gsp__method_allreduce_diameter2;
 extern const gsp_method_t gsp__method_allreduce_product;
+extern const gsp_method_t gsp__method_allreduce_approx;
 
 static const gsp_method_t *const registry[] = {
     &gsp__method_broadcast_bfs,
@@ -24,6 +25,7 @@ static const gsp_method_t *const registry[] = {
     &gsp__method_allreduce_spectral,
     &gsp__method_allreduce_diameter2,
     &gsp__method_allreduce_product,
+    &gsp__method_allreduce_approx,
 };
 
 const gsp_method_t *const *gsp_methods(int *count) {
@@ -50,7 +52,9 @@ static gsp_err_t run_one(const gsp_plan_in_t *in, const gsp_method_t *m, gsp_pla
     if (!m->applies(in, why, sizeof why))
         return gsp_error(GSP_ERR_NOTAPPLIC, "method %s does not apply to %s: %s", m->name, in->topo->spec, why);
     if ((err = m->build(in, &plan->sched))) return err;
-    if ((err = gsp_sched_verify_flags(&plan->sched, in->topo, in->seed, GSP_VERIFY_NO_EXPAND, &plan->report))) goto fail;
+    if ((err = gsp_sched_verify_flags(&plan->sched, in->topo, in->seed,
+                                      GSP_VERIFY_NO_EXPAND | (m->approximate ? GSP_VERIFY_APPROX : 0u), &plan->report)))
+        goto fail;
     if (!plan->report.ok) {
         err = gsp_error(GSP_ERR_INTERNAL, "method %s built a wrong schedule on %s: %s", m->name, in->topo->spec,
                         plan->report.message);
@@ -79,7 +83,7 @@ gsp_err_t gsp_plan(const gsp_plan_in_t *in, gsp_collective_t c, const char *meth
         for (size_t i = 0; i < sizeof registry / sizeof registry[0]; i++) {
             const gsp_method_t *m = registry[i];
             char why[256];
-            if (m->coll != c) continue;
+            if (m->coll != c || m->approximate) continue;
             if (!m->applies(in, why, sizeof why)) {
                 size_t l = strlen(reasons);
                 snprintf(reasons + l, sizeof reasons - l, "%s%s: %s", l ? "; " : "", m->name, why);
@@ -103,7 +107,7 @@ gsp_err_t gsp_plan(const gsp_plan_in_t *in, gsp_collective_t c, const char *meth
             return gsp_error(GSP_ERR_NOTAPPLIC, "no method for %s applies to %s: %s", gsp_collective_name(c),
                              in->topo->spec, reasons);
     }
-    plan->optimal = plan->sched.nrounds == plan->lower_bound;
+    plan->optimal = !plan->method->approximate && plan->sched.nrounds == plan->lower_bound;
     return GSP_OK;
 }
 

@@ -335,7 +335,7 @@ done:
     return err;
 }
 
-static gsp_err_t verify_allreduce(const gsp_sched_t *s, const gsp_topo_t *t, uint64_t seed, gsp_report_t *rep) {
+static gsp_err_t verify_allreduce(const gsp_sched_t *s, const gsp_topo_t *t, uint64_t seed, bool approx, gsp_report_t *rep) {
     gsp_err_t err;
     links_t L;
     regs_t R = {0};
@@ -420,6 +420,17 @@ static gsp_err_t verify_allreduce(const gsp_sched_t *s, const gsp_topo_t *t, uin
             int64_t id = R.regs[v].v[reg];
             double rel = fabs((double)((long double)R.val[id] - exact) / (double)exact);
             if (rel > rep->max_rel_error) rep->max_rel_error = rel;
+        }
+        if (rep->ok && approx) {
+            /* Estimates of the mean: result / n; relative variance against the inputs'. */
+            long double mu = exact / n, num = 0, den = 0;
+            for (int64_t v = 0; v < n; v++) {
+                long double e = (long double)R.val[R.regs[v].v[s->result[v]]] / n - mu, x = (long double)R.val[R.regs[v].v[0]] - mu;
+                num += e * e;
+                den += x * x;
+            }
+            rep->rel_variance = den > 0 ? (double)(num / den) : 0;
+            goto end;
         }
         if (rep->ok && n <= GSP_VERIFY_FORMS_MAX) {
             if ((err = forms_check(s, n, rep))) goto done;
@@ -571,6 +582,6 @@ gsp_err_t gsp_sched_verify_flags(const gsp_sched_t *s, const gsp_topo_t *t, uint
         }
         return GSP_OK;
     }
-    if (s->coll == GSP_COLL_ALLREDUCE) return verify_allreduce(s, t, seed, rep);
+    if (s->coll == GSP_COLL_ALLREDUCE) return verify_allreduce(s, t, seed, (flags & GSP_VERIFY_APPROX) != 0, rep);
     return verify_dissemination(s, t, rep);
 }

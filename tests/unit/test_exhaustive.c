@@ -45,7 +45,7 @@ static void test_every_method(void **state) {
             for (int k = 0; k < count; k++) {
                 const gsp_method_t *m = ms[k];
                 gsp_plan_in_t in = {&t, &d, models[mi], m->coll == GSP_COLL_BROADCAST ? (int64_t)(t.n / 2) : -1, 5,
-                                    NULL, NULL};
+                                    NULL, NULL, 0};
                 char why[256];
                 if (!m->applies(&in, why, sizeof why)) continue;
                 gsp_plan_t plan;
@@ -56,7 +56,7 @@ static void test_every_method(void **state) {
                 if (want >= 0 && plan.sched.nrounds != want)
                     fail_msg("%s on %s: %lld rounds, method promises %lld", m->name, specs[s],
                              (long long)plan.sched.nrounds, (long long)want);
-                if (plan.sched.nrounds < plan.lower_bound)
+                if (!m->approximate && plan.sched.nrounds < plan.lower_bound)
                     fail_msg("%s on %s: %lld rounds beats the bound %lld (%s)", m->name, specs[s],
                              (long long)plan.sched.nrounds, (long long)plan.lower_bound,
                              plan.bounds.b[plan.bounds.binding].name);

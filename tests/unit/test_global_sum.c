@@ -21,7 +21,7 @@ static int64_t sum_rounds(const char *spec, const char *method, int64_t *diamete
     if (gsp_topo_from_spec(&t, spec)) fail_msg("%s: %s", spec, gsp_errmsg());
     assert_int_equal(gsp_vertex_transitive(&t, &vt), GSP_OK);
     assert_int_equal(gsp_distances(&t, gsp_vt_yes(vt), &d, NULL, NULL), GSP_OK);
-    gsp_plan_in_t in = {&t, &d, gsp_model_default(), -1, 3, NULL, NULL};
+    gsp_plan_in_t in = {&t, &d, gsp_model_default(), -1, 3, NULL, NULL, 0};
     if (gsp_plan(&in, GSP_COLL_ALLREDUCE, method, &plan)) fail_msg("%s %s: %s", spec, method, gsp_errmsg());
     gsp_report_t rep;
     assert_int_equal(gsp_sched_verify(&plan.sched, &t, 11, &rep), GSP_OK);
@@ -118,11 +118,39 @@ static void test_star_graphs(void **state) {
     }
 }
 
+static void test_theorem5_approx(void **state) {
+    (void)state;
+    /* The measured relative variance never exceeds max|p|^2, and more rounds shrink the bound. */
+    const char *specs[] = {"torus:16x16", "hypercube:8", "cycle:40", "star:5", "optcirc:61"};
+    for (size_t i = 0; i < sizeof specs / sizeof specs[0]; i++) {
+        gsp_topo_t t;
+        gsp_distances_t d;
+        assert_int_equal(gsp_topo_from_spec(&t, specs[i]), GSP_OK);
+        assert_int_equal(gsp_distances(&t, true, &d, NULL, NULL), GSP_OK);
+        double prev = 2;
+        for (int64_t m = 1; m < d.diameter; m++) {
+            gsp_plan_in_t in = {&t, &d, gsp_model_default(), -1, (uint64_t)m, NULL, NULL, m};
+            gsp_plan_t plan;
+            if (gsp_plan(&in, GSP_COLL_ALLREDUCE, "approx", &plan)) fail_msg("%s m=%lld: %s", specs[i], (long long)m, gsp_errmsg());
+            double bound = plan.method->variance_bound(&in);
+            assert_int_equal(plan.sched.nrounds, m);
+            assert_false(plan.optimal);
+            if (plan.report.rel_variance > bound * (1 + 1e-9))
+                fail_msg("%s m=%lld: relative variance %g above the bound %g", specs[i], (long long)m, plan.report.rel_variance, bound);
+            assert_true(bound < prev);
+            prev = bound;
+            gsp_plan_destroy(&plan);
+        }
+        gsp_distances_destroy(&d);
+        gsp_topo_destroy(&t);
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_corollary2_hypercubes), cmocka_unit_test(test_complete_petersen_cycles),
         cmocka_unit_test(test_theorem3_products), cmocka_unit_test(test_tori_are_products),
-        cmocka_unit_test(test_diameter2), cmocka_unit_test(test_star_graphs),
+        cmocka_unit_test(test_diameter2), cmocka_unit_test(test_star_graphs), cmocka_unit_test(test_theorem5_approx),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -20,6 +20,7 @@ static const char usage_text[] =
     "  --method M    a method from 'gossip list', or auto (default): the fewest rounds\n"
     "  --root R      broadcast root (default 0)\n"
     "  --seed S      seed for randomized methods and the numeric allreduce check (default 1)\n"
+    "  --degree M    approx: rounds (polynomial degree) of the estimate (default D - 1)\n"
     "  -o FILE       write the schedule (JSON, DESIGN.md format version 1)\n"
     "  --json        one JSON object on stdout: collective, topology, nodes, method, rounds,\n"
     "                lower_bound, bounds, binding_bound, optimal, verified, transfers, seconds\n"
@@ -68,7 +69,7 @@ static void describe_model(const gsp_model_t *m, char *buf, size_t n) {
 static int run(int argc, char **argv) {
     const char *coll_s = NULL, *spec = NULL, *method = "auto", *outpath = NULL;
     bool json = false;
-    int64_t root = -1, seed = 1;
+    int64_t root = -1, seed = 1, degree = 0;
     gsp_model_t model = gsp_model_default();
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -85,6 +86,8 @@ static int run(int argc, char **argv) {
             } else if (!strcmp(a, "--method")) method = v;
             else if (!strcmp(a, "--root")) {
                 if (!cli_parse_int(v, 0, INT64_MAX, "--root", &root)) return EXIT_USAGE;
+            } else if (!strcmp(a, "--degree")) {
+                if (!cli_parse_int(v, 1, 100000, "--degree", &degree)) return EXIT_USAGE;
             } else if (!strcmp(a, "--seed")) {
                 if (!cli_parse_int(v, 0, INT64_MAX, "--seed", &seed)) return EXIT_USAGE;
             } else if (!strcmp(a, "-o") || !strcmp(a, "--output")) outpath = v;
@@ -122,7 +125,7 @@ static int run(int argc, char **argv) {
                         t.directed ? "strongly " : "");
         goto fail;
     }
-    gsp_plan_in_t in = {&t, &dist, model, root, (uint64_t)seed, cli_progress, NULL};
+    gsp_plan_in_t in = {&t, &dist, model, root, (uint64_t)seed, cli_progress, NULL, degree};
     if ((err = gsp_plan(&in, coll, method, &plan))) goto fail;
     cli_progress_done();
     double seconds = cli_now() - t0;
@@ -168,7 +171,12 @@ static int run(int argc, char **argv) {
         if (coll == GSP_COLL_ALLREDUCE) {
             gsp_jw_key(&w, "max_rel_error"); gsp_jw_num(&w, plan.report.max_rel_error);
             gsp_jw_key(&w, "diameter"); gsp_jw_int(&w, dist.diameter);
-            gsp_jw_key(&w, "sum_optimal"); gsp_jw_bool(&w, plan.sched.nrounds == dist.diameter);
+            gsp_jw_key(&w, "sum_optimal"); gsp_jw_bool(&w, !plan.method->approximate && plan.sched.nrounds == dist.diameter);
+            gsp_jw_key(&w, "approximate"); gsp_jw_bool(&w, plan.method->approximate);
+            if (plan.method->approximate) {
+                gsp_jw_key(&w, "rel_variance"); gsp_jw_num(&w, plan.report.rel_variance);
+                gsp_jw_key(&w, "rel_variance_bound"); gsp_jw_num(&w, plan.method->variance_bound(&in));
+            }
         }
         if (outpath) { gsp_jw_key(&w, "output"); gsp_jw_str(&w, outpath); }
         gsp_jw_key(&w, "seconds"); gsp_jw_num(&w, seconds);
@@ -181,7 +189,8 @@ static int run(int argc, char **argv) {
         printf("%-12s %s\n", "method", plan.method->name);
         printf("%-12s %lld\n", "rounds", (long long)plan.sched.nrounds);
         printf("%-12s %lld (%s: %s)\n", "lower bound", (long long)plan.lower_bound, bind->name, bind->source);
-        if (plan.optimal) printf("%-12s yes\n", "optimal");
+        if (plan.method->approximate) printf("%-12s n/a: an estimate (the bound is for exact results)\n", "optimal");
+        else if (plan.optimal) printf("%-12s yes\n", "optimal");
         else printf("%-12s no: %lld above the bound\n", "optimal", (long long)(plan.sched.nrounds - plan.lower_bound));
         printf("%-12s yes: %lld transfers, %lld duplicate deliveries, peak %lld packets on an arc in a round\n",
                "verified", (long long)plan.report.transfers, (long long)plan.report.duplicates,
@@ -189,7 +198,11 @@ static int run(int argc, char **argv) {
         if (coll == GSP_COLL_ALLREDUCE) {
             printf("%-12s %.3g on random inputs%s\n", "rel. error", plan.report.max_rel_error,
                    plan.report.exact_forms ? "; exact linear forms checked" : "");
-            if (plan.sched.nrounds == dist.diameter)
+            if (plan.method->approximate)
+                printf("%-12s estimate after %lld rounds (D = %lld): relative variance %.3g measured, %.3g bound (Theorem 5)\n",
+                       "global sum", (long long)plan.sched.nrounds, (long long)dist.diameter, plan.report.rel_variance,
+                       plan.method->variance_bound(&in));
+            else if (plan.sched.nrounds == dist.diameter)
                 printf("%-12s sum-optimal: rounds = D = %lld, proved by the %s construction\n", "global sum",
                        (long long)dist.diameter, plan.sched.method);
             else
