@@ -9,5 +9,6 @@
 #include "gossip/analysis.h"
 #include "gossip/bounds.h"
 #include "gossip/scatter.h"
+#include "gossip/problemb.h"
 
 #endif

@@ -6,6 +6,7 @@
 #define GOSSIP_ALGO_INT_H
 
 #include "gossip/algo.h"
+#include "gossip/problemb.h"
 
 typedef struct {
     int64_t y; /* element added */
@@ -62,3 +63,8 @@ gsp_err_t gsp__distinct_values(const double *eig, int64_t n, double tol, double 
 /** Leja ordering of v[0..n-1] in place: each next value maximises the product of distances to
  * those already taken, which keeps the running product of (A - v_t I) well scaled. */
 void gsp__leja(double *v, int64_t n);
+
+/** Register schedule of m rounds of y <- W_t y with explicit weights: diag[t * n + v] for v's own
+ * value and arcw[t * arcs + a] for the value arriving on arc a (CSR index, a = u -> v). */
+gsp_err_t gsp__weighted_schedule(const gsp_topo_t *t, const gsp_model_t *model, const char *method, int64_t m,
+                                 const double *diag, const double *arcw, gsp_sched_t *out);

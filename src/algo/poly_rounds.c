@@ -98,3 +98,60 @@ done:
     gsp_free(terms);
     return err;
 }
+
+gsp_err_t gsp__weighted_schedule(const gsp_topo_t *t, const gsp_model_t *model, const char *method, int64_t m,
+                                 const double *diag, const double *arcw, gsp_sched_t *out) {
+    gsp_err_t err;
+    int64_t n = t->n, *cur = NULL, *nreg = NULL, *first = NULL, *got = NULL;
+    gsp_term_t *terms = NULL;
+    if ((err = gsp_sched_init(out, GSP_COLL_ALLREDUCE, t->spec, n, model, -1, method))) return err;
+    if ((err = gsp_alloc_array((void **)&cur, n, sizeof *cur, true)) ||
+        (err = gsp_alloc_array((void **)&nreg, n, sizeof *nreg, false)) ||
+        (err = gsp_alloc_array((void **)&first, n, sizeof *first, false)) ||
+        (err = gsp_alloc_array((void **)&got, n, sizeof *got, false)) ||
+        (err = gsp_alloc_array((void **)&terms, n * (t->in_dmax + 1) + 1, sizeof *terms, false)))
+        goto done;
+    for (int64_t v = 0; v < n; v++) nreg[v] = 1;
+    for (int64_t r = 0; r <= m; r++) {
+        bool last = r == m;
+        if (!last && (err = gsp_sched_round(out))) goto done;
+        if (last && (err = gsp_sched_final(out))) goto done;
+        if (r > 0) {
+            /* Registers received in round r - 1 at v: first[v] .. first[v] + got - 1, in the order
+             * of the sends (sender ascending, then its arcs) — the CSR order of arcs into v. */
+            const double *dg = diag + (r - 1) * n, *aw = arcw + (r - 1) * t->m;
+            int64_t *k = got; /* terms per node, filled by scanning arcs in send order */
+            for (int64_t v = 0; v < n; v++) {
+                k[v] = 1;
+                terms[v * (t->in_dmax + 1)] = (gsp_term_t){cur[v], dg[v]};
+            }
+            for (int64_t u = 0; u < n; u++)
+                for (int64_t a = t->off[u]; a < t->off[u + 1]; a++) {
+                    int64_t v = t->adj[a];
+                    terms[v * (t->in_dmax + 1) + k[v]] = (gsp_term_t){first[v] + k[v] - 1, aw[a]};
+                    k[v]++;
+                }
+            for (int64_t v = 0; v < n; v++) {
+                if ((err = gsp_sched_combine(out, v, terms + v * (t->in_dmax + 1), k[v]))) goto done;
+                cur[v] = nreg[v]++;
+            }
+        }
+        if (last) break;
+        for (int64_t v = 0; v < n; v++) first[v] = nreg[v];
+        for (int64_t u = 0; u < n; u++)
+            for (int64_t a = t->off[u]; a < t->off[u + 1]; a++) {
+                if ((err = gsp_sched_send(out, u, t->adj[a], cur[u]))) goto done;
+                nreg[t->adj[a]]++;
+            }
+    }
+    if ((err = gsp_sched_set_result(out, cur))) goto done;
+    err = gsp_sched_finish(out);
+done:
+    if (err) gsp_sched_destroy(out);
+    gsp_free(cur);
+    gsp_free(nreg);
+    gsp_free(first);
+    gsp_free(got);
+    gsp_free(terms);
+    return err;
+}

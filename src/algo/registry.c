@@ -14,6 +14,7 @@ extern const gsp_method_t gsp__method_allreduce_spectral;
 extern const gsp_method_t gsp__method_allreduce_diameter2;
 extern const gsp_method_t gsp__method_allreduce_product;
 extern const gsp_method_t gsp__method_allreduce_approx;
+extern const gsp_method_t gsp__method_allreduce_linear;
 
 static const gsp_method_t *const registry[] = {
     &gsp__method_broadcast_bfs,
@@ -25,6 +26,7 @@ static const gsp_method_t *const registry[] = {
     &gsp__method_allreduce_spectral,
     &gsp__method_allreduce_diameter2,
     &gsp__method_allreduce_product,
+    &gsp__method_allreduce_linear,
     &gsp__method_allreduce_approx,
 };
 
@@ -91,7 +93,14 @@ gsp_err_t gsp_plan(const gsp_plan_in_t *in, gsp_collective_t c, const char *meth
             }
             gsp_plan_t cand;
             memset(&cand, 0, sizeof cand);
-            if ((err = run_one(in, m, &cand))) return err;
+            if ((err = run_one(in, m, &cand))) {
+                /* A method may find out only while building that it cannot help (a search that
+                 * finds nothing, numerics too poor): auto moves on. */
+                if (err != GSP_ERR_NOTAPPLIC) return err;
+                size_t l = strlen(reasons);
+                snprintf(reasons + l, sizeof reasons - l, "%s%s: %s", l ? "; " : "", m->name, gsp_errmsg());
+                continue;
+            }
             if (!any || cand.sched.nrounds < plan->sched.nrounds) {
                 gsp_sched_destroy(&plan->sched);
                 plan->sched = cand.sched;
