@@ -45,7 +45,7 @@ static gsp_err_t build(const gsp_plan_in_t *in, gsp_sched_t *out) {
         (err = gsp_alloc_array((void **)&paths, n * n, sizeof *paths, true)) ||
         (err = gsp_alloc_array((void **)&got1, n, sizeof *got1, true)) ||
         (err = gsp_alloc_array((void **)&result, n, sizeof *result, false)) ||
-        (err = gsp_alloc_array((void **)&terms, n + 1, sizeof *terms, false)) ||
+        (err = gsp_alloc_array((void **)&terms, n + 2 * t->in_dmax + 2, sizeof *terms, false)) ||
         (err = gsp_alloc_array((void **)&adjk, n * n, 1, true)))
         goto done;
     /* In-neighbours in ascending order: the order their round-0 values arrive (registers 1..). */

@@ -14,7 +14,7 @@
 
 static const char *const specs[] = {
     "torus:3x3", "torus:5x5", "torus:4x6", "torus:2x2x3", "torus:3x7", "hypercube:1", "hypercube:3", "hypercube:6",
-    "star:3", "star:4", "star:5", "circulant:12:1,5", "circulant:17:2,3,7", "optcirc:13", "optcirc:40", "cycle:2",
+    "star:3", "star:4", "star:5", "circulant:12:1,5", "circulant:7:1,2", "circulant:10:1,4", "circulant:17:2,3,7", "optcirc:13", "optcirc:40", "cycle:2",
     "cycle:9", "complete:1", "complete:7", "cayley:Z4xZ6:(1,0),(0,1),(1,3)", "perm:4:(1 0 2 3),(2 1 0 3),(3 2 1 0)",
     "product(cycle:5,complete:2)", "product(star:3,cycle:3)",
     "file:" GOSSIP_TEST_DATA "/petersen.txt", "file:" GOSSIP_TEST_DATA "/frucht.txt",
@@ -49,8 +49,11 @@ static void test_every_method(void **state) {
                 char why[256];
                 if (!m->applies(&in, why, sizeof why)) continue;
                 gsp_plan_t plan;
-                if (gsp_plan(&in, m->coll, m->name, &plan))
-                    fail_msg("%s on %s (model %zu): %s", m->name, specs[s], mi, gsp_errmsg());
+                gsp_err_t err = gsp_plan(&in, m->coll, m->name, &plan);
+                /* Search and numerics-bound methods may find out while building that they do not
+                 * apply (no protocol found, precision too poor); nothing else may. */
+                if (err == GSP_ERR_NOTAPPLIC && (!strcmp(m->name, "linear") || !strcmp(m->name, "spectral"))) continue;
+                if (err) fail_msg("%s on %s (model %zu): %s", m->name, specs[s], mi, gsp_errmsg());
                 assert_true(plan.report.ok);
                 int64_t want = m->rounds(&in);
                 if (want >= 0 && plan.sched.nrounds != want)
