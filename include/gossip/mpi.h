@@ -1,0 +1,53 @@
+/* mpi.h — running gossip's schedules over MPI (libgossip_mpi). The only public header that
+ * includes <mpi.h>; the core library needs no MPI. */
+#ifndef GOSSIP_MPI_H
+#define GOSSIP_MPI_H
+
+#include <mpi.h>
+
+#include "gossip/algo.h"
+#include "gossip/sched.h"
+#include "gossip/topo.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** One rank's share of a schedule: per round, the peers it sends to and receives from and the
+ * packets (origins, or registers for allreduce) on each message — one message per (src, dst)
+ * pair and round, carrying all its packets. Built once, run many times. */
+typedef struct gsp_mpi_plan gsp_mpi_plan_t;
+
+/** Builds rank's plan from schedule s on topology t [in] (symmetric schedules are translated for
+ * this rank only, without expanding the others). comm [in] is duplicated, so the plan's messages
+ * never match the caller's. Errors: GSP_ERR_INVAL when s->nodes differs from comm's size. */
+gsp_err_t gsp_mpi_plan_create(const gsp_sched_t *s, const gsp_topo_t *t, MPI_Comm comm, gsp_mpi_plan_t **plan);
+void gsp_mpi_plan_free(gsp_mpi_plan_t *plan);
+gsp_collective_t gsp_mpi_plan_collective(const gsp_mpi_plan_t *plan);
+/** Messages and bytes this rank sent in the last run. */
+void gsp_mpi_plan_stats(const gsp_mpi_plan_t *plan, int64_t *messages, int64_t *bytes);
+
+/** Allgather: every rank's block of count elements of dt ends in recvbuf at its rank's place.
+ * sendbuf may be MPI_IN_PLACE (the block is already in recvbuf). */
+gsp_err_t gsp_mpi_allgather(gsp_mpi_plan_t *p, const void *sendbuf, void *recvbuf, int count, MPI_Datatype dt);
+/** Broadcast of count elements from the schedule's root. */
+gsp_err_t gsp_mpi_bcast(gsp_mpi_plan_t *p, void *buf, int count, MPI_Datatype dt);
+/** Allreduce. With a register (allreduce) schedule: MPI_SUM on MPI_FLOAT, MPI_DOUBLE or
+ * MPI_LONG_DOUBLE. With an allgather schedule: any predefined op and datatype — the blocks are
+ * gathered and reduced locally in rank order (MPI_Reduce_local), so every rank gets the same
+ * bits. sendbuf may be MPI_IN_PLACE. */
+gsp_err_t gsp_mpi_allreduce(gsp_mpi_plan_t *p, const void *sendbuf, void *recvbuf, int count, MPI_Datatype dt, MPI_Op op);
+
+/** inout = in op inout with the MPI standard's semantics for the predefined ops on the basic
+ * integer and floating types (signed sums and products wrap around), else MPI_Reduce_local. */
+gsp_err_t gsp_mpi_reduce_local(const void *in, void *inout, int count, MPI_Datatype dt, MPI_Op op);
+
+/** Plans collective c on the topology spec for comm (every rank computes the same plan; no
+ * communication) with method (NULL or "auto"), then gsp_mpi_plan_create. */
+gsp_err_t gsp_mpi_plan_spec(const char *spec, gsp_collective_t c, const char *method, int64_t root, MPI_Comm comm,
+                            gsp_mpi_plan_t **plan);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
