@@ -13,6 +13,8 @@ static int usage(int rank, const char *msg) {
         else
             fputs("usage: mpirun -n P gossip-mpi run COLLECTIVE SPEC [--count C] [--type double|float|int|int16|int8]\n"
                   "                                    [--op sum|max|prod] [--method M] [--root R] [--reps K]\n"
+                  "       mpirun -n P gossip-mpi bench COLLECTIVE SPEC [--type T] [--reps K] [--max-bytes B]\n"
+                  "bench repeats run for 8 B to B (default 1 MiB) per rank, x4 each step, one line per size.\n"
                   "Runs COLLECTIVE (broadcast, allgather, allreduce) with gossip's schedule for the topology\n"
                   "SPEC (its node count must be P) and with MPI's own, checks both give the same result on\n"
                   "every rank, and prints the median time of the slowest rank, messages and bytes per rank.\n",
@@ -45,14 +47,16 @@ int main(int argc, char **argv) {
         MPI_Finalize();
         return rc;
     }
-    if (strcmp(argv[1], "run") || argc < 4) {
-        rc = usage(rank, "expected: run COLLECTIVE SPEC");
+    bool bench = !strcmp(argv[1], "bench");
+    if ((strcmp(argv[1], "run") && !bench) || argc < 4) {
+        rc = usage(rank, "expected: run|bench COLLECTIVE SPEC");
         MPI_Finalize();
         return rc;
     }
     gsp_collective_t coll;
     const char *spec = argv[3], *method = "auto";
     int count = 1024, reps = 5;
+    long max_bytes = 1 << 20;
     int64_t root = 0;
     MPI_Datatype dt = MPI_DOUBLE;
     MPI_Op op = MPI_SUM;
@@ -67,6 +71,7 @@ int main(int argc, char **argv) {
         else if (!strcmp(argv[i], "--method")) method = argv[i + 1];
         else if (!strcmp(argv[i], "--root")) root = atoll(argv[i + 1]);
         else if (!strcmp(argv[i], "--reps")) reps = atoi(argv[i + 1]);
+        else if (!strcmp(argv[i], "--max-bytes")) max_bytes = atol(argv[i + 1]);
         else if (!strcmp(argv[i], "--op")) op = !strcmp(argv[i + 1], "max") ? MPI_MAX : !strcmp(argv[i + 1], "prod") ? MPI_PROD : MPI_SUM;
         else {
             rc = usage(rank, "unknown option");
@@ -89,6 +94,12 @@ int main(int argc, char **argv) {
     }
     int tsize;
     MPI_Type_size(dt, &tsize);
+    if (bench && rank == 0)
+        printf("# %s on %s, %d ranks, median of %d interleaved repetitions, time of the slowest rank\n"
+               "# bytes_per_rank gossip_us mpi_us gossip_messages_rank0 gossip_bytes_rank0\n",
+               gsp_collective_name(coll), spec, size, reps);
+    int first_count = bench ? (8 + tsize - 1) / tsize : count;
+    for (count = first_count; !bench || (long)count * tsize <= max_bytes; count = count * 4) {
     size_t blk = (size_t)count * (size_t)tsize, all = blk * (size_t)size;
     char *in = malloc(blk + 1), *a = malloc(all + 1), *b = malloc(all + 1);
     /* Small integer values: sums are exact in every type, so results must match bit for bit. */
@@ -162,18 +173,22 @@ int main(int argc, char **argv) {
     MPI_Allreduce(&same, &all_same, 1, MPI_INT, MPI_LAND, MPI_COMM_WORLD);
     qsort(tg, (size_t)reps, sizeof *tg, cmp_d);
     qsort(tm, (size_t)reps, sizeof *tm, cmp_d);
-    if (rank == 0)
+    if (rank == 0 && !bench)
         printf("%s on %s, %d ranks, %d elements: %s%s; gossip %.1f us (%lld messages, %lld bytes from rank 0), MPI %.1f us\n",
                gsp_collective_name(coll), spec, size, count,
                all_same ? (coll == GSP_COLL_ALLREDUCE ? "results equal the standard's" : "results identical to MPI's") : "RESULTS DIFFER",
                all_std ? "" : " (MPI's own differs from the standard: Open MPI saturates small-integer sums)",
                tg[reps / 2] * 1e6, (long long)msgs, (long long)bytes, tm[reps / 2] * 1e6);
-    rc = all_same ? 0 : 1;
+    if (!all_same) rc = 1;
+    if (bench && rank == 0)
+        printf("%ld %.1f %.1f %lld %lld\n", (long)count * tsize, tg[reps / 2] * 1e6, tm[reps / 2] * 1e6, (long long)msgs, (long long)bytes);
     free(in);
     free(a);
     free(b);
     free(tg);
     free(tm);
+    if (!bench) break;
+    }
     gsp_mpi_plan_free(plan);
     MPI_Finalize();
     return rc;
