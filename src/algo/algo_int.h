@@ -65,6 +65,7 @@ gsp_err_t gsp__distinct_values(const double *eig, int64_t n, double tol, double 
 void gsp__leja(double *v, int64_t n);
 
 /** Register schedule of m rounds of y <- W_t y with explicit weights: diag[t * n + v] for v's own
- * value and arcw[t * arcs + a] for the value arriving on arc a (CSR index, a = u -> v). */
+ * value and arcw[t * arcs + a] for the value arriving on arc a (CSR index, a = u -> v); the last
+ * combine is multiplied by scale. */
 gsp_err_t gsp__weighted_schedule(const gsp_topo_t *t, const gsp_model_t *model, const char *method, int64_t m,
-                                 const double *diag, const double *arcw, gsp_sched_t *out);
+                                 const double *diag, const double *arcw, double scale, gsp_sched_t *out);

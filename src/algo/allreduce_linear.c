@@ -50,7 +50,7 @@ static gsp_err_t build(const gsp_plan_in_t *in, gsp_sched_t *out) {
             for (int64_t a = t->off[u]; a < t->off[u + 1]; a++, k++)
                 arcw[r * t->m + a] = t->group ? w[1 + (a - t->off[u])] : w[k];
     }
-    err = gsp__weighted_schedule(t, &in->model, "linear", D, diag, arcw, out);
+    err = gsp__weighted_schedule(t, &in->model, "linear", D, diag, arcw, 1.0, out);
 done:
     gsp_free(diag);
     gsp_free(arcw);

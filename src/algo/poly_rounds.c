@@ -46,61 +46,30 @@ void gsp__leja(double *v, int64_t n) {
 
 gsp_err_t gsp__poly_schedule(const gsp_topo_t *t, const gsp_model_t *model, const char *method,
                              const gsp__poly_step_t *steps, int64_t m, double scale, gsp_sched_t *out) {
+    /* y <- (alpha + gamma D + beta A) y is the weighted iteration with diagonal alpha + gamma deg_in(v)
+     * and weight beta on every arc. */
     gsp_err_t err;
-    int64_t n = t->n, *cur = NULL, *nreg = NULL, *result = NULL, *indeg = NULL;
-    gsp_term_t *terms = NULL;
-    if ((err = gsp_sched_init(out, GSP_COLL_ALLREDUCE, t->spec, n, model, -1, method))) return err;
-    if ((err = gsp_alloc_array((void **)&cur, n, sizeof *cur, true)) ||
-        (err = gsp_alloc_array((void **)&nreg, n, sizeof *nreg, false)) ||
-        (err = gsp_alloc_array((void **)&result, n, sizeof *result, false)) ||
-        (err = gsp_alloc_array((void **)&indeg, n, sizeof *indeg, true)) ||
-        (err = gsp_alloc_array((void **)&terms, t->in_dmax + 2, sizeof *terms, false)))
+    double *diag = NULL, *arcw = NULL;
+    int64_t *indeg = NULL, n = t->n;
+    if ((err = gsp_alloc_array((void **)&diag, m * n + 1, sizeof *diag, false)) ||
+        (err = gsp_alloc_array((void **)&arcw, m * t->m + 1, sizeof *arcw, false)) ||
+        (err = gsp_alloc_array((void **)&indeg, n, sizeof *indeg, true)))
         goto done;
     for (int64_t a = 0; a < t->m; a++) indeg[t->adj[a]]++;
-    for (int64_t v = 0; v < n; v++) nreg[v] = 1;
-    /* Received registers of the previous round at v are nreg - indeg .. nreg - 1 (appended in
-     * the order the sends are listed: by sender, ascending). */
-    for (int64_t r = 0; r <= m; r++) {
-        bool last = r == m;
-        if (!last && (err = gsp_sched_round(out))) goto done;
-        if (last && (err = gsp_sched_final(out))) goto done;
-        if (r > 0) {
-            const gsp__poly_step_t *st = &steps[r - 1];
-            double f = last ? scale : 1;
-            for (int64_t v = 0; v < n; v++) {
-                int64_t k = 0;
-                terms[k++] = (gsp_term_t){cur[v], f * (st->alpha + st->gamma * (double)indeg[v])};
-                for (int64_t q = 0; q < indeg[v]; q++) terms[k++] = (gsp_term_t){nreg[v] - indeg[v] + q, f * st->beta};
-                if ((err = gsp_sched_combine(out, v, terms, k))) goto done;
-                cur[v] = nreg[v]++;
-            }
-        }
-        if (last) break;
-        for (int64_t u = 0; u < n; u++)
-            for (int64_t a = t->off[u]; a < t->off[u + 1]; a++)
-                if ((err = gsp_sched_send(out, u, t->adj[a], cur[u]))) goto done;
-        for (int64_t v = 0; v < n; v++) nreg[v] += indeg[v];
+    for (int64_t r = 0; r < m; r++) {
+        for (int64_t v = 0; v < n; v++) diag[r * n + v] = steps[r].alpha + steps[r].gamma * (double)indeg[v];
+        for (int64_t a = 0; a < t->m; a++) arcw[r * t->m + a] = steps[r].beta;
     }
-    if (m == 0) {
-        /* One node: the input is the sum (scale 1). */
-        for (int64_t v = 0; v < n; v++) result[v] = 0;
-    } else {
-        for (int64_t v = 0; v < n; v++) result[v] = cur[v];
-    }
-    if ((err = gsp_sched_set_result(out, result))) goto done;
-    err = gsp_sched_finish(out);
+    err = gsp__weighted_schedule(t, model, method, m, diag, arcw, scale, out);
 done:
-    if (err) gsp_sched_destroy(out);
-    gsp_free(cur);
-    gsp_free(nreg);
-    gsp_free(result);
+    gsp_free(diag);
+    gsp_free(arcw);
     gsp_free(indeg);
-    gsp_free(terms);
     return err;
 }
 
 gsp_err_t gsp__weighted_schedule(const gsp_topo_t *t, const gsp_model_t *model, const char *method, int64_t m,
-                                 const double *diag, const double *arcw, gsp_sched_t *out) {
+                                 const double *diag, const double *arcw, double scale, gsp_sched_t *out) {
     gsp_err_t err;
     int64_t n = t->n, *cur = NULL, *nreg = NULL, *first = NULL, *got = NULL;
     gsp_term_t *terms = NULL;
@@ -120,15 +89,16 @@ gsp_err_t gsp__weighted_schedule(const gsp_topo_t *t, const gsp_model_t *model, 
             /* Registers received in round r - 1 at v: first[v] .. first[v] + got - 1, in the order
              * of the sends (sender ascending, then its arcs) — the CSR order of arcs into v. */
             const double *dg = diag + (r - 1) * n, *aw = arcw + (r - 1) * t->m;
+            double f = last ? scale : 1; /* the final combine also scales */
             int64_t *k = got; /* terms per node, filled by scanning arcs in send order */
             for (int64_t v = 0; v < n; v++) {
                 k[v] = 1;
-                terms[v * (t->in_dmax + 1)] = (gsp_term_t){cur[v], dg[v]};
+                terms[v * (t->in_dmax + 1)] = (gsp_term_t){cur[v], f * dg[v]};
             }
             for (int64_t u = 0; u < n; u++)
                 for (int64_t a = t->off[u]; a < t->off[u + 1]; a++) {
                     int64_t v = t->adj[a];
-                    terms[v * (t->in_dmax + 1) + k[v]] = (gsp_term_t){first[v] + k[v] - 1, aw[a]};
+                    terms[v * (t->in_dmax + 1) + k[v]] = (gsp_term_t){first[v] + k[v] - 1, f * aw[a]};
                     k[v]++;
                 }
             for (int64_t v = 0; v < n; v++) {
