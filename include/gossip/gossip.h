@@ -10,5 +10,6 @@
 #include "gossip/bounds.h"
 #include "gossip/scatter.h"
 #include "gossip/problemb.h"
+#include "gossip/revolve.h"
 
 #endif

@@ -48,4 +48,13 @@ done
 expect 2 info star:13 && true
 grep -q 'too large\|limit' "$tmp/err" || fail "star:13 error does not say it is too large"
 
+# The revolving hierarchy.
+expect 0 revolve 7 --json --steps 2
+jqcheck '.N == 7 and .n == 3 and .labels == [0,6,3,5,1,2,4] and .cds == [-2,-1,1,3] and (.messages | length) == 2 and .messages[0] == [[0,6],[1,2],[3,6],[4,2]]'
+jqcheck '(.sent | unique) == [4] and (.received | unique) == [4]'
+expect 0 revolve 31 && grepcheck 'CDS +-8 -4 -2 -1 1 3 7 15 \(8 elements\)'
+expect 2 revolve 10
+expect 2 revolve 7 --variant snext2x
+expect 2 revolve
+expect 2 revolve 2
 finish

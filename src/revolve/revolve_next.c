@@ -1,0 +1,103 @@
+/* revolve_next.c — `next` on in-order labelled complete binary trees (Garg and Ghosh, Section III
+ * and IV): the permutation, its proof obligations checked in code (a permutation, primitive,
+ * gather-tree constraint), the relabelling with new_next(x) = x + 1, new_parent, msg(x, t) of
+ * eq. (3) and the communication distance set (Theorem 2: 2(n - 1) elements). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "gossip/revolve.h"
+
+static int lead0(int n, int64_t x) {
+    int z = 0;
+    for (int b = n - 1; b >= 0 && !(x >> b & 1); b--) z++;
+    return z;
+}
+
+int64_t gsp_revolve_next_inorder(int n, int64_t x) {
+    int64_t N = ((int64_t)1 << n) - 1, half = (int64_t)1 << (n - 1);
+    if (!(x & 1)) return x / 2;                         /* Type I: down to the left child's line */
+    if (x < half) return (x << lead0(n, x)) + 1;        /* Type II: a left leaf to a right leaf */
+    return x + 1 == N + 1 ? (N + 1) / 2 : x + 1;        /* Type III: in-order in the right subtree */
+}
+
+int64_t gsp_revolve_parent_inorder(int n, int64_t x) {
+    /* The lowest set bit of an in-order label is its height; the parent sits one level up on the
+     * side that keeps the higher bits: clear that bit and set the next one. */
+    int64_t low = x & -x, N = ((int64_t)1 << n) - 1;
+    if (low == (N + 1) / 2) return 0; /* the root */
+    return (x & ~low) | (low << 1);
+}
+
+void gsp_revolve_destroy(gsp_revolve_t *r) {
+    if (!r) return;
+    gsp_free(r->inorder);
+    gsp_free(r->label);
+    gsp_free(r->parent);
+    gsp_free(r->leaf);
+    gsp_vec_destroy(&r->cds);
+    memset(r, 0, sizeof *r);
+}
+
+static int cmp_i64(const void *p, const void *q) {
+    int64_t a = *(const int64_t *)p, b = *(const int64_t *)q;
+    return (a > b) - (a < b);
+}
+
+gsp_err_t gsp_revolve_build(int n, gsp_revolve_t *r) {
+    gsp_err_t err;
+    memset(r, 0, sizeof *r);
+    if (n < 2 || n > GSP_REVOLVE_MAX_N) return gsp_error(GSP_ERR_RANGE, "revolve: n = %d outside 2..%d", n, GSP_REVOLVE_MAX_N);
+    int64_t N = ((int64_t)1 << n) - 1;
+    r->n = n;
+    r->N = N;
+    if ((err = gsp_alloc_array((void **)&r->inorder, N, sizeof *r->inorder, false)) ||
+        (err = gsp_alloc_array((void **)&r->label, N + 1, sizeof *r->label, false)) ||
+        (err = gsp_alloc_array((void **)&r->parent, N, sizeof *r->parent, false)) ||
+        (err = gsp_alloc_array((void **)&r->leaf, N, 1, false)))
+        goto fail;
+    for (int64_t x = 0; x <= N; x++) r->label[x] = -1;
+    /* One cycle from the leftmost leaf: primitive iff it visits all N nodes before returning. */
+    int64_t x = 1;
+    for (int64_t j = 0; j < N; j++) {
+        if (x < 1 || x > N || r->label[x] >= 0) {
+            err = gsp_error(GSP_ERR_INTERNAL, "revolve: next is not primitive for n = %d (cycle closes after %lld)", n, (long long)j);
+            goto fail;
+        }
+        r->label[x] = j;
+        r->inorder[j] = x;
+        x = gsp_revolve_next_inorder(n, x);
+    }
+    if (x != 1) {
+        err = gsp_error(GSP_ERR_INTERNAL, "revolve: next does not return to the start for n = %d", n);
+        goto fail;
+    }
+    for (int64_t j = 0; j < N; j++) {
+        int64_t v = r->inorder[j], p = gsp_revolve_parent_inorder(n, v);
+        r->leaf[j] = v & 1;
+        r->parent[j] = p ? r->label[p] : -1;
+        /* Gather-tree constraint: an interior node and its parent keep their relation one level
+         * down (next of the parent is the parent of next). */
+        if (!(v & 1) && p && gsp_revolve_parent_inorder(n, gsp_revolve_next_inorder(n, v)) != gsp_revolve_next_inorder(n, p)) {
+            err = gsp_error(GSP_ERR_INTERNAL, "revolve: gather-tree constraint fails at node %lld", (long long)v);
+            goto fail;
+        }
+        if (r->leaf[j]) {
+            int64_t d = ((r->parent[j] - j) % N + N) % N;
+            if (d > N / 2) d -= N;
+            bool have = false;
+            for (int64_t k = 0; k < r->cds.len; k++) have |= r->cds.v[k] == d;
+            if (!have && (err = gsp_vec_push(&r->cds, d))) goto fail;
+        }
+    }
+    qsort(r->cds.v, (size_t)r->cds.len, sizeof *r->cds.v, cmp_i64);
+    return GSP_OK;
+fail:
+    gsp_revolve_destroy(r);
+    return err;
+}
+
+int64_t gsp_revolve_msg(const gsp_revolve_t *r, int64_t x, int64_t t) {
+    int64_t N = r->N, pos = ((x + t) % N + N) % N;
+    if (!r->leaf[pos]) return -1;
+    return ((r->parent[pos] - t) % N + N) % N;
+}

@@ -1,0 +1,111 @@
+/* test_revolve.c — the revolving hierarchy of Garg and Ghosh against the paper: eq. (1) for
+ * N = 7, eq. (4) for N = 31, Theorem 2's CDS for every n up to 20, and, checked by brute force
+ * for n <= 12, the tree properties: every node gathers from its whole subtree through
+ * overlapping messages, and every process carries the same load over N steps. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdlib.h>
+
+#include "gossip/gossip.h"
+
+static void test_eq1(void **state) {
+    (void)state;
+    const int64_t want[8] = {0, 5, 1, 7, 2, 6, 3, 4};
+    for (int x = 1; x <= 7; x++) assert_int_equal(gsp_revolve_next_inorder(3, x), want[x]);
+}
+
+static void test_eq4(void **state) {
+    (void)state;
+    gsp_revolve_t r;
+    assert_int_equal(gsp_revolve_build(5, &r), GSP_OK);
+    const int64_t leaf[16] = {0, 15, 7, 22, 3, 10, 18, 25, 1, 4, 8, 11, 16, 19, 23, 26};
+    const int64_t par[16] = {30, 30, 14, 14, 6, 6, 21, 21, 2, 2, 9, 9, 17, 17, 24, 24};
+    int leaves = 0;
+    for (int j = 0; j < 31; j++) leaves += r.leaf[j];
+    assert_int_equal(leaves, 16);
+    for (int k = 0; k < 16; k++) {
+        assert_true(r.leaf[leaf[k]]);
+        assert_int_equal(r.parent[leaf[k]], par[k]);
+    }
+    gsp_revolve_destroy(&r);
+}
+
+static void test_theorem2_cds(void **state) {
+    (void)state;
+    for (int n = 2; n <= 20; n++) {
+        gsp_revolve_t r;
+        assert_int_equal(gsp_revolve_build(n, &r), GSP_OK); /* checks primitivity and gather trees */
+        assert_int_equal(r.cds.len, 2 * (n - 1));
+        /* {2^i - 1, -2^(i-1)} for i = 1..n-1, as residues mod N in (-N/2, N/2]. */
+        for (int i = 1; i <= n - 1; i++) {
+            int64_t a = ((int64_t)1 << i) - 1, b = -((int64_t)1 << (i - 1));
+            bool ha = false, hb = false;
+            for (int64_t k = 0; k < r.cds.len; k++) ha |= r.cds.v[k] == a, hb |= r.cds.v[k] == b;
+            if (!ha || !hb) fail_msg("n=%d: CDS lacks %lld or %lld", n, (long long)a, (long long)b);
+        }
+        gsp_revolve_destroy(&r);
+    }
+}
+
+static void test_gather_and_fairness(void **state) {
+    (void)state;
+    for (int n = 2; n <= 12; n++) {
+        gsp_revolve_t r;
+        assert_int_equal(gsp_revolve_build(n, &r), GSP_OK);
+        int64_t N = r.N;
+        /* Fairness: every process sends and receives the same number over N steps. */
+        int64_t *s = calloc((size_t)N, sizeof *s), *q = calloc((size_t)N, sizeof *q);
+        for (int64_t t = 0; t < N; t++)
+            for (int64_t x = 0; x < N; x++) {
+                int64_t y = gsp_revolve_msg(&r, x, t);
+                if (y >= 0) s[x]++, q[y]++;
+            }
+        for (int64_t x = 0; x < N; x++) {
+            assert_int_equal(s[x], (N + 1) / 2);
+            assert_int_equal(q[x], (N + 1) / 2);
+        }
+        /* Gather: the process at the root of tree T_t (started at step t) knows everyone's step-t
+         * state after n - 1 more steps. Knowledge sets as bitsets over (origin, start step). */
+        if (n <= 9) {
+            int64_t W = (N + 63) / 64;
+            for (int64_t t0 = 0; t0 < 3; t0++) {
+                /* know[x] = processes whose state at step t0 process x has (incl. via messages). */
+                uint64_t *know = calloc((size_t)(N * W), sizeof *know), *nk = calloc((size_t)(N * W), sizeof *nk);
+                for (int64_t x = 0; x < N; x++) know[x * W + x / 64] |= 1ull << (x % 64);
+                for (int64_t t = t0; t < t0 + n - 1; t++) {
+                    for (int64_t i = 0; i < N * W; i++) nk[i] = know[i];
+                    for (int64_t x = 0; x < N; x++) {
+                        int64_t y = gsp_revolve_msg(&r, x, t);
+                        if (y >= 0)
+                            for (int64_t w = 0; w < W; w++) nk[y * W + w] |= know[x * W + w];
+                    }
+                    for (int64_t i = 0; i < N * W; i++) know[i] = nk[i];
+                }
+                /* The root at the last step is the process whose position is the root label. */
+                int64_t root = -1;
+                for (int64_t j = 0; j < N; j++)
+                    if (r.parent[j] < 0) root = j;
+                int64_t proc = ((root - t0) % N + N) % N; /* the process at the root of T_{t0} */
+                int64_t c = 0;
+                for (int64_t w = 0; w < W; w++) c += __builtin_popcountll(know[proc * W + w]);
+                if (c != N) fail_msg("n=%d, tree started at %lld: the root knows %lld of %lld", n, (long long)t0, (long long)c, (long long)N);
+                free(know);
+                free(nk);
+            }
+        }
+        free(s);
+        free(q);
+        gsp_revolve_destroy(&r);
+    }
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_eq1), cmocka_unit_test(test_eq4), cmocka_unit_test(test_theorem2_cds),
+        cmocka_unit_test(test_gather_and_fairness),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,153 @@
+/* cmd_revolve.c — `gossip revolve N`: the revolving hierarchy (Garg and Ghosh) for N = 2^n - 1
+ * processes: labels, messages per step, the communication distance set, and per-process load. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+static const char usage_text[] =
+    "usage: gossip revolve N [--variant next] [--steps T] [--json]\n"
+    "\n"
+    "The revolving hierarchy for N = 2^n - 1 processes on a complete binary tree: at each step the\n"
+    "processes move to new positions by the primitive permutation next (Section III), every leaf\n"
+    "sends to its parent, and one global result is completed per step after ceil(log N) - 1 steps.\n"
+    "Prints the labels (Fig. 4: the new label of each in-order position), the messages of steps\n"
+    "0..T-1 (eq. 3: msg(x, t) = new_parent(x + t) - t when x + t is a leaf), the communication\n"
+    "distance set (Theorem 2: {2^i - 1, -2^(i-1)}, 2(n - 1) elements), and what each process sends\n"
+    "and receives over N consecutive steps (equal for all: the fairness constraint).\n"
+    "\n"
+    "  --steps T   message steps to print (default 4)\n"
+    "  --json      one object: n, N, variant, labels, messages, cds, sent, received\n"
+    "\n"
+    "example:\n"
+    "  $ gossip revolve 7 --steps 2\n"
+    "  N 7 (n = 3), variant next: a primitive permutation, gather-tree constraint holds\n"
+    "  next (in-order)   1->5 2->1 3->7 4->2 5->6 6->3 7->4\n"
+    "  labels            1:0 2:6 3:3 4:5 5:1 6:2 7:4\n"
+    "  step 0            0->6 1->2 3->6 4->2\n"
+    "  step 1            0->1 2->5 3->1 6->5\n"
+    "  CDS               -2 -1 1 3 (4 elements)\n"
+    "  load over N steps every process sends 4 and receives 4 messages\n";
+
+static int run(int argc, char **argv) {
+    int64_t N = -1, steps = 4;
+    bool json = false;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (cli_is_help(a)) return cli_help(&cmd_revolve);
+        if (!strcmp(a, "--json")) json = true;
+        else if (!strcmp(a, "--variant")) {
+            if (i + 1 >= argc) return cli_usage_error("revolve: --variant needs a value");
+            if (strcmp(argv[++i], "next")) return cli_usage_error("revolve: unknown variant '%s' (this version has: next)", argv[i]);
+        } else if (!strcmp(a, "--steps")) {
+            if (i + 1 >= argc || !cli_parse_int(argv[++i], 0, 1000000, "--steps", &steps)) return EXIT_USAGE;
+        } else if (a[0] == '-' && a[1]) return cli_usage_error("revolve: unknown option '%s'", a);
+        else if (N >= 0) return cli_usage_error("revolve: more than one N");
+        else if (!cli_parse_int(a, 3, ((int64_t)1 << GSP_REVOLVE_MAX_N) - 1, "N", &N)) return EXIT_USAGE;
+    }
+    if (N < 0) return cli_usage_error("revolve: missing N (see 'gossip revolve --help')");
+    int n = 0;
+    while ((((int64_t)1 << n) - 1) < N) n++;
+    if ((((int64_t)1 << n) - 1) != N)
+        return cli_usage_error("revolve: N = %lld is not of the form 2^n - 1 (the next variant needs a complete binary tree)", (long long)N);
+    gsp_revolve_t r;
+    gsp_err_t err = gsp_revolve_build(n, &r);
+    if (err) return cli_lib_error(err);
+    /* Load over N consecutive steps, counted from msg(x, t) (up to 2^14 processes). */
+    int64_t *s = gsp_calloc((size_t)N, sizeof *s), *q = gsp_calloc((size_t)N, sizeof *q);
+    bool counted = N <= 1 << 14;
+    if (!s || !q) {
+        gsp_free(s);
+        gsp_free(q);
+        gsp_revolve_destroy(&r);
+        return cli_lib_error(gsp_error(GSP_ERR_NOMEM, "out of memory"));
+    }
+    for (int64_t t = 0; counted && t < N; t++)
+        for (int64_t x = 0; x < N; x++) {
+            int64_t y = gsp_revolve_msg(&r, x, t);
+            if (y >= 0) s[x]++, q[y]++;
+        }
+    int64_t smin = INT64_MAX, smax = 0, qmin = INT64_MAX, qmax = 0;
+    for (int64_t x = 0; counted && x < N; x++) {
+        smin = s[x] < smin ? s[x] : smin, smax = s[x] > smax ? s[x] : smax;
+        qmin = q[x] < qmin ? q[x] : qmin, qmax = q[x] > qmax ? q[x] : qmax;
+    }
+    if (json) {
+        gsp_jw_t w;
+        gsp_jw_init(&w, stdout);
+        gsp_jw_obj_begin(&w);
+        gsp_jw_key(&w, "n"); gsp_jw_int(&w, n);
+        gsp_jw_key(&w, "N"); gsp_jw_int(&w, N);
+        gsp_jw_key(&w, "variant"); gsp_jw_str(&w, "next");
+        gsp_jw_key(&w, "labels");
+        gsp_jw_arr_begin(&w);
+        for (int64_t x = 1; x <= N; x++) gsp_jw_int(&w, r.label[x]);
+        gsp_jw_arr_end(&w);
+        gsp_jw_key(&w, "messages");
+        gsp_jw_arr_begin(&w);
+        for (int64_t t = 0; t < steps; t++) {
+            gsp_jw_arr_begin(&w);
+            for (int64_t x = 0; x < N; x++) {
+                int64_t y = gsp_revolve_msg(&r, x, t);
+                if (y < 0) continue;
+                gsp_jw_arr_begin(&w);
+                gsp_jw_int(&w, x);
+                gsp_jw_int(&w, y);
+                gsp_jw_arr_end(&w);
+            }
+            gsp_jw_arr_end(&w);
+        }
+        gsp_jw_arr_end(&w);
+        gsp_jw_key(&w, "cds");
+        gsp_jw_arr_begin(&w);
+        for (int64_t k = 0; k < r.cds.len; k++) gsp_jw_int(&w, r.cds.v[k]);
+        gsp_jw_arr_end(&w);
+        gsp_jw_key(&w, "sent");
+        gsp_jw_arr_begin(&w);
+        for (int64_t x = 0; counted && x < N; x++) gsp_jw_int(&w, s[x]);
+        gsp_jw_arr_end(&w);
+        gsp_jw_key(&w, "received");
+        gsp_jw_arr_begin(&w);
+        for (int64_t x = 0; counted && x < N; x++) gsp_jw_int(&w, q[x]);
+        gsp_jw_arr_end(&w);
+        gsp_jw_obj_end(&w);
+        fputc('\n', stdout);
+        gsp_jw_finish(&w);
+    } else {
+        printf("N %lld (n = %d), variant next: a primitive permutation, gather-tree constraint holds\n", (long long)N, n);
+        if (N <= 63) {
+            printf("%-17s", "next (in-order)");
+            for (int64_t x = 1; x <= N; x++) printf(" %lld->%lld", (long long)x, (long long)gsp_revolve_next_inorder(n, x));
+            printf("\n%-17s", "labels");
+            for (int64_t x = 1; x <= N; x++) printf(" %lld:%lld", (long long)x, (long long)r.label[x]);
+            putchar('\n');
+        }
+        for (int64_t t = 0; t < steps; t++) {
+            char h[32];
+            snprintf(h, sizeof h, "step %lld", (long long)t);
+            printf("%-17s", h);
+            int64_t shown = 0;
+            for (int64_t x = 0; x < N && shown < 32; x++) {
+                int64_t y = gsp_revolve_msg(&r, x, t);
+                if (y >= 0) printf(" %lld->%lld", (long long)x, (long long)y), shown++;
+            }
+            printf("%s\n", shown == 32 ? " ..." : "");
+        }
+        printf("%-17s", "CDS");
+        for (int64_t k = 0; k < r.cds.len; k++) printf(" %lld", (long long)r.cds.v[k]);
+        printf(" (%lld elements)\n", (long long)r.cds.len);
+        if (counted && smin == smax && qmin == qmax)
+            printf("load over N steps every process sends %lld and receives %lld messages\n", (long long)smin, (long long)qmin);
+        else if (counted)
+            printf("load over N steps sent %lld..%lld, received %lld..%lld (UNEQUAL)\n", (long long)smin, (long long)smax,
+                   (long long)qmin, (long long)qmax);
+        else
+            printf("load over N steps not counted above 2^14 processes\n");
+    }
+    gsp_free(s);
+    gsp_free(q);
+    gsp_revolve_destroy(&r);
+    return EXIT_OK;
+}
+
+const cli_command_t cmd_revolve = {"revolve", "revolving hierarchy: one global result per step, equal load", run, usage_text};
