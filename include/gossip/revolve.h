@@ -35,7 +35,19 @@ typedef struct {
  * not). Release with gsp_revolve_destroy. */
 gsp_err_t gsp_revolve_build(int n, gsp_revolve_t *r);
 void gsp_revolve_destroy(gsp_revolve_t *r);
-/** msg(x, t) of eq. (3): the process x sends to at step t, or -1 (nil). */
+/** snext(x) on list positions 0..N-1, N = 2^n (Section V, one message received per step): S1
+ * x >> 1 for odd x (winners move left, the tournament); S2 x + N/2 for even x in the left half;
+ * S3 for even x in the right half: LS1^m(t) with t = (x + 2) mod N/2 and m its leading zeros in n
+ * bits (LS1 shifts left bringing in a 1). The transcribed "LS1^{l+1}(x) + 2" is defective; this
+ * reading is the one that reproduces eq. (7) and Fig. 6, and it is proved primitive in code. */
+int64_t gsp_revolve_snext(int n, int64_t x);
+/** The list variants: labels along the cycle of snext from position N - 1 (eq. 7), or the
+ * n_snext2 labelling (eq. 11: CDS {2^i - 1}, Theorem 4). In r, inorder[j] is the list position
+ * of label j, label[p] the label of position p, leaf[j] whether label j sends (an even position)
+ * and parent[j] = dest(j), the label of the next odd position. */
+gsp_err_t gsp_revolve_build_list(int n, bool snext2, gsp_revolve_t *r);
+
+/** msg(x, t) of eq. (3)/(9): the process x sends to at step t, or -1 (nil). */
 int64_t gsp_revolve_msg(const gsp_revolve_t *r, int64_t x, int64_t t);
 
 #ifdef __cplusplus

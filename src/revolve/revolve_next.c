@@ -38,6 +38,14 @@ void gsp_revolve_destroy(gsp_revolve_t *r) {
     memset(r, 0, sizeof *r);
 }
 
+/* Adds new_parent(j) - j to the CDS (as a residue in (-N/2, N/2]); seen marks residues. */
+static gsp_err_t cds_add(gsp_revolve_t *r, unsigned char *seen, int64_t j) {
+    int64_t N = r->N, d = ((r->parent[j] - j) % N + N) % N;
+    if (seen[d]) return GSP_OK;
+    seen[d] = 1;
+    return gsp_vec_push(&r->cds, d > N / 2 ? d - N : d);
+}
+
 static int cmp_i64(const void *p, const void *q) {
     int64_t a = *(const int64_t *)p, b = *(const int64_t *)q;
     return (a > b) - (a < b);
@@ -45,6 +53,7 @@ static int cmp_i64(const void *p, const void *q) {
 
 gsp_err_t gsp_revolve_build(int n, gsp_revolve_t *r) {
     gsp_err_t err;
+    unsigned char *seen = NULL;
     memset(r, 0, sizeof *r);
     if (n < 2 || n > GSP_REVOLVE_MAX_N) return gsp_error(GSP_ERR_RANGE, "revolve: n = %d outside 2..%d", n, GSP_REVOLVE_MAX_N);
     int64_t N = ((int64_t)1 << n) - 1;
@@ -53,7 +62,8 @@ gsp_err_t gsp_revolve_build(int n, gsp_revolve_t *r) {
     if ((err = gsp_alloc_array((void **)&r->inorder, N, sizeof *r->inorder, false)) ||
         (err = gsp_alloc_array((void **)&r->label, N + 1, sizeof *r->label, false)) ||
         (err = gsp_alloc_array((void **)&r->parent, N, sizeof *r->parent, false)) ||
-        (err = gsp_alloc_array((void **)&r->leaf, N, 1, false)))
+        (err = gsp_alloc_array((void **)&r->leaf, N, 1, false)) ||
+        (err = gsp_alloc_array((void **)&seen, N, 1, true)))
         goto fail;
     for (int64_t x = 0; x <= N; x++) r->label[x] = -1;
     /* One cycle from the leftmost leaf: primitive iff it visits all N nodes before returning. */
@@ -81,17 +91,13 @@ gsp_err_t gsp_revolve_build(int n, gsp_revolve_t *r) {
             err = gsp_error(GSP_ERR_INTERNAL, "revolve: gather-tree constraint fails at node %lld", (long long)v);
             goto fail;
         }
-        if (r->leaf[j]) {
-            int64_t d = ((r->parent[j] - j) % N + N) % N;
-            if (d > N / 2) d -= N;
-            bool have = false;
-            for (int64_t k = 0; k < r->cds.len; k++) have |= r->cds.v[k] == d;
-            if (!have && (err = gsp_vec_push(&r->cds, d))) goto fail;
-        }
+        if (r->leaf[j] && (err = cds_add(r, seen, j))) goto fail;
     }
     qsort(r->cds.v, (size_t)r->cds.len, sizeof *r->cds.v, cmp_i64);
+    gsp_free(seen);
     return GSP_OK;
 fail:
+    gsp_free(seen);
     gsp_revolve_destroy(r);
     return err;
 }
@@ -100,4 +106,74 @@ int64_t gsp_revolve_msg(const gsp_revolve_t *r, int64_t x, int64_t t) {
     int64_t N = r->N, pos = ((x + t) % N + N) % N;
     if (!r->leaf[pos]) return -1;
     return ((r->parent[pos] - t) % N + N) % N;
+}
+
+int64_t gsp_revolve_snext(int n, int64_t x) {
+    int64_t N = (int64_t)1 << n, half = N / 2;
+    if (x & 1) return x >> 1;        /* S1: winners play among themselves */
+    if (x < half) return x + half;   /* S2 */
+    int64_t t = (x - half + 2) % half, y = t; /* S3: towards the next left-even position */
+    int m = lead0(n, t);
+    for (int k = 0; k < m; k++) y = ((y << 1) | 1) & (N - 1);
+    return y;
+}
+
+gsp_err_t gsp_revolve_build_list(int n, bool snext2, gsp_revolve_t *r) {
+    gsp_err_t err;
+    unsigned char *seen = NULL;
+    memset(r, 0, sizeof *r);
+    if (n < 2 || n > GSP_REVOLVE_MAX_N) return gsp_error(GSP_ERR_RANGE, "revolve: n = %d outside 2..%d", n, GSP_REVOLVE_MAX_N);
+    int64_t N = (int64_t)1 << n, half = N / 2;
+    r->n = n;
+    r->N = N;
+    if ((err = gsp_alloc_array((void **)&r->inorder, N, sizeof *r->inorder, false)) ||
+        (err = gsp_alloc_array((void **)&r->label, N + 1, sizeof *r->label, false)) ||
+        (err = gsp_alloc_array((void **)&r->parent, N, sizeof *r->parent, false)) ||
+        (err = gsp_alloc_array((void **)&r->leaf, N, 1, false)) ||
+        (err = gsp_alloc_array((void **)&seen, N, 1, true)))
+        goto fail;
+    for (int64_t p = 0; p <= N; p++) r->label[p] = -1;
+    /* n_snext2 starts at position 0 and sends every left-even position to the leftmost right-even
+     * position not yet labelled; snext starts at position N - 1 (eq. 7). */
+    int64_t x = snext2 ? 0 : N - 1, next_reven = half;
+    for (int64_t j = 0; j < N; j++) {
+        if (x < 0 || x >= N || r->label[x] >= 0) {
+            err = gsp_error(GSP_ERR_INTERNAL, "revolve: the list permutation is not primitive for n = %d", n);
+            goto fail;
+        }
+        r->label[x] = j;
+        r->inorder[j] = x;
+        int64_t y;
+        if (!snext2) y = gsp_revolve_snext(n, x);
+        else if (x & 1) y = x >> 1;
+        else if (x >= half) y = x + 1;
+        else {
+            y = next_reven;
+            next_reven += 2;
+        }
+        /* Tournament constraints: a winner (odd) in the first 2^i positions moves into the first
+         * 2^(i-1). */
+        if ((x & 1) && y != x >> 1) {
+            err = gsp_error(GSP_ERR_INTERNAL, "revolve: tournament constraint fails at %lld", (long long)x);
+            goto fail;
+        }
+        x = y;
+    }
+    if (x != (snext2 ? 0 : N - 1)) {
+        err = gsp_error(GSP_ERR_INTERNAL, "revolve: the list permutation does not close for n = %d", n);
+        goto fail;
+    }
+    for (int64_t j = 0; j < N; j++) {
+        int64_t p = r->inorder[j];
+        r->leaf[j] = !(p & 1);
+        r->parent[j] = p & 1 ? -1 : r->label[p + 1];
+        if (r->leaf[j] && (err = cds_add(r, seen, j))) goto fail;
+    }
+    qsort(r->cds.v, (size_t)r->cds.len, sizeof *r->cds.v, cmp_i64);
+    gsp_free(seen);
+    return GSP_OK;
+fail:
+    gsp_free(seen);
+    gsp_revolve_destroy(r);
+    return err;
 }

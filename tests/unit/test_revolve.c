@@ -102,10 +102,107 @@ static void test_gather_and_fairness(void **state) {
     }
 }
 
+static void test_snext_eq7_fig6_eq8(void **state) {
+    (void)state;
+    gsp_revolve_t r;
+    assert_int_equal(gsp_revolve_build_list(4, false, &r), GSP_OK);
+    const int64_t eq7[16] = {4, 3, 8, 2, 11, 7, 14, 1, 5, 10, 9, 6, 12, 13, 15, 0};
+    for (int p = 0; p < 16; p++) assert_int_equal(r.label[p], eq7[p]);
+    /* Fig. 6: sender -> receiver pairs at t = 0, 1, 2 (list order). */
+    const int64_t fig6[3][16] = {{4, 3, 8, 2, 11, 7, 14, 1, 5, 10, 9, 6, 12, 13, 15, 0},
+                                 {3, 2, 7, 1, 10, 6, 13, 0, 4, 9, 8, 5, 11, 12, 14, 15},
+                                 {2, 1, 6, 0, 9, 5, 12, 15, 3, 8, 7, 4, 10, 11, 13, 14}};
+    for (int t = 0; t < 3; t++)
+        for (int k = 0; k < 8; k++) assert_int_equal(gsp_revolve_msg(&r, fig6[t][2 * k], t), fig6[t][2 * k + 1]);
+    /* Eq. (8): dest(y) for the senders; rec is its inverse. */
+    const int64_t dest[16] = {-1, -1, -1, -1, 3, 10, -1, -1, 2, 6, -1, 7, 13, -1, 1, 0};
+    const int64_t rec[16] = {15, 14, 8, 4, -1, -1, 9, 11, -1, -1, 5, -1, -1, 12, -1, -1};
+    for (int y = 0; y < 16; y++) {
+        assert_int_equal(r.leaf[y] ? r.parent[y] : -1, dest[y]);
+        if (rec[y] >= 0) assert_int_equal(r.parent[rec[y]], y);
+    }
+    const int64_t cds[7] = {-6, -4, -3, -1, 1, 3, 5}; /* {1, 3, 5, -6, -4, -3, -1} */
+    assert_int_equal(r.cds.len, 7);
+    for (int k = 0; k < 7; k++) assert_int_equal(r.cds.v[k], cds[k]);
+    gsp_revolve_destroy(&r);
+}
+
+static void test_snext2_eq11_theorem4(void **state) {
+    (void)state;
+    gsp_revolve_t r;
+    assert_int_equal(gsp_revolve_build_list(4, true, &r), GSP_OK);
+    const int64_t eq11[16] = {0, 15, 7, 14, 3, 6, 10, 13, 1, 2, 4, 5, 8, 9, 11, 12};
+    for (int p = 0; p < 16; p++) assert_int_equal(r.label[p], eq11[p]);
+    gsp_revolve_destroy(&r);
+    for (int n = 2; n <= 20; n++) {
+        assert_int_equal(gsp_revolve_build_list(n, true, &r), GSP_OK);
+        /* Theorem 4: {2^i - 1 : i = 1..n} (mod N: 2^n - 1 is stored as -1). */
+        assert_int_equal(r.cds.len, n);
+        for (int i = 1; i <= n; i++) {
+            int64_t want = ((int64_t)1 << i) - 1, N = r.N;
+            bool have = false;
+            for (int64_t k = 0; k < r.cds.len; k++) have |= ((r.cds.v[k] % N) + N) % N == want % N;
+            if (!have) fail_msg("n=%d: CDS lacks %lld", n, (long long)want);
+        }
+        gsp_revolve_destroy(&r);
+        assert_int_equal(gsp_revolve_build_list(n, false, &r), GSP_OK); /* snext primitive for every n */
+        gsp_revolve_destroy(&r);
+    }
+}
+
+static void test_tournament_fairness(void **state) {
+    (void)state;
+    for (int v = 0; v < 2; v++)
+        for (int n = 2; n <= 10; n++) {
+            gsp_revolve_t r;
+            assert_int_equal(gsp_revolve_build_list(n, v, &r), GSP_OK);
+            int64_t N = r.N, W = (N + 63) / 64;
+            /* One message received per process per step; equal load over N steps. */
+            int64_t *s = calloc((size_t)N, sizeof *s), *q = calloc((size_t)N, sizeof *q);
+            for (int64_t t = 0; t < N; t++) {
+                int64_t *got = calloc((size_t)N, sizeof *got);
+                for (int64_t x = 0; x < N; x++) {
+                    int64_t y = gsp_revolve_msg(&r, x, t);
+                    if (y >= 0) s[x]++, q[y]++, got[y]++;
+                }
+                for (int64_t x = 0; x < N; x++) assert_true(got[x] <= 1);
+                free(got);
+            }
+            for (int64_t x = 0; x < N; x++) assert_true(s[x] == N / 2 && q[x] == N / 2);
+            /* Tournament: after n steps some process knows every state of the start step. */
+            for (int64_t t0 = 0; t0 < 2; t0++) {
+                uint64_t *know = calloc((size_t)(N * W), sizeof *know), *nk = calloc((size_t)(N * W), sizeof *nk);
+                for (int64_t x = 0; x < N; x++) know[x * W + x / 64] |= 1ull << (x % 64);
+                for (int64_t t = t0; t < t0 + n; t++) {
+                    for (int64_t i = 0; i < N * W; i++) nk[i] = know[i];
+                    for (int64_t x = 0; x < N; x++) {
+                        int64_t y = gsp_revolve_msg(&r, x, t);
+                        if (y >= 0)
+                            for (int64_t w = 0; w < W; w++) nk[y * W + w] |= know[x * W + w];
+                    }
+                    for (int64_t i = 0; i < N * W; i++) know[i] = nk[i];
+                }
+                bool someone = false;
+                for (int64_t x = 0; x < N && !someone; x++) {
+                    int64_t c = 0;
+                    for (int64_t w = 0; w < W; w++) c += __builtin_popcountll(know[x * W + w]);
+                    someone = c == N;
+                }
+                if (!someone) fail_msg("variant %d, n=%d: no winner after n steps", v, n);
+                free(know);
+                free(nk);
+            }
+            free(s);
+            free(q);
+            gsp_revolve_destroy(&r);
+        }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_eq1), cmocka_unit_test(test_eq4), cmocka_unit_test(test_theorem2_cds),
-        cmocka_unit_test(test_gather_and_fairness),
+        cmocka_unit_test(test_gather_and_fairness), cmocka_unit_test(test_snext_eq7_fig6_eq8),
+        cmocka_unit_test(test_snext2_eq11_theorem4), cmocka_unit_test(test_tournament_fairness),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

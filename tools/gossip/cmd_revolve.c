@@ -6,7 +6,7 @@
 #include "cli.h"
 
 static const char usage_text[] =
-    "usage: gossip revolve N [--variant next] [--steps T] [--json]\n"
+    "usage: gossip revolve N [--variant next|snext|snext2] [--steps T] [--json]\n"
     "\n"
     "The revolving hierarchy for N = 2^n - 1 processes on a complete binary tree: at each step the\n"
     "processes move to new positions by the primitive permutation next (Section III), every leaf\n"
@@ -15,6 +15,9 @@ static const char usage_text[] =
     "0..T-1 (eq. 3: msg(x, t) = new_parent(x + t) - t when x + t is a leaf), the communication\n"
     "distance set (Theorem 2: {2^i - 1, -2^(i-1)}, 2(n - 1) elements), and what each process sends\n"
     "and receives over N consecutive steps (equal for all: the fairness constraint).\n"
+    "  --variant snext|snext2   N = 2^n processes in a list, one message received per step\n"
+    "              (Section V, the knockout tournament): snext labels as eq. (7), snext2 as eq. (11)\n"
+    "              with the CDS {2^i - 1} of Theorem 4 (shown as residues mod N in (-N/2, N/2])\n"
     "\n"
     "  --steps T   message steps to print (default 4)\n"
     "  --json      one object: n, N, variant, labels, messages, cds, sent, received\n"
@@ -32,13 +35,16 @@ static const char usage_text[] =
 static int run(int argc, char **argv) {
     int64_t N = -1, steps = 4;
     bool json = false;
+    const char *variant = "next";
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (cli_is_help(a)) return cli_help(&cmd_revolve);
         if (!strcmp(a, "--json")) json = true;
         else if (!strcmp(a, "--variant")) {
             if (i + 1 >= argc) return cli_usage_error("revolve: --variant needs a value");
-            if (strcmp(argv[++i], "next")) return cli_usage_error("revolve: unknown variant '%s' (this version has: next)", argv[i]);
+            variant = argv[++i];
+            if (strcmp(variant, "next") && strcmp(variant, "snext") && strcmp(variant, "snext2"))
+                return cli_usage_error("revolve: unknown variant '%s' (next, snext, snext2)", variant);
         } else if (!strcmp(a, "--steps")) {
             if (i + 1 >= argc || !cli_parse_int(argv[++i], 0, 1000000, "--steps", &steps)) return EXIT_USAGE;
         } else if (a[0] == '-' && a[1]) return cli_usage_error("revolve: unknown option '%s'", a);
@@ -46,12 +52,16 @@ static int run(int argc, char **argv) {
         else if (!cli_parse_int(a, 3, ((int64_t)1 << GSP_REVOLVE_MAX_N) - 1, "N", &N)) return EXIT_USAGE;
     }
     if (N < 0) return cli_usage_error("revolve: missing N (see 'gossip revolve --help')");
+    bool list = strcmp(variant, "next") != 0;
     int n = 0;
-    while ((((int64_t)1 << n) - 1) < N) n++;
-    if ((((int64_t)1 << n) - 1) != N)
-        return cli_usage_error("revolve: N = %lld is not of the form 2^n - 1 (the next variant needs a complete binary tree)", (long long)N);
+    int64_t off = list ? 0 : 1;
+    while ((((int64_t)1 << n) - off) < N) n++;
+    if ((((int64_t)1 << n) - off) != N)
+        return cli_usage_error(list ? "revolve: N = %lld is not a power of two (the list variants need N = 2^n)"
+                                    : "revolve: N = %lld is not of the form 2^n - 1 (the next variant needs a complete binary tree)",
+                               (long long)N);
     gsp_revolve_t r;
-    gsp_err_t err = gsp_revolve_build(n, &r);
+    gsp_err_t err = list ? gsp_revolve_build_list(n, !strcmp(variant, "snext2"), &r) : gsp_revolve_build(n, &r);
     if (err) return cli_lib_error(err);
     /* Load over N consecutive steps, counted from msg(x, t) (up to 2^14 processes). */
     int64_t *s = gsp_calloc((size_t)N, sizeof *s), *q = gsp_calloc((size_t)N, sizeof *q);
@@ -78,10 +88,10 @@ static int run(int argc, char **argv) {
         gsp_jw_obj_begin(&w);
         gsp_jw_key(&w, "n"); gsp_jw_int(&w, n);
         gsp_jw_key(&w, "N"); gsp_jw_int(&w, N);
-        gsp_jw_key(&w, "variant"); gsp_jw_str(&w, "next");
+        gsp_jw_key(&w, "variant"); gsp_jw_str(&w, variant);
         gsp_jw_key(&w, "labels");
         gsp_jw_arr_begin(&w);
-        for (int64_t x = 1; x <= N; x++) gsp_jw_int(&w, r.label[x]);
+        for (int64_t x = off; x < N + off; x++) gsp_jw_int(&w, r.label[x]);
         gsp_jw_arr_end(&w);
         gsp_jw_key(&w, "messages");
         gsp_jw_arr_begin(&w);
@@ -114,12 +124,15 @@ static int run(int argc, char **argv) {
         fputc('\n', stdout);
         gsp_jw_finish(&w);
     } else {
-        printf("N %lld (n = %d), variant next: a primitive permutation, gather-tree constraint holds\n", (long long)N, n);
-        if (N <= 63) {
-            printf("%-17s", "next (in-order)");
-            for (int64_t x = 1; x <= N; x++) printf(" %lld->%lld", (long long)x, (long long)gsp_revolve_next_inorder(n, x));
+        printf("N %lld (n = %d), variant %s: a primitive permutation, %s constraint holds\n", (long long)N, n, variant,
+               list ? "tournament" : "gather-tree");
+        if (N <= 64) {
+            printf("%-17s", list ? "snext (positions)" : "next (in-order)");
+            for (int64_t x = off; x < N + off; x++)
+                printf(" %lld->%lld", (long long)x,
+                       (long long)(list ? r.inorder[(r.label[x] + 1) % N] : gsp_revolve_next_inorder(n, x)));
             printf("\n%-17s", "labels");
-            for (int64_t x = 1; x <= N; x++) printf(" %lld:%lld", (long long)x, (long long)r.label[x]);
+            for (int64_t x = off; x < N + off; x++) printf(" %lld:%lld", (long long)x, (long long)r.label[x]);
             putchar('\n');
         }
         for (int64_t t = 0; t < steps; t++) {
