@@ -41,11 +41,18 @@ void gsp_revolve_destroy(gsp_revolve_t *r);
  * bits (LS1 shifts left bringing in a 1). The transcribed "LS1^{l+1}(x) + 2" is defective; this
  * reading is the one that reproduces eq. (7) and Fig. 6, and it is proved primitive in code. */
 int64_t gsp_revolve_snext(int n, int64_t x);
-/** The list variants: labels along the cycle of snext from position N - 1 (eq. 7), or the
- * n_snext2 labelling (eq. 11: CDS {2^i - 1}, Theorem 4). In r, inorder[j] is the list position
+/** The list variants: labels along the cycle of snext or bcnext from position N - 1 (eq. 7,
+ * Fig. 7), or the n_snext2 labelling (eq. 11: CDS {2^i - 1}, Theorem 4). bcnext also checks the
+ * broadcast constraints (13). In r, inorder[j] is the list position
  * of label j, label[p] the label of position p, leaf[j] whether label j sends (an even position)
  * and parent[j] = dest(j), the label of the next odd position. */
-gsp_err_t gsp_revolve_build_list(int n, bool snext2, gsp_revolve_t *r);
+typedef enum { GSP_REVOLVE_SNEXT = 0, GSP_REVOLVE_SNEXT2, GSP_REVOLVE_BCNEXT } gsp_revolve_list_t;
+gsp_err_t gsp_revolve_build_list(int n, gsp_revolve_list_t variant, gsp_revolve_t *r);
+/** bcnext(x) (Section V-A: gather and broadcast on the same messages): S1 x >> 1 for odd x; S2
+ * RS1(x) (shift right bringing in a 1) when b1 = b0 = 0; S3 when b1 = 1, b0 = 0:
+ * LS1^a(t) with t = (LS0^b(x) + 2) mod 2^(n-1), b the leading ones of x and a the leading zeros of
+ * t — the reading of the transcription that reproduces Fig. 7. */
+int64_t gsp_revolve_bcnext(int n, int64_t x);
 
 /** msg(x, t) of eq. (3)/(9): the process x sends to at step t, or -1 (nil). */
 int64_t gsp_revolve_msg(const gsp_revolve_t *r, int64_t x, int64_t t);

@@ -118,7 +118,25 @@ int64_t gsp_revolve_snext(int n, int64_t x) {
     return y;
 }
 
-gsp_err_t gsp_revolve_build_list(int n, bool snext2, gsp_revolve_t *r) {
+static int lead1(int n, int64_t x) {
+    int z = 0;
+    for (int b = n - 1; b >= 0 && (x >> b & 1); b--) z++;
+    return z;
+}
+
+int64_t gsp_revolve_bcnext(int n, int64_t x) {
+    int64_t N = (int64_t)1 << n;
+    if (x & 1) return x >> 1;                       /* S1 */
+    if (!(x & 2)) return (x >> 1) | (N >> 1);       /* S2: RS1 */
+    int64_t t = ((x << lead1(n, x)) & (N - 1)) + 2; /* S3 */
+    t %= N >> 1;
+    int a = lead0(n, t);
+    for (int k = 0; k < a; k++) t = ((t << 1) | 1) & (N - 1);
+    return t;
+}
+
+gsp_err_t gsp_revolve_build_list(int n, gsp_revolve_list_t variant, gsp_revolve_t *r) {
+    bool snext2 = variant == GSP_REVOLVE_SNEXT2;
     gsp_err_t err;
     unsigned char *seen = NULL;
     memset(r, 0, sizeof *r);
@@ -144,7 +162,8 @@ gsp_err_t gsp_revolve_build_list(int n, bool snext2, gsp_revolve_t *r) {
         r->label[x] = j;
         r->inorder[j] = x;
         int64_t y;
-        if (!snext2) y = gsp_revolve_snext(n, x);
+        if (variant == GSP_REVOLVE_BCNEXT) y = gsp_revolve_bcnext(n, x);
+        else if (!snext2) y = gsp_revolve_snext(n, x);
         else if (x & 1) y = x >> 1;
         else if (x >= half) y = x + 1;
         else {
@@ -156,6 +175,14 @@ gsp_err_t gsp_revolve_build_list(int n, bool snext2, gsp_revolve_t *r) {
         if ((x & 1) && y != x >> 1) {
             err = gsp_error(GSP_ERR_INTERNAL, "revolve: tournament constraint fails at %lld", (long long)x);
             goto fail;
+        }
+        /* Broadcast constraints (13): b_i..b_1 = 0 implies c_{i-1}..c_0 = 0, i = 1..n-1. */
+        for (int i = 1; variant == GSP_REVOLVE_BCNEXT && i <= n - 1; i++) {
+            int64_t mb = (((int64_t)1 << i) - 1) << 1, mc = ((int64_t)1 << i) - 1;
+            if (!(x & mb) && (y & mc)) {
+                err = gsp_error(GSP_ERR_INTERNAL, "revolve: broadcast constraint %d fails at %lld", i, (long long)x);
+                goto fail;
+            }
         }
         x = y;
     }

@@ -57,6 +57,8 @@ expect 0 revolve 16 --variant snext --json --steps 1
 jqcheck '.labels == [4,3,8,2,11,7,14,1,5,10,9,6,12,13,15,0] and .cds == [-6,-4,-3,-1,1,3,5] and .messages[0] == [[4,3],[5,10],[8,2],[9,6],[11,7],[12,13],[14,1],[15,0]]'
 expect 0 revolve 16 --variant snext2 --json
 jqcheck '.labels == [0,15,7,14,3,6,10,13,1,2,4,5,8,9,11,12] and (.cds | length) == 4 and (.sent | unique) == [8]'
+expect 0 revolve 16 --variant bcnext --json --steps 1
+jqcheck '.messages[0] == [[4,3],[5,11],[6,14],[7,0],[10,2],[12,9],[13,8],[15,1]]'
 expect 2 revolve 15 --variant snext
 expect 2 revolve 10
 expect 2 revolve 7 --variant snext2x

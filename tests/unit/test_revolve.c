@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "gossip/gossip.h"
 
@@ -105,7 +106,7 @@ static void test_gather_and_fairness(void **state) {
 static void test_snext_eq7_fig6_eq8(void **state) {
     (void)state;
     gsp_revolve_t r;
-    assert_int_equal(gsp_revolve_build_list(4, false, &r), GSP_OK);
+    assert_int_equal(gsp_revolve_build_list(4, GSP_REVOLVE_SNEXT, &r), GSP_OK);
     const int64_t eq7[16] = {4, 3, 8, 2, 11, 7, 14, 1, 5, 10, 9, 6, 12, 13, 15, 0};
     for (int p = 0; p < 16; p++) assert_int_equal(r.label[p], eq7[p]);
     /* Fig. 6: sender -> receiver pairs at t = 0, 1, 2 (list order). */
@@ -130,12 +131,12 @@ static void test_snext_eq7_fig6_eq8(void **state) {
 static void test_snext2_eq11_theorem4(void **state) {
     (void)state;
     gsp_revolve_t r;
-    assert_int_equal(gsp_revolve_build_list(4, true, &r), GSP_OK);
+    assert_int_equal(gsp_revolve_build_list(4, GSP_REVOLVE_SNEXT2, &r), GSP_OK);
     const int64_t eq11[16] = {0, 15, 7, 14, 3, 6, 10, 13, 1, 2, 4, 5, 8, 9, 11, 12};
     for (int p = 0; p < 16; p++) assert_int_equal(r.label[p], eq11[p]);
     gsp_revolve_destroy(&r);
     for (int n = 2; n <= 20; n++) {
-        assert_int_equal(gsp_revolve_build_list(n, true, &r), GSP_OK);
+        assert_int_equal(gsp_revolve_build_list(n, GSP_REVOLVE_SNEXT2, &r), GSP_OK);
         /* Theorem 4: {2^i - 1 : i = 1..n} (mod N: 2^n - 1 is stored as -1). */
         assert_int_equal(r.cds.len, n);
         for (int i = 1; i <= n; i++) {
@@ -145,17 +146,17 @@ static void test_snext2_eq11_theorem4(void **state) {
             if (!have) fail_msg("n=%d: CDS lacks %lld", n, (long long)want);
         }
         gsp_revolve_destroy(&r);
-        assert_int_equal(gsp_revolve_build_list(n, false, &r), GSP_OK); /* snext primitive for every n */
+        assert_int_equal(gsp_revolve_build_list(n, GSP_REVOLVE_SNEXT, &r), GSP_OK); /* snext primitive for every n */
         gsp_revolve_destroy(&r);
     }
 }
 
 static void test_tournament_fairness(void **state) {
     (void)state;
-    for (int v = 0; v < 2; v++)
+    for (int v = 0; v < 3; v++)
         for (int n = 2; n <= 10; n++) {
             gsp_revolve_t r;
-            assert_int_equal(gsp_revolve_build_list(n, v, &r), GSP_OK);
+            assert_int_equal(gsp_revolve_build_list(n, (gsp_revolve_list_t)v, &r), GSP_OK);
             int64_t N = r.N, W = (N + 63) / 64;
             /* One message received per process per step; equal load over N steps. */
             int64_t *s = calloc((size_t)N, sizeof *s), *q = calloc((size_t)N, sizeof *q);
@@ -198,11 +199,50 @@ static void test_tournament_fairness(void **state) {
         }
 }
 
+static void test_bcnext_fig7_theorem6(void **state) {
+    (void)state;
+    gsp_revolve_t r;
+    assert_int_equal(gsp_revolve_build_list(4, GSP_REVOLVE_BCNEXT, &r), GSP_OK);
+    const int64_t fig7[3][16] = {{4, 3, 10, 2, 12, 9, 15, 1, 5, 11, 13, 8, 6, 14, 7, 0},
+                                 {3, 2, 9, 1, 11, 8, 14, 0, 4, 10, 12, 7, 5, 13, 6, 15},
+                                 {2, 1, 8, 0, 10, 7, 13, 15, 3, 9, 11, 6, 4, 12, 5, 14}};
+    for (int t = 0; t < 3; t++)
+        for (int k = 0; k < 8; k++) assert_int_equal(gsp_revolve_msg(&r, fig7[t][2 * k], t), fig7[t][2 * k + 1]);
+    gsp_revolve_destroy(&r);
+    /* Theorem 6: bcnext is primitive and meets constraints (13) for every n <= 20 (checked while
+     * building); the result computed at position 1 reaches all N processes in n more steps. */
+    for (int n = 2; n <= 20; n++) {
+        assert_int_equal(gsp_revolve_build_list(n, GSP_REVOLVE_BCNEXT, &r), GSP_OK);
+        int64_t N = r.N;
+        if (n <= 12)
+            for (int64_t t0 = 0; t0 < 3; t0++) {
+                unsigned char *has = calloc((size_t)N, 1), *nh = calloc((size_t)N, 1);
+                int64_t holder = ((r.label[1] - t0) % N + N) % N; /* the process at position 1 */
+                has[holder] = 1;
+                for (int64_t t = t0 + 1; t <= t0 + n; t++) {
+                    memcpy(nh, has, (size_t)N);
+                    for (int64_t x = 0; x < N; x++) {
+                        int64_t y = gsp_revolve_msg(&r, x, t);
+                        if (y >= 0 && has[x]) nh[y] = 1;
+                    }
+                    memcpy(has, nh, (size_t)N);
+                }
+                int64_t c = 0;
+                for (int64_t x = 0; x < N; x++) c += has[x];
+                if (c != N) fail_msg("bcnext n=%d: the result reaches %lld of %lld in n steps", n, (long long)c, (long long)N);
+                free(has);
+                free(nh);
+            }
+        gsp_revolve_destroy(&r);
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_eq1), cmocka_unit_test(test_eq4), cmocka_unit_test(test_theorem2_cds),
         cmocka_unit_test(test_gather_and_fairness), cmocka_unit_test(test_snext_eq7_fig6_eq8),
         cmocka_unit_test(test_snext2_eq11_theorem4), cmocka_unit_test(test_tournament_fairness),
+        cmocka_unit_test(test_bcnext_fig7_theorem6),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

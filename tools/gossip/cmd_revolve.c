@@ -6,7 +6,7 @@
 #include "cli.h"
 
 static const char usage_text[] =
-    "usage: gossip revolve N [--variant next|snext|snext2] [--steps T] [--json]\n"
+    "usage: gossip revolve N [--variant next|snext|snext2|bcnext] [--steps T] [--json]\n"
     "\n"
     "The revolving hierarchy for N = 2^n - 1 processes on a complete binary tree: at each step the\n"
     "processes move to new positions by the primitive permutation next (Section III), every leaf\n"
@@ -18,6 +18,8 @@ static const char usage_text[] =
     "  --variant snext|snext2   N = 2^n processes in a list, one message received per step\n"
     "              (Section V, the knockout tournament): snext labels as eq. (7), snext2 as eq. (11)\n"
     "              with the CDS {2^i - 1} of Theorem 4 (shown as residues mod N in (-N/2, N/2])\n"
+    "  --variant bcnext   the list variant whose messages also broadcast each result to all N\n"
+    "              processes in log N steps (Fig. 7, Theorems 5-6)\n"
     "\n"
     "  --steps T   message steps to print (default 4)\n"
     "  --json      one object: n, N, variant, labels, messages, cds, sent, received\n"
@@ -43,8 +45,8 @@ static int run(int argc, char **argv) {
         else if (!strcmp(a, "--variant")) {
             if (i + 1 >= argc) return cli_usage_error("revolve: --variant needs a value");
             variant = argv[++i];
-            if (strcmp(variant, "next") && strcmp(variant, "snext") && strcmp(variant, "snext2"))
-                return cli_usage_error("revolve: unknown variant '%s' (next, snext, snext2)", variant);
+            if (strcmp(variant, "next") && strcmp(variant, "snext") && strcmp(variant, "snext2") && strcmp(variant, "bcnext"))
+                return cli_usage_error("revolve: unknown variant '%s' (next, snext, snext2, bcnext)", variant);
         } else if (!strcmp(a, "--steps")) {
             if (i + 1 >= argc || !cli_parse_int(argv[++i], 0, 1000000, "--steps", &steps)) return EXIT_USAGE;
         } else if (a[0] == '-' && a[1]) return cli_usage_error("revolve: unknown option '%s'", a);
@@ -61,7 +63,7 @@ static int run(int argc, char **argv) {
                                     : "revolve: N = %lld is not of the form 2^n - 1 (the next variant needs a complete binary tree)",
                                (long long)N);
     gsp_revolve_t r;
-    gsp_err_t err = list ? gsp_revolve_build_list(n, !strcmp(variant, "snext2"), &r) : gsp_revolve_build(n, &r);
+    gsp_err_t err = list ? gsp_revolve_build_list(n, !strcmp(variant, "snext2") ? GSP_REVOLVE_SNEXT2 : !strcmp(variant, "bcnext") ? GSP_REVOLVE_BCNEXT : GSP_REVOLVE_SNEXT, &r) : gsp_revolve_build(n, &r);
     if (err) return cli_lib_error(err);
     /* Load over N consecutive steps, counted from msg(x, t) (up to 2^14 processes). */
     int64_t *s = gsp_calloc((size_t)N, sizeof *s), *q = gsp_calloc((size_t)N, sizeof *q);
