@@ -54,6 +54,30 @@ gsp_err_t gsp_revolve_build_list(int n, gsp_revolve_list_t variant, gsp_revolve_
  * t — the reading of the transcription that reproduces Fig. 7. */
 int64_t gsp_revolve_bcnext(int n, int64_t x);
 
+/** Repeated computation of a global maximum on the revolving messages: each process holds, for
+ * every computation still in flight, the largest value it has heard of; a message carries the
+ * sender's values for all of them (at most `window` numbers). Computation c starts at step c with
+ * the values v(ctx, x, c); its result is at a known process after `depth` more steps: the root of
+ * gather tree T_c (next) or the tournament winner (list variants). */
+typedef double (*gsp_revolve_value_fn)(void *ctx, int64_t process, int64_t computation);
+
+typedef struct {
+    int64_t *done_step; /* step at whose end computation c's result is complete, per computation */
+    int64_t *holder;    /* the process holding it */
+    double *result;     /* its value */
+    int64_t computations, messages, values_sent;
+} gsp_revolve_run_t;
+
+/** Simulates `steps` steps (list: true for the snext family). Results for every computation that
+ * completes within them. Release with gsp_revolve_run_destroy. */
+gsp_err_t gsp_revolve_simulate(const gsp_revolve_t *r, bool list, int64_t steps, gsp_revolve_value_fn v, void *ctx,
+                               gsp_revolve_run_t *out);
+void gsp_revolve_run_destroy(gsp_revolve_run_t *run);
+/** Steps from the start of a computation to its result: n - 1 (tree) or n (list). */
+int64_t gsp_revolve_depth(const gsp_revolve_t *r, bool list);
+/** The process that holds computation c's result at the end of step c + depth - 1. */
+int64_t gsp_revolve_holder(const gsp_revolve_t *r, bool list, int64_t c);
+
 /** msg(x, t) of eq. (3)/(9): the process x sends to at step t, or -1 (nil). */
 int64_t gsp_revolve_msg(const gsp_revolve_t *r, int64_t x, int64_t t);
 

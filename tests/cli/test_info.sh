@@ -59,6 +59,9 @@ expect 0 revolve 16 --variant snext2 --json
 jqcheck '.labels == [0,15,7,14,3,6,10,13,1,2,4,5,8,9,11,12] and (.cds | length) == 4 and (.sent | unique) == [8]'
 expect 0 revolve 16 --variant bcnext --json --steps 1
 jqcheck '.messages[0] == [[4,3],[5,11],[6,14],[7,0],[10,2],[12,9],[13,8],[15,1]]'
+expect 0 revolve 63 --simulate 500 && grepcheck 'all equal the true maximum' && grepcheck '32.00 per result'
+expect 0 revolve 64 --variant bcnext --simulate 500 && grepcheck 'one per step from step 5 on'
+expect 2 revolve 63 --simulate 0
 expect 2 revolve 15 --variant snext
 expect 2 revolve 10
 expect 2 revolve 7 --variant snext2x

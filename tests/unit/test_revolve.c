@@ -237,12 +237,42 @@ static void test_bcnext_fig7_theorem6(void **state) {
     }
 }
 
+static double val(void *ctx, int64_t x, int64_t c) {
+    (void)ctx;
+    return (double)((x * 7919 + c * 104729) % 1000003);
+}
+
+static void test_repeated_computation(void **state) {
+    (void)state;
+    /* One global result per step after the start-up delay, at the process the formula names,
+     * equal to the true maximum; (N+1)/2 or N/2 messages per result. */
+    for (int v = -1; v < 3; v++)
+        for (int n = 3; n <= 9; n++) {
+            gsp_revolve_t r;
+            bool list = v >= 0;
+            assert_int_equal(list ? gsp_revolve_build_list(n, (gsp_revolve_list_t)v, &r) : gsp_revolve_build(n, &r), GSP_OK);
+            gsp_revolve_run_t run;
+            int64_t steps = 3 * r.N;
+            assert_int_equal(gsp_revolve_simulate(&r, list, steps, val, NULL, &run), GSP_OK);
+            assert_int_equal(run.computations, steps - gsp_revolve_depth(&r, list) + 1);
+            for (int64_t c = 0; c < run.computations; c++) {
+                double m = -1;
+                for (int64_t x = 0; x < r.N; x++) m = m > val(NULL, x, c) ? m : val(NULL, x, c);
+                if (run.result[c] != m) fail_msg("variant %d n=%d computation %lld: %g, want %g", v, n, (long long)c, run.result[c], m);
+                assert_int_equal(run.done_step[c], c + gsp_revolve_depth(&r, list) - 1);
+            }
+            assert_int_equal(run.messages, steps * (list ? r.N / 2 : (r.N + 1) / 2));
+            gsp_revolve_run_destroy(&run);
+            gsp_revolve_destroy(&r);
+        }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_eq1), cmocka_unit_test(test_eq4), cmocka_unit_test(test_theorem2_cds),
         cmocka_unit_test(test_gather_and_fairness), cmocka_unit_test(test_snext_eq7_fig6_eq8),
         cmocka_unit_test(test_snext2_eq11_theorem4), cmocka_unit_test(test_tournament_fairness),
-        cmocka_unit_test(test_bcnext_fig7_theorem6),
+        cmocka_unit_test(test_bcnext_fig7_theorem6), cmocka_unit_test(test_repeated_computation),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
