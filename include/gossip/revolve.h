@@ -20,8 +20,11 @@ int64_t gsp_revolve_next_inorder(int n, int64_t x);
 int64_t gsp_revolve_parent_inorder(int n, int64_t x);
 
 typedef struct {
-    int n;
-    int64_t N;
+    int n;              /* levels of the tree (tree variants) or log2 N (list variants) */
+    int64_t N;          /* positions (processes, including virtual ones) */
+    int k;              /* arity of the tree (2 for next) */
+    int64_t nreal;      /* real processes: position labels >= nreal are virtual nodes, hosted by
+                           real process (label - nreal) mod nreal */
     int64_t *inorder;   /* inorder[j]: the in-order node that carries new label j (j = 0..N-1) */
     int64_t *label;     /* label[x]: the new label of in-order node x (x = 1..N; label[0] unused) */
     int64_t *parent;    /* parent[j]: new_parent(j), -1 for the root */
@@ -77,6 +80,15 @@ void gsp_revolve_run_destroy(gsp_revolve_run_t *run);
 int64_t gsp_revolve_depth(const gsp_revolve_t *r, bool list);
 /** The process that holds computation c's result at the end of step c + depth - 1. */
 int64_t gsp_revolve_holder(const gsp_revolve_t *r, bool list, int64_t c);
+
+/** The k-ary revolving hierarchy for any number of processes (Section VI): the smallest complete
+ * k-ary tree with M >= nreal positions, M - nreal of them virtual nodes hosted by real processes
+ * (at most k - 1 each). next keeps the gather-tree constraint (the interior nodes move one level
+ * down into the subtree of the root's first child, parent-child kept) and sends the leaves to the
+ * root and the other subtrees; the leaves' images are then permuted until next is one cycle
+ * (swapping the images of two leaves in different cycles merges them; every cycle holds a leaf).
+ * Positions are labelled along that cycle, so new_next(x) = x + 1 as in Section IV. */
+gsp_err_t gsp_revolve_build_kary(int k, int64_t nreal, gsp_revolve_t *r);
 
 /** msg(x, t) of eq. (3)/(9): the process x sends to at step t, or -1 (nil). */
 int64_t gsp_revolve_msg(const gsp_revolve_t *r, int64_t x, int64_t t);

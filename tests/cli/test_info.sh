@@ -61,6 +61,10 @@ expect 0 revolve 16 --variant bcnext --json --steps 1
 jqcheck '.messages[0] == [[4,3],[5,11],[6,14],[7,0],[10,2],[12,9],[13,8],[15,1]]'
 expect 0 revolve 63 --simulate 500 && grepcheck 'all equal the true maximum' && grepcheck '32.00 per result'
 expect 0 revolve 64 --variant bcnext --simulate 500 && grepcheck 'one per step from step 5 on'
+expect 0 revolve 100 --arity 3 && grepcheck 'at most 1 per real process \(limit 2\)'
+expect 0 revolve 10 --arity 2 --json
+jqcheck '.positions == 15 and .virtual == 5 and .max_hosted <= 1 and (.sent | length) == 10'
+expect 2 revolve 10 --arity 1
 expect 2 revolve 63 --simulate 0
 expect 2 revolve 15 --variant snext
 expect 2 revolve 10

@@ -267,12 +267,51 @@ static void test_repeated_computation(void **state) {
         }
 }
 
+static void test_kary_virtual(void **state) {
+    (void)state;
+    /* Any N on k-ary trees: gather trees complete after L - 1 steps, equal load per position,
+     * at most k - 1 virtual nodes per real process. */
+    for (int k = 2; k <= 4; k++)
+        for (int64_t N = 2; N <= 45; N++) {
+            gsp_revolve_t r;
+            assert_int_equal(gsp_revolve_build_kary(k, N, &r), GSP_OK);
+            int64_t M = r.N;
+            assert_true(M >= N && M - N <= (k - 1) * N);
+            int64_t *s = calloc((size_t)M, sizeof *s);
+            for (int64_t t = 0; t < M; t++)
+                for (int64_t x = 0; x < M; x++)
+                    if (gsp_revolve_msg(&r, x, t) >= 0) s[x]++;
+            for (int64_t x = 1; x < M; x++) assert_int_equal(s[x], s[0]);
+            free(s);
+            unsigned char *kn = calloc((size_t)(M * M), 1), *nk = malloc((size_t)(M * M));
+            for (int64_t x = 0; x < M; x++) kn[x * M + x] = 1;
+            for (int64_t t = 0; t < r.n - 1; t++) {
+                memcpy(nk, kn, (size_t)(M * M));
+                for (int64_t x = 0; x < M; x++) {
+                    int64_t y = gsp_revolve_msg(&r, x, t);
+                    if (y >= 0)
+                        for (int64_t z = 0; z < M; z++) nk[y * M + z] |= kn[x * M + z];
+                }
+                memcpy(kn, nk, (size_t)(M * M));
+            }
+            int64_t root = 0, cnt = 0;
+            for (int64_t j = 0; j < M; j++)
+                if (r.parent[j] < 0) root = j;
+            for (int64_t z = 0; z < M; z++) cnt += kn[root * M + z];
+            if (cnt != M) fail_msg("k=%d N=%lld: the root knows %lld of %lld", k, (long long)N, (long long)cnt, (long long)M);
+            free(kn);
+            free(nk);
+            gsp_revolve_destroy(&r);
+        }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_eq1), cmocka_unit_test(test_eq4), cmocka_unit_test(test_theorem2_cds),
         cmocka_unit_test(test_gather_and_fairness), cmocka_unit_test(test_snext_eq7_fig6_eq8),
         cmocka_unit_test(test_snext2_eq11_theorem4), cmocka_unit_test(test_tournament_fairness),
         cmocka_unit_test(test_bcnext_fig7_theorem6), cmocka_unit_test(test_repeated_computation),
+        cmocka_unit_test(test_kary_virtual),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -6,7 +6,7 @@
 #include "cli.h"
 
 static const char usage_text[] =
-    "usage: gossip revolve N [--variant next|snext|snext2|bcnext] [--steps T] [--json]\n"
+    "usage: gossip revolve N [--variant next|snext|snext2|bcnext] [--arity K] [--steps T] [--simulate S] [--json]\n"
     "\n"
     "The revolving hierarchy for N = 2^n - 1 processes on a complete binary tree: at each step the\n"
     "processes move to new positions by the primitive permutation next (Section III), every leaf\n"
@@ -21,6 +21,9 @@ static const char usage_text[] =
     "  --variant bcnext   the list variant whose messages also broadcast each result to all N\n"
     "              processes in log N steps (Fig. 7, Theorems 5-6)\n"
     "\n"
+    "  --arity K   any N on a complete K-ary tree (Section VI): the smallest tree with at least N\n"
+    "              positions, the rest virtual nodes hosted by real processes (at most K - 1 each);\n"
+    "              prints the per-process load counting the hosted nodes' work\n"
     "  --steps T   message steps to print (default 4)\n"
     "  --simulate S   run S steps of repeated computation of a global maximum (random values per\n"
     "              process and step) and check every result against the true maximum\n"
@@ -46,8 +49,95 @@ static double sim_value(void *ctx, int64_t x, int64_t c) {
     return (double)(h >> 11);
 }
 
+/* Any N on a k-ary tree with virtual nodes: loads per real process (own + hosted positions). */
+static int run_kary(int k, int64_t N, int64_t steps, bool json) {
+    gsp_revolve_t r;
+    gsp_err_t err = gsp_revolve_build_kary(k, N, &r);
+    if (err) return cli_lib_error(err);
+    int64_t M = r.N, *sent = gsp_calloc((size_t)N, sizeof *sent), *recv = gsp_calloc((size_t)N, sizeof *recv);
+    int64_t *hosted = gsp_calloc((size_t)N, sizeof *hosted);
+    if (!sent || !recv || !hosted) {
+        gsp_free(sent), gsp_free(recv), gsp_free(hosted);
+        gsp_revolve_destroy(&r);
+        return cli_lib_error(gsp_error(GSP_ERR_NOMEM, "out of memory"));
+    }
+    for (int64_t x = N; x < M; x++) hosted[(x - N) % N]++;
+    bool counted = M <= 1 << 13;
+    for (int64_t t = 0; counted && t < M; t++)
+        for (int64_t x = 0; x < M; x++) {
+            int64_t y = gsp_revolve_msg(&r, x, t);
+            if (y < 0) continue;
+            int64_t hx = x < N ? x : (x - N) % N, hy = y < N ? y : (y - N) % N;
+            sent[hx]++;
+            recv[hy]++;
+        }
+    int64_t smin = INT64_MAX, smax = 0, hmax = 0;
+    for (int64_t p = 0; p < N; p++) {
+        smin = sent[p] < smin ? sent[p] : smin;
+        smax = sent[p] > smax ? sent[p] : smax;
+        hmax = hosted[p] > hmax ? hosted[p] : hmax;
+    }
+    if (json) {
+        gsp_jw_t w;
+        gsp_jw_init(&w, stdout);
+        gsp_jw_obj_begin(&w);
+        gsp_jw_key(&w, "N"); gsp_jw_int(&w, N);
+        gsp_jw_key(&w, "arity"); gsp_jw_int(&w, k);
+        gsp_jw_key(&w, "positions"); gsp_jw_int(&w, M);
+        gsp_jw_key(&w, "virtual"); gsp_jw_int(&w, M - N);
+        gsp_jw_key(&w, "max_hosted"); gsp_jw_int(&w, hmax);
+        gsp_jw_key(&w, "labels");
+        gsp_jw_arr_begin(&w);
+        for (int64_t x = 0; x < M; x++) gsp_jw_int(&w, r.label[x]);
+        gsp_jw_arr_end(&w);
+        gsp_jw_key(&w, "messages");
+        gsp_jw_arr_begin(&w);
+        for (int64_t t = 0; t < steps; t++) {
+            gsp_jw_arr_begin(&w);
+            for (int64_t x = 0; x < M; x++) {
+                int64_t y = gsp_revolve_msg(&r, x, t);
+                if (y < 0) continue;
+                gsp_jw_arr_begin(&w);
+                gsp_jw_int(&w, x);
+                gsp_jw_int(&w, y);
+                gsp_jw_arr_end(&w);
+            }
+            gsp_jw_arr_end(&w);
+        }
+        gsp_jw_arr_end(&w);
+        gsp_jw_key(&w, "cds");
+        gsp_jw_arr_begin(&w);
+        for (int64_t i = 0; i < r.cds.len; i++) gsp_jw_int(&w, r.cds.v[i]);
+        gsp_jw_arr_end(&w);
+        gsp_jw_key(&w, "sent");
+        gsp_jw_arr_begin(&w);
+        for (int64_t p = 0; counted && p < N; p++) gsp_jw_int(&w, sent[p]);
+        gsp_jw_arr_end(&w);
+        gsp_jw_key(&w, "received");
+        gsp_jw_arr_begin(&w);
+        for (int64_t p = 0; counted && p < N; p++) gsp_jw_int(&w, recv[p]);
+        gsp_jw_arr_end(&w);
+        gsp_jw_obj_end(&w);
+        fputc('\n', stdout);
+        gsp_jw_finish(&w);
+    } else {
+        printf("N %lld on a complete %d-ary tree of %lld positions (%d levels): %lld virtual nodes, at most %lld per "
+               "real process (limit %d)\n",
+               (long long)N, k, (long long)M, r.n, (long long)(M - N), (long long)hmax, k - 1);
+        printf("CDS               %lld elements\n", (long long)r.cds.len);
+        if (counted)
+            printf("load over %lld steps each real process sends %lld..%lld messages (its own position and the virtual "
+                   "nodes it hosts; every position sends the same)\n",
+                   (long long)M, (long long)smin, (long long)smax);
+    }
+    int rc = hmax <= k - 1 ? EXIT_OK : EXIT_NO;
+    gsp_free(sent), gsp_free(recv), gsp_free(hosted);
+    gsp_revolve_destroy(&r);
+    return rc;
+}
+
 static int run(int argc, char **argv) {
-    int64_t N = -1, steps = 4, simulate = 0;
+    int64_t N = -1, steps = 4, simulate = 0, arity = 0;
     bool json = false;
     const char *variant = "next";
     for (int i = 1; i < argc; i++) {
@@ -59,6 +149,8 @@ static int run(int argc, char **argv) {
             variant = argv[++i];
             if (strcmp(variant, "next") && strcmp(variant, "snext") && strcmp(variant, "snext2") && strcmp(variant, "bcnext"))
                 return cli_usage_error("revolve: unknown variant '%s' (next, snext, snext2, bcnext)", variant);
+        } else if (!strcmp(a, "--arity")) {
+            if (i + 1 >= argc || !cli_parse_int(argv[++i], 2, 64, "--arity", &arity)) return EXIT_USAGE;
         } else if (!strcmp(a, "--simulate")) {
             if (i + 1 >= argc || !cli_parse_int(argv[++i], 1, 10000000, "--simulate", &simulate)) return EXIT_USAGE;
         } else if (!strcmp(a, "--steps")) {
@@ -69,6 +161,10 @@ static int run(int argc, char **argv) {
     }
     if (N < 0) return cli_usage_error("revolve: missing N (see 'gossip revolve --help')");
     bool list = strcmp(variant, "next") != 0;
+    if (arity) {
+        if (list) return cli_usage_error("revolve: --arity applies to the tree variant next");
+        return run_kary((int)arity, N, steps, json);
+    }
     int n = 0;
     int64_t off = list ? 0 : 1;
     while ((((int64_t)1 << n) - off) < N) n++;
