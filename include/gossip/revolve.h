@@ -76,6 +76,13 @@ typedef struct {
 gsp_err_t gsp_revolve_simulate(const gsp_revolve_t *r, bool list, int64_t steps, gsp_revolve_value_fn v, void *ctx,
                                gsp_revolve_run_t *out);
 void gsp_revolve_run_destroy(gsp_revolve_run_t *run);
+/** The asynchronous variant: messages take a random time in [1, max_delay] (seeded), and a process
+ * ends step t only when every message addressed to it at step t has arrived — it knows which from
+ * msg(., t), so it waits exactly for what it needs. The messages and results are those of the
+ * synchronous run (checked by the caller); *finish [out, steps entries, gsp_free] is the time at
+ * which the last process ends each step. */
+gsp_err_t gsp_revolve_simulate_async(const gsp_revolve_t *r, bool list, int64_t steps, gsp_revolve_value_fn v, void *ctx,
+                                     uint64_t seed, int64_t max_delay, gsp_revolve_run_t *out, double **finish);
 /** Steps from the start of a computation to its result: n - 1 (tree) or n (list). */
 int64_t gsp_revolve_depth(const gsp_revolve_t *r, bool list);
 /** The process that holds computation c's result at the end of step c + depth - 1. */

@@ -83,3 +83,48 @@ fail:
     gsp_revolve_run_destroy(out);
     return err;
 }
+
+gsp_err_t gsp_revolve_simulate_async(const gsp_revolve_t *r, bool list, int64_t steps, gsp_revolve_value_fn v, void *ctx,
+                                     uint64_t seed, int64_t max_delay, gsp_revolve_run_t *out, double **finish) {
+    gsp_err_t err;
+    int64_t N = r->N;
+    double *done = NULL, *ready = NULL, *fin = NULL;
+    *finish = NULL;
+    if (max_delay < 1) return gsp_error(GSP_ERR_RANGE, "revolve: max delay must be >= 1");
+    /* The contents are those of the synchronous run: waiting for every expected message makes the
+     * asynchronous execution compute exactly what the synchronous one does. */
+    if ((err = gsp_revolve_simulate(r, list, steps, v, ctx, out))) return err;
+    if ((err = gsp_alloc_array((void **)&done, N, sizeof *done, true)) ||
+        (err = gsp_alloc_array((void **)&ready, N, sizeof *ready, false)) ||
+        (err = gsp_alloc_array((void **)&fin, steps + 1, sizeof *fin, false)))
+        goto fail;
+    gsp_rng_t rng;
+    gsp_rng_seed(&rng, seed);
+    for (int64_t t = 0; t < steps; t++) {
+        /* A process sends its step-t message when it has ended step t - 1; the receiver ends step
+         * t when it has ended t - 1 and every step-t message to it has arrived. */
+        for (int64_t x = 0; x < N; x++) ready[x] = done[x];
+        for (int64_t x = 0; x < N; x++) {
+            int64_t y = gsp_revolve_msg(r, x, t);
+            if (y < 0) continue;
+            double arrive = done[x] + 1 + (double)gsp_rng_below(&rng, (uint64_t)max_delay);
+            if (arrive > ready[y]) ready[y] = arrive;
+        }
+        double last = 0;
+        for (int64_t x = 0; x < N; x++) {
+            done[x] = ready[x] > done[x] + 1 ? ready[x] : done[x] + 1;
+            if (done[x] > last) last = done[x];
+        }
+        fin[t] = last;
+    }
+    gsp_free(done);
+    gsp_free(ready);
+    *finish = fin;
+    return GSP_OK;
+fail:
+    gsp_free(done);
+    gsp_free(ready);
+    gsp_free(fin);
+    gsp_revolve_run_destroy(out);
+    return err;
+}

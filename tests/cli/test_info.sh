@@ -65,6 +65,7 @@ expect 0 revolve 100 --arity 3 && grepcheck 'at most 1 per real process \(limit 
 expect 0 revolve 10 --arity 2 --json
 jqcheck '.positions == 15 and .virtual == 5 and .max_hosted <= 1 and (.sent | length) == 10'
 expect 2 revolve 10 --arity 1
+expect 0 revolve 64 --variant bcnext --simulate 300 --async 5 && grepcheck 'all equal the true maximum' && grepcheck 'asynchronous +delays 1..5'
 expect 2 revolve 63 --simulate 0
 expect 2 revolve 15 --variant snext
 expect 2 revolve 10

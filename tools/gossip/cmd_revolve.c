@@ -27,6 +27,8 @@ static const char usage_text[] =
     "  --steps T   message steps to print (default 4)\n"
     "  --simulate S   run S steps of repeated computation of a global maximum (random values per\n"
     "              process and step) and check every result against the true maximum\n"
+    "  --async D   with --simulate: asynchronous messages taking 1..D time units; each process waits\n"
+    "              for the messages it expects at a step (it knows them from msg) before moving on\n"
     "  --json      one object: n, N, variant, labels, messages, cds, sent, received\n"
     "\n"
     "example:\n"
@@ -137,7 +139,7 @@ static int run_kary(int k, int64_t N, int64_t steps, bool json) {
 }
 
 static int run(int argc, char **argv) {
-    int64_t N = -1, steps = 4, simulate = 0, arity = 0;
+    int64_t N = -1, steps = 4, simulate = 0, arity = 0, async = 0;
     bool json = false;
     const char *variant = "next";
     for (int i = 1; i < argc; i++) {
@@ -149,6 +151,8 @@ static int run(int argc, char **argv) {
             variant = argv[++i];
             if (strcmp(variant, "next") && strcmp(variant, "snext") && strcmp(variant, "snext2") && strcmp(variant, "bcnext"))
                 return cli_usage_error("revolve: unknown variant '%s' (next, snext, snext2, bcnext)", variant);
+        } else if (!strcmp(a, "--async")) {
+            if (i + 1 >= argc || !cli_parse_int(argv[++i], 1, 1000000, "--async", &async)) return EXIT_USAGE;
         } else if (!strcmp(a, "--arity")) {
             if (i + 1 >= argc || !cli_parse_int(argv[++i], 2, 64, "--arity", &arity)) return EXIT_USAGE;
         } else if (!strcmp(a, "--simulate")) {
@@ -196,7 +200,9 @@ static int run(int argc, char **argv) {
     }
     if (simulate) {
         gsp_revolve_run_t run;
-        if ((err = gsp_revolve_simulate(&r, list, simulate, sim_value, NULL, &run))) {
+        double *fin = NULL;
+        if ((err = async ? gsp_revolve_simulate_async(&r, list, simulate, sim_value, NULL, 1, async, &run, &fin)
+                         : gsp_revolve_simulate(&r, list, simulate, sim_value, NULL, &run))) {
             gsp_free(s);
             gsp_free(q);
             gsp_revolve_destroy(&r);
@@ -214,6 +220,12 @@ static int run(int argc, char **argv) {
         printf("messages          %.2f per result (N/2); a static hierarchy needs 2(N - 1) = %lld\n",
                run.computations ? (double)run.messages / (double)simulate : 0.0, (long long)(2 * (N - 1)));
         printf("values per message at most %lld (the computations in flight)\n", (long long)gsp_revolve_depth(&r, list));
+        if (fin)
+            printf("asynchronous      delays 1..%lld: %lld steps took %.0f time units (%.2f per step; a synchronous step "
+                   "would wait %lld)\n",
+                   (long long)async, (long long)simulate, fin[simulate - 1], fin[simulate - 1] / (double)simulate,
+                   (long long)async + 1);
+        gsp_free(fin);
         gsp_revolve_run_destroy(&run);
         gsp_free(s);
         gsp_free(q);
