@@ -38,5 +38,15 @@ else failn=$((failn + 1)); echo "FAIL: drop-in on torus:4x4"; echo "$out" | tail
 out=$(timeout 120 mpirun --oversubscribe -n 16 -x LD_PRELOAD="$PRELOAD" -x GOSSIP_TOPOLOGY=torus:3x3 -x GOSSIP_VERBOSE=1 "$PLAIN" 10 2>&1)
 if [ $? = 0 ] && grep -q "all results correct" <<<"$out" && grep -q "falls through to PMPI: torus:3x3 has 9 nodes" <<<"$out"; then pass=$((pass + 1));
 else failn=$((failn + 1)); echo "FAIL: drop-in fall-through"; echo "$out" | tail -5; fi
+# The revolving hierarchy's applications under mpirun: answers equal the sequential solvers',
+# and every rank sends and receives the same number of hierarchy messages.
+MR="$(dirname "$GM")/mpi_revolve"
+for args in "16 bnb 40 1" "8 bnb 30 3" "16 jacobi 16 1" "4 jacobi 8 2"; do
+    set -- $args
+    n=$1; shift
+    out=$(timeout 120 mpirun --oversubscribe -n "$n" "$MR" "$@" 2>&1)
+    if [ $? = 0 ] && grep -q "equal\|converged" <<<"$out" && grep -q "sent \([0-9]*\)\.\.\1, received \1\.\.\1" <<<"$out"; then pass=$((pass + 1));
+    else failn=$((failn + 1)); echo "FAIL: mpi_revolve $args"; echo "$out" | tail -3; fi
+done
 echo "$pass passed, $failn failed"
 [ "$failn" = 0 ]
