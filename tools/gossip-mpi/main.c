@@ -99,7 +99,8 @@ int main(int argc, char **argv) {
                "# bytes_per_rank gossip_us mpi_us gossip_messages_rank0 gossip_bytes_rank0\n",
                gsp_collective_name(coll), spec, size, reps);
     int first_count = bench ? (8 + tsize - 1) / tsize : count;
-    for (count = first_count; !bench || (long)count * tsize <= max_bytes; count = count * 4) {
+    for (count = first_count; !bench || (long)count * tsize <= max_bytes;
+         count = (long)count * 4 * tsize > max_bytes && (long)count * tsize < max_bytes ? (int)(max_bytes / tsize) : count * 4) {
     size_t blk = (size_t)count * (size_t)tsize, all = blk * (size_t)size;
     char *in = malloc(blk + 1), *a = malloc(all + 1), *b = malloc(all + 1);
     /* Small integer values: sums are exact in every type, so results must match bit for bit. */
