@@ -11,5 +11,6 @@
 #include "gossip/scatter.h"
 #include "gossip/problemb.h"
 #include "gossip/revolve.h"
+#include "gossip/circulant.h"
 
 #endif

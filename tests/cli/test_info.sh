@@ -48,6 +48,19 @@ done
 expect 2 info star:13 && true
 grep -q 'too large\|limit' "$tmp/err" || fail "star:13 error does not say it is too large"
 
+# Routing in optimal circulants.
+expect 0 route optcirc:35 0 17 --json
+jqcheck '.address == [3,1] and .distance == 4 and .hops == 4 and .delivered and .path[0] == 0 and .path[-1] == 17'
+expect 0 route optcirc:35 0 17 --fail-node 5 --fail-link 0-4 --json
+jqcheck '.delivered and (.path | index(5)) == null and .path[1] != 4'
+expect 1 route optcirc:13 0 6 --fail-node 3 --fail-node 4 --fail-node 9 --fail-node 10
+grepcheck 'unreachable'
+expect 2 route torus:4x4 0 3
+expect 2 route optcirc:35 0 35
+expect 2 route optcirc:35 0 17 --fail-link 0-1
+expect 2 route optcirc:35 0 17 --fail-link x
+expect 2 route optcirc:35 0
+
 # The revolving hierarchy.
 expect 0 revolve 7 --json --steps 2
 jqcheck '.N == 7 and .n == 3 and .labels == [0,6,3,5,1,2,4] and .cds == [-2,-1,1,3] and (.messages | length) == 2 and .messages[0] == [[0,6],[1,2],[3,6],[4,2]]'

@@ -43,6 +43,7 @@ extern const cli_command_t cmd_export;
 extern const cli_command_t cmd_draw;
 extern const cli_command_t cmd_scatter;
 extern const cli_command_t cmd_revolve;
+extern const cli_command_t cmd_route;
 /** Parses --packets/--ports/--duplex VALUE into m; prints the error and returns false. */
 bool cli_parse_model(const char *opt, const char *val, gsp_model_t *m);
 

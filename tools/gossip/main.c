@@ -4,7 +4,7 @@
 
 #include "cli.h"
 
-static const cli_command_t *const commands[] = {&cmd_info, &cmd_plan, &cmd_verify, &cmd_list, &cmd_export, &cmd_draw, &cmd_scatter, &cmd_revolve};
+static const cli_command_t *const commands[] = {&cmd_info, &cmd_plan, &cmd_verify, &cmd_list, &cmd_export, &cmd_draw, &cmd_scatter, &cmd_revolve, &cmd_route};
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 
 static void usage(FILE *f) {
