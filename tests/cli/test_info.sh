@@ -53,7 +53,7 @@ expect 0 route optcirc:35 0 17 --json
 jqcheck '.address == [3,1] and .distance == 4 and .hops == 4 and .delivered and .path[0] == 0 and .path[-1] == 17'
 expect 0 route optcirc:35 0 17 --fail-node 5 --fail-link 0-4 --json
 jqcheck '.delivered and (.path | index(5)) == null and .path[1] != 4'
-expect 1 route optcirc:13 0 6 --fail-node 3 --fail-node 4 --fail-node 9 --fail-node 10
+expect 1 route optcirc:13 0 6 --fail-node 2 --fail-node 3 --fail-node 10 --fail-node 11
 grepcheck 'unreachable'
 expect 2 route torus:4x4 0 3
 expect 2 route optcirc:35 0 35
