@@ -5,7 +5,9 @@
 #include "gossip/algo.h"
 
 extern const gsp_method_t gsp__method_broadcast_bfs;
+extern const gsp_method_t gsp__method_broadcast_circulant;
 extern const gsp_method_t gsp__method_allgather_flood;
+extern const gsp_method_t gsp__method_allgather_circulant;
 extern const gsp_method_t gsp__method_allgather_greedy;
 extern const gsp_method_t gsp__method_allgather_rotation;
 extern const gsp_method_t gsp__method_allgather_balanced_search;
@@ -18,7 +20,9 @@ extern const gsp_method_t gsp__method_allreduce_linear;
 
 static const gsp_method_t *const registry[] = {
     &gsp__method_broadcast_bfs,
+    &gsp__method_broadcast_circulant,
     &gsp__method_allgather_flood,
+    &gsp__method_allgather_circulant,
     &gsp__method_allgather_rotation,
     &gsp__method_allgather_balanced_search,
     &gsp__method_allgather_greedy,

@@ -10,7 +10,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include <math.h>
+
 #include "gossip/gossip.h"
+#include "gossip/algo.h"
 
 int64_t gsp__optcirc_s(int64_t N);
 
@@ -94,7 +97,70 @@ static void test_routes(void **state) {
     }
 }
 
+static gsp_plan_t plan_on(const char *spec, gsp_collective_t c, const char *method, int64_t p, int64_t root,
+                          int64_t *D) {
+    gsp_topo_t *t = malloc(sizeof *t);
+    gsp_distances_t *d = malloc(sizeof *d);
+    assert_int_equal(gsp_topo_from_spec(t, spec), GSP_OK);
+    assert_int_equal(gsp_distances(t, true, d, NULL, NULL), GSP_OK);
+    gsp_model_t m = {p, false, false};
+    gsp_plan_in_t in = {t, d, m, root, 1, NULL, NULL, 0};
+    gsp_plan_t pl;
+    if (gsp_plan(&in, c, method, &pl)) fail_msg("%s %s: %s", spec, method, gsp_errmsg());
+    *D = d->diameter;
+    gsp_distances_destroy(d);
+    gsp_topo_destroy(t);
+    free(d);
+    free(t);
+    return pl;
+}
+
+static void test_broadcast_prop7(void **state) {
+    (void)state;
+    /* Programs 1-2 / Prop. 7: D* rounds, every node exactly once (the verifier's duplicates: 0). */
+    for (int64_t N = 5; N <= 5000; N++) {
+        char spec[32];
+        int64_t D;
+        snprintf(spec, sizeof spec, "optcirc:%lld", (long long)N);
+        gsp_plan_t pl = plan_on(spec, GSP_COLL_BROADCAST, "circulant-tree", 1, N / 3, &D);
+        if (pl.sched.nrounds != D || pl.report.duplicates != 0)
+            fail_msg("N=%lld: %lld rounds (D* %lld), %lld duplicates", (long long)N, (long long)pl.sched.nrounds, (long long)D,
+                     (long long)pl.report.duplicates);
+        int64_t Dstar = (int64_t)ceil((sqrt(2.0 * N - 1) - 1) / 2 - 1e-12);
+        assert_int_equal(D, Dstar);
+        gsp_plan_destroy(&pl);
+    }
+}
+
+static void test_gossip_prop8_prop9(void **state) {
+    (void)state;
+    /* Prop. 8: p = D* packets, D* rounds, for every N. */
+    for (int64_t N = 5; N <= 3000; N++) {
+        char spec[32];
+        int64_t D;
+        snprintf(spec, sizeof spec, "optcirc:%lld", (long long)N);
+        gsp_plan_t pl = plan_on(spec, GSP_COLL_ALLGATHER, "circulant-gossip", (int64_t)ceil((sqrt(2.0 * N - 1) - 1) / 2 - 1e-12), -1, &D);
+        assert_int_equal(pl.sched.nrounds, D);
+        assert_int_equal(pl.report.duplicates, 0);
+        gsp_plan_destroy(&pl);
+    }
+    /* Prop. 9: for N = 2D^2 + 2D + 1 and p = 1..D, exactly ceil(D(D+1)/2p - (p-1)/2) + p - 1. */
+    for (int64_t D = 1; D <= 12; D++)
+        for (int64_t p = 1; p <= D; p++) {
+            char spec[32];
+            int64_t Dg;
+            snprintf(spec, sizeof spec, "optcirc:%lld", (long long)(2 * D * D + 2 * D + 1));
+            gsp_plan_t pl = plan_on(spec, GSP_COLL_ALLGATHER, "auto", p, -1, &Dg);
+            int64_t want = (int64_t)ceil((double)(D * (D + 1)) / (2.0 * p) - (p - 1) / 2.0 - 1e-9) + p - 1;
+            if (pl.sched.nrounds != want || pl.lower_bound != want)
+                fail_msg("D=%lld p=%lld: %lld rounds, bound %lld, Prop. 9 says %lld", (long long)D, (long long)p,
+                         (long long)pl.sched.nrounds, (long long)pl.lower_bound, (long long)want);
+            gsp_plan_destroy(&pl);
+        }
+}
+
 int main(void) {
-    const struct CMUnitTest tests[] = {cmocka_unit_test(test_addresses), cmocka_unit_test(test_routes)};
+    const struct CMUnitTest tests[] = {cmocka_unit_test(test_addresses), cmocka_unit_test(test_routes),
+                                       cmocka_unit_test(test_broadcast_prop7), cmocka_unit_test(test_gossip_prop8_prop9)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
