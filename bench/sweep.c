@@ -4,7 +4,9 @@
  * with p packets: plan allgather (auto), verify, compare with the layered and degree bounds.
  * Output: one tab-separated line per graph, appended to OUT; graphs already in OUT are skipped,
  * so an interrupted sweep resumes where it stopped. Progress on stderr when it is a terminal.
- * Usage: sweep tori2d|tori3d|circulants MAX P OUT */
+ * Also `optcirc`: every optimal circulant optcirc:N, 5 <= N <= MAX (with the circulant paper's
+ * Prop. 3 bound in the last column).
+ * Usage: sweep tori2d|tori3d|circulants|optcirc MAX P OUT */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -60,14 +62,15 @@ static void run_one(const char *spec, int64_t p, FILE *out) {
         fprintf(stderr, "sweep: %s: %s\n", spec, gsp_errmsg());
         exit(3);
     }
-    int64_t degree = 0, layered = 0;
+    int64_t degree = 0, layered = 0, prop3 = 0;
     for (int i = 0; i < plan.bounds.count; i++) {
         if (!strcmp(plan.bounds.b[i].name, "degree")) degree = plan.bounds.b[i].value;
         if (!strcmp(plan.bounds.b[i].name, "layered")) layered = plan.bounds.b[i].value;
+        if (!strcmp(plan.bounds.b[i].name, "circulant-prop3")) prop3 = plan.bounds.b[i].value;
     }
-    fprintf(out, "%s\t%lld\t%lld\t%lld\t%lld\t%lld\t%lld\t%d\t%s\t%.4f\n", spec, (long long)t.n, (long long)p,
+    fprintf(out, "%s\t%lld\t%lld\t%lld\t%lld\t%lld\t%lld\t%d\t%s\t%.4f\t%lld\n", spec, (long long)t.n, (long long)p,
             (long long)plan.sched.nrounds, (long long)plan.lower_bound, (long long)degree, (long long)layered,
-            plan.optimal ? 1 : 0, plan.method->name, now() - t0);
+            plan.optimal ? 1 : 0, plan.method->name, now() - t0, (long long)prop3);
     fflush(out);
     gsp_plan_destroy(&plan);
     gsp_distances_destroy(&d);
@@ -95,7 +98,7 @@ int main(int argc, char **argv) {
     }
     FILE *out = fopen(outpath, "a");
     if (!out) return 2;
-    if (ndone == 0) fprintf(out, "# spec\tnodes\tp\trounds\tlower_bound\tdegree_bound\tlayered_bound\toptimal\tmethod\tseconds\n");
+    if (ndone == 0) fprintf(out, "# spec\tnodes\tp\trounds\tlower_bound\tdegree_bound\tlayered_bound\toptimal\tmethod\tseconds\tprop3_bound\n");
     bool tty = isatty(2);
     char spec[128];
     int64_t total = 0, k = 0;
@@ -117,6 +120,13 @@ int main(int argc, char **argv) {
                         run_one(spec, p, out);
                         if (tty && ++k % 16 == 0) fprintf(stderr, "\r%s: %lld/%lld", kind, (long long)k, (long long)total);
                     }
+        } else if (!strcmp(kind, "optcirc")) {
+            for (int64_t N = 5; N <= max; N++) {
+                if (!pass) { total++; continue; }
+                snprintf(spec, sizeof spec, "optcirc:%lld", (long long)N);
+                run_one(spec, p, out);
+                if (tty && ++k % 16 == 0) fprintf(stderr, "\r%s: %lld/%lld", kind, (long long)k, (long long)total);
+            }
         } else if (!strcmp(kind, "circulants")) {
             for (int64_t N = 5; N <= max; N++)
                 for (int64_t s1 = 1; s1 < (N + 1) / 2; s1++)
