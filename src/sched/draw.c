@@ -5,6 +5,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "gossip/circulant.h"
 #include "gossip/sched.h"
 
 static const char *const palette[] = {"#d62728", "#1f77b4", "#2ca02c", "#9467bd", "#ff7f0e",
@@ -26,6 +27,16 @@ static gsp_err_t layout(const gsp_topo_t *t, double *px, double *py, bool *grid)
             int64_t b = c[1] > g->mod[1] / 2 ? c[1] - g->mod[1] : c[1];
             px[x] = (double)b;
             py[x] = (double)-a;
+        }
+        *grid = true;
+        return GSP_OK;
+    }
+    if (g && g->kind == GSP_GROUP_ABELIAN && g->k == 1 && t->ngens == 4 && n >= 5 && t->gens[1] == t->gens[0] + 1) {
+        /* G(N; s, s+1): every node at its canonical relative address (the rhombus of Fig. 1a). */
+        for (int64_t x = 0; x < n; x++) {
+            gsp_caddr_t a = gsp_circ_address(n, t->gens[0], x);
+            px[x] = (double)a.x;
+            py[x] = (double)-a.y;
         }
         *grid = true;
         return GSP_OK;
