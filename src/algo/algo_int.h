@@ -69,3 +69,11 @@ void gsp__leja(double *v, int64_t n);
  * combine is multiplied by scale. */
 gsp_err_t gsp__weighted_schedule(const gsp_topo_t *t, const gsp_model_t *model, const char *method, int64_t m,
                                  const double *diag, const double *arcw, double scale, gsp_sched_t *out);
+
+/* ---- optimal circulants G(N; s, s+1) (broadcast_circulant.c, allgather_circulant.c) ---- */
+/** s when t is optcirc:N (G(N; s, s+1) with the optimal s), else -1. */
+int64_t gsp__circ_s(const gsp_topo_t *t);
+/** Is (x, y) the canonical relative address of the node it reaches from 0? */
+bool gsp__circ_canonical(int64_t N, int64_t s, int64_t x, int64_t y);
+/** The quadrant tree's parent of lattice point (x, y) != (0, 0) and the arc that leaves it. */
+void gsp__circ_parent(int64_t x, int64_t y, int64_t *px, int64_t *py, int *arc);

@@ -9,18 +9,9 @@
 #include "algo_int.h"
 #include "gossip/circulant.h"
 
-int64_t gsp__optcirc_s(int64_t N);
-void gsp__circ_parent(int64_t x, int64_t y, int64_t *px, int64_t *py, int *arc);
-
-static int64_t s_of(const gsp_topo_t *t) {
-    if (!t->group || t->group->kind != GSP_GROUP_ABELIAN || t->group->k != 1 || t->ngens != 4) return -1;
-    int64_t N = t->n, s = t->gens[0];
-    if (N < 5 || s != gsp__optcirc_s(N) || t->gens[1] != (s + 1) % N) return -1;
-    return s;
-}
 
 static bool applies(const gsp_plan_in_t *in, char *why, size_t n) {
-    if (s_of(in->topo) < 0) {
+    if (gsp__circ_s(in->topo) < 0) {
         snprintf(why, n, "needs an optimal circulant G(N; s, s+1) (optcirc:N)");
         return false;
     }
@@ -34,15 +25,11 @@ static bool applies(const gsp_plan_in_t *in, char *why, size_t n) {
 
 static int64_t rounds(const gsp_plan_in_t *in) { return in->dist->diameter; }
 
-static bool canonical(int64_t N, int64_t s, int64_t x, int64_t y) {
-    gsp_caddr_t a = gsp_circ_address(N, s, ((x * s + y * (s + 1)) % N + N) % N);
-    return a.x == x && a.y == y;
-}
 
 static gsp_err_t build(const gsp_plan_in_t *in, gsp_sched_t *out) {
     gsp_err_t err;
     const gsp_topo_t *t = in->topo;
-    int64_t N = t->n, s = s_of(t), D = in->dist->diameter;
+    int64_t N = t->n, s = gsp__circ_s(t), D = in->dist->diameter;
     if ((err = gsp_sched_init(out, GSP_COLL_ALLGATHER, t->spec, N, &in->model, -1, "circulant-gossip"))) return err;
     for (int64_t dd = 1; dd <= D; dd++)
         for (int64_t x = -dd; x <= dd; x++) {
@@ -51,9 +38,9 @@ static gsp_err_t build(const gsp_plan_in_t *in, gsp_sched_t *out) {
                 int64_t y = sg * ay, px, py;
                 int arc;
                 if (ay == 0 && sg > 0) continue;
-                if (!canonical(N, s, x, y)) continue;
+                if (!gsp__circ_canonical(N, s, x, y)) continue;
                 gsp__circ_parent(x, y, &px, &py, &arc);
-                if (!canonical(N, s, px, py)) continue;
+                if (!gsp__circ_canonical(N, s, px, py)) continue;
                 int64_t g = ((px * s + py * (s + 1)) % N + N) % N; /* the parent, relative to origin 0 */
                 if ((err = gsp_sched_sym(out, dd - 1, arc, g))) goto fail;
             }

@@ -22,7 +22,7 @@
 
 int64_t gsp__optcirc_s(int64_t N);
 
-static int64_t s_of(const gsp_topo_t *t) {
+int64_t gsp__circ_s(const gsp_topo_t *t) {
     if (!t->group || t->group->kind != GSP_GROUP_ABELIAN || t->group->k != 1 || t->ngens != 4) return -1;
     int64_t N = t->n, s = t->gens[0];
     if (N < 5 || s != gsp__optcirc_s(N) || t->gens[1] != (s + 1) % N) return -1;
@@ -30,7 +30,7 @@ static int64_t s_of(const gsp_topo_t *t) {
 }
 
 static bool applies(const gsp_plan_in_t *in, char *why, size_t n) {
-    if (s_of(in->topo) < 0) {
+    if (gsp__circ_s(in->topo) < 0) {
         snprintf(why, n, "needs an optimal circulant G(N; s, s+1) (optcirc:N)");
         return false;
     }
@@ -68,15 +68,15 @@ void gsp__circ_parent(int64_t x, int64_t y, int64_t *px, int64_t *py, int *arc) 
     if (arc) *arc = a;
 }
 
-static bool canonical(int64_t N, int64_t s, int64_t root, int64_t x, int64_t y) {
-    gsp_caddr_t a = gsp_circ_address(N, s, node_at(N, s, root, x, y) - root);
+bool gsp__circ_canonical(int64_t N, int64_t s, int64_t x, int64_t y) {
+    gsp_caddr_t a = gsp_circ_address(N, s, ((x * s + y * (s + 1)) % N + N) % N);
     return a.x == x && a.y == y;
 }
 
 static gsp_err_t build(const gsp_plan_in_t *in, gsp_sched_t *out) {
     gsp_err_t err;
     const gsp_topo_t *t = in->topo;
-    int64_t N = t->n, s = s_of(t), root = in->root >= 0 ? in->root : 0, D = in->dist->diameter;
+    int64_t N = t->n, s = gsp__circ_s(t), root = in->root >= 0 ? in->root : 0, D = in->dist->diameter;
     if ((err = gsp_sched_init(out, GSP_COLL_BROADCAST, t->spec, N, &in->model, root, "circulant-tree"))) return err;
     /* Round r reaches the canonical points at distance r + 1, each from its quadrant parent when
      * that parent is canonical too (it then holds the message, reached the round before). */
@@ -88,10 +88,10 @@ static gsp_err_t build(const gsp_plan_in_t *in, gsp_sched_t *out) {
             for (int64_t sg = -1; sg <= 1; sg += 2) {
                 int64_t y = sg * ay;
                 if (ay == 0 && sg > 0) continue; /* y = 0 once */
-                if (!canonical(N, s, root, x, y)) continue;
+                if (!gsp__circ_canonical(N, s, x, y)) continue;
                 int64_t px, py;
                 gsp__circ_parent(x, y, &px, &py, NULL);
-                if (!canonical(N, s, root, px, py)) continue;
+                if (!gsp__circ_canonical(N, s, px, py)) continue;
                 if ((err = gsp_sched_send(out, node_at(N, s, root, px, py), node_at(N, s, root, x, y), root))) goto fail;
             }
         }
