@@ -51,6 +51,44 @@ static double sim_value(void *ctx, int64_t x, int64_t c) {
     return (double)(h >> 11);
 }
 
+/* The keys both forms print: labels (of positions off .. off + M - 1), the messages of steps
+ * 0..steps-1, the CDS, and per real process the sent and received counts (when counted). */
+static void json_body(gsp_jw_t *w, const gsp_revolve_t *r, int64_t off, int64_t steps, const int64_t *sent,
+                      const int64_t *recv, int64_t nreal, bool counted) {
+    int64_t M = r->N;
+    gsp_jw_key(w, "labels");
+    gsp_jw_arr_begin(w);
+    for (int64_t x = off; x < M + off; x++) gsp_jw_int(w, r->label[x]);
+    gsp_jw_arr_end(w);
+    gsp_jw_key(w, "messages");
+    gsp_jw_arr_begin(w);
+    for (int64_t t = 0; t < steps; t++) {
+        gsp_jw_arr_begin(w);
+        for (int64_t x = 0; x < M; x++) {
+            int64_t y = gsp_revolve_msg(r, x, t);
+            if (y < 0) continue;
+            gsp_jw_arr_begin(w);
+            gsp_jw_int(w, x);
+            gsp_jw_int(w, y);
+            gsp_jw_arr_end(w);
+        }
+        gsp_jw_arr_end(w);
+    }
+    gsp_jw_arr_end(w);
+    gsp_jw_key(w, "cds");
+    gsp_jw_arr_begin(w);
+    for (int64_t i = 0; i < r->cds.len; i++) gsp_jw_int(w, r->cds.v[i]);
+    gsp_jw_arr_end(w);
+    gsp_jw_key(w, "sent");
+    gsp_jw_arr_begin(w);
+    for (int64_t p = 0; counted && p < nreal; p++) gsp_jw_int(w, sent[p]);
+    gsp_jw_arr_end(w);
+    gsp_jw_key(w, "received");
+    gsp_jw_arr_begin(w);
+    for (int64_t p = 0; counted && p < nreal; p++) gsp_jw_int(w, recv[p]);
+    gsp_jw_arr_end(w);
+}
+
 /* Any N on a k-ary tree with virtual nodes: loads per real process (own + hosted positions). */
 static int run_kary(int k, int64_t N, int64_t steps, bool json) {
     gsp_revolve_t r;
@@ -88,37 +126,7 @@ static int run_kary(int k, int64_t N, int64_t steps, bool json) {
         gsp_jw_key(&w, "positions"); gsp_jw_int(&w, M);
         gsp_jw_key(&w, "virtual"); gsp_jw_int(&w, M - N);
         gsp_jw_key(&w, "max_hosted"); gsp_jw_int(&w, hmax);
-        gsp_jw_key(&w, "labels");
-        gsp_jw_arr_begin(&w);
-        for (int64_t x = 0; x < M; x++) gsp_jw_int(&w, r.label[x]);
-        gsp_jw_arr_end(&w);
-        gsp_jw_key(&w, "messages");
-        gsp_jw_arr_begin(&w);
-        for (int64_t t = 0; t < steps; t++) {
-            gsp_jw_arr_begin(&w);
-            for (int64_t x = 0; x < M; x++) {
-                int64_t y = gsp_revolve_msg(&r, x, t);
-                if (y < 0) continue;
-                gsp_jw_arr_begin(&w);
-                gsp_jw_int(&w, x);
-                gsp_jw_int(&w, y);
-                gsp_jw_arr_end(&w);
-            }
-            gsp_jw_arr_end(&w);
-        }
-        gsp_jw_arr_end(&w);
-        gsp_jw_key(&w, "cds");
-        gsp_jw_arr_begin(&w);
-        for (int64_t i = 0; i < r.cds.len; i++) gsp_jw_int(&w, r.cds.v[i]);
-        gsp_jw_arr_end(&w);
-        gsp_jw_key(&w, "sent");
-        gsp_jw_arr_begin(&w);
-        for (int64_t p = 0; counted && p < N; p++) gsp_jw_int(&w, sent[p]);
-        gsp_jw_arr_end(&w);
-        gsp_jw_key(&w, "received");
-        gsp_jw_arr_begin(&w);
-        for (int64_t p = 0; counted && p < N; p++) gsp_jw_int(&w, recv[p]);
-        gsp_jw_arr_end(&w);
+        json_body(&w, &r, 0, steps, sent, recv, N, counted);
         gsp_jw_obj_end(&w);
         fputc('\n', stdout);
         gsp_jw_finish(&w);
@@ -239,37 +247,7 @@ static int run(int argc, char **argv) {
         gsp_jw_key(&w, "n"); gsp_jw_int(&w, n);
         gsp_jw_key(&w, "N"); gsp_jw_int(&w, N);
         gsp_jw_key(&w, "variant"); gsp_jw_str(&w, variant);
-        gsp_jw_key(&w, "labels");
-        gsp_jw_arr_begin(&w);
-        for (int64_t x = off; x < N + off; x++) gsp_jw_int(&w, r.label[x]);
-        gsp_jw_arr_end(&w);
-        gsp_jw_key(&w, "messages");
-        gsp_jw_arr_begin(&w);
-        for (int64_t t = 0; t < steps; t++) {
-            gsp_jw_arr_begin(&w);
-            for (int64_t x = 0; x < N; x++) {
-                int64_t y = gsp_revolve_msg(&r, x, t);
-                if (y < 0) continue;
-                gsp_jw_arr_begin(&w);
-                gsp_jw_int(&w, x);
-                gsp_jw_int(&w, y);
-                gsp_jw_arr_end(&w);
-            }
-            gsp_jw_arr_end(&w);
-        }
-        gsp_jw_arr_end(&w);
-        gsp_jw_key(&w, "cds");
-        gsp_jw_arr_begin(&w);
-        for (int64_t k = 0; k < r.cds.len; k++) gsp_jw_int(&w, r.cds.v[k]);
-        gsp_jw_arr_end(&w);
-        gsp_jw_key(&w, "sent");
-        gsp_jw_arr_begin(&w);
-        for (int64_t x = 0; counted && x < N; x++) gsp_jw_int(&w, s[x]);
-        gsp_jw_arr_end(&w);
-        gsp_jw_key(&w, "received");
-        gsp_jw_arr_begin(&w);
-        for (int64_t x = 0; counted && x < N; x++) gsp_jw_int(&w, q[x]);
-        gsp_jw_arr_end(&w);
+        json_body(&w, &r, off, steps, s, q, N, counted);
         gsp_jw_obj_end(&w);
         fputc('\n', stdout);
         gsp_jw_finish(&w);
