@@ -38,6 +38,21 @@ void gsp_revolve_destroy(gsp_revolve_t *r) {
     memset(r, 0, sizeof *r);
 }
 
+/* The arrays of an N-position hierarchy, labels unset, and a zeroed residue marker. */
+static gsp_err_t alloc_hierarchy(gsp_revolve_t *r, int n, int64_t N, unsigned char **seen) {
+    gsp_err_t err;
+    r->n = n;
+    r->N = N;
+    if ((err = gsp_alloc_array((void **)&r->inorder, N, sizeof *r->inorder, false)) ||
+        (err = gsp_alloc_array((void **)&r->label, N + 1, sizeof *r->label, false)) ||
+        (err = gsp_alloc_array((void **)&r->parent, N, sizeof *r->parent, false)) ||
+        (err = gsp_alloc_array((void **)&r->leaf, N, 1, false)) ||
+        (err = gsp_alloc_array((void **)seen, N, 1, true)))
+        return err;
+    for (int64_t x = 0; x <= N; x++) r->label[x] = -1;
+    return GSP_OK;
+}
+
 /* Adds new_parent(j) - j to the CDS (as a residue in (-N/2, N/2]); seen marks residues. */
 static gsp_err_t cds_add(gsp_revolve_t *r, unsigned char *seen, int64_t j) {
     int64_t N = r->N, d = ((r->parent[j] - j) % N + N) % N;
@@ -57,15 +72,7 @@ gsp_err_t gsp_revolve_build(int n, gsp_revolve_t *r) {
     memset(r, 0, sizeof *r);
     if (n < 2 || n > GSP_REVOLVE_MAX_N) return gsp_error(GSP_ERR_RANGE, "revolve: n = %d outside 2..%d", n, GSP_REVOLVE_MAX_N);
     int64_t N = ((int64_t)1 << n) - 1;
-    r->n = n;
-    r->N = N;
-    if ((err = gsp_alloc_array((void **)&r->inorder, N, sizeof *r->inorder, false)) ||
-        (err = gsp_alloc_array((void **)&r->label, N + 1, sizeof *r->label, false)) ||
-        (err = gsp_alloc_array((void **)&r->parent, N, sizeof *r->parent, false)) ||
-        (err = gsp_alloc_array((void **)&r->leaf, N, 1, false)) ||
-        (err = gsp_alloc_array((void **)&seen, N, 1, true)))
-        goto fail;
-    for (int64_t x = 0; x <= N; x++) r->label[x] = -1;
+    if ((err = alloc_hierarchy(r, n, N, &seen))) goto fail;
     /* One cycle from the leftmost leaf: primitive iff it visits all N nodes before returning. */
     int64_t x = 1;
     for (int64_t j = 0; j < N; j++) {
@@ -142,15 +149,7 @@ gsp_err_t gsp_revolve_build_list(int n, gsp_revolve_list_t variant, gsp_revolve_
     memset(r, 0, sizeof *r);
     if (n < 2 || n > GSP_REVOLVE_MAX_N) return gsp_error(GSP_ERR_RANGE, "revolve: n = %d outside 2..%d", n, GSP_REVOLVE_MAX_N);
     int64_t N = (int64_t)1 << n, half = N / 2;
-    r->n = n;
-    r->N = N;
-    if ((err = gsp_alloc_array((void **)&r->inorder, N, sizeof *r->inorder, false)) ||
-        (err = gsp_alloc_array((void **)&r->label, N + 1, sizeof *r->label, false)) ||
-        (err = gsp_alloc_array((void **)&r->parent, N, sizeof *r->parent, false)) ||
-        (err = gsp_alloc_array((void **)&r->leaf, N, 1, false)) ||
-        (err = gsp_alloc_array((void **)&seen, N, 1, true)))
-        goto fail;
-    for (int64_t p = 0; p <= N; p++) r->label[p] = -1;
+    if ((err = alloc_hierarchy(r, n, N, &seen))) goto fail;
     /* n_snext2 starts at position 0 and sends every left-even position to the leftmost right-even
      * position not yet labelled; snext starts at position N - 1 (eq. 7). */
     int64_t x = snext2 ? 0 : N - 1, next_reven = half;
