@@ -63,6 +63,9 @@ typedef struct {
 gsp_err_t gsp_plan(const gsp_plan_in_t *in, gsp_collective_t c, const char *method, gsp_plan_t *plan);
 void gsp_plan_destroy(gsp_plan_t *plan);
 
+/* Sets s's method to "method(from)": a method built on another's schedule says so. */
+gsp_err_t gsp__sched_rename(gsp_sched_t *s, const char *method, const char *from);
+
 /* BFS tree helper shared by methods: parent (and the arc index into each node) of a BFS tree
  * from root, nodes in BFS order. Arrays of n entries [out], allocated here. */
 gsp_err_t gsp__bfs_tree(const gsp_topo_t *t, int64_t root, int64_t **parent, int32_t **dist,

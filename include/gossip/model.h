@@ -12,12 +12,18 @@ extern "C" {
 typedef enum {
     GSP_COLL_BROADCAST = 1,
     GSP_COLL_ALLGATHER,
-    GSP_COLL_ALLREDUCE
+    GSP_COLL_ALLREDUCE,
+    /* Node x ends with block x of the sum of every node's vector (N blocks): the time-reversal
+     * of an allgather, partial sums travelling towards each block's owner. */
+    GSP_COLL_REDUCE_SCATTER,
+    /* The sum at one root (the runtime's MPI_Reduce; no schedule method of its own). */
+    GSP_COLL_REDUCE
 } gsp_collective_t;
 
-/** "broadcast", "allgather", "allreduce". */
+/** "broadcast", "allgather", "allreduce", "reduce-scatter", "reduce". */
 const char *gsp_collective_name(gsp_collective_t c);
-/** Parses a collective name (also "gossip" = allgather, "sum" = allreduce); false if unknown. */
+/** Parses a collective name (also "bcast", "gossip" = allgather, "sum" = allreduce,
+ * "reduce_scatter"); false if unknown. */
 bool gsp_collective_parse(const char *s, gsp_collective_t *out);
 
 #define GSP_PACKETS_INF 0 /* any number of packets per arc per round */

@@ -6,6 +6,7 @@
 #include <mpi.h>
 
 #include "gossip/algo.h"
+#include "gossip/runtime.h"
 #include "gossip/sched.h"
 #include "gossip/topo.h"
 
@@ -46,6 +47,48 @@ gsp_err_t gsp_mpi_reduce_local(const void *in, void *inout, int count, MPI_Datat
  * communication) with method (NULL or "auto"), then gsp_mpi_plan_create. */
 gsp_err_t gsp_mpi_plan_spec(const char *spec, gsp_collective_t c, const char *method, int64_t root, MPI_Comm comm,
                             gsp_mpi_plan_t **plan);
+
+/* ---- exact collectives: the runtime (what libgossip_pmpi.so serves) ----
+ *
+ * A context holds a topology for a communicator and, per collective, the runtime algorithms
+ * (runtime.h) with this rank's share of each, built on first use and chosen per message size by
+ * the cost model. Every result is exact in the MPI sense: each block reduced once, at one rank,
+ * in an order fixed by the schedule, then copied — the same bits on every rank. Reductions need
+ * a commutative op and a datatype without holes or offsets (GSP_ERR_UNSUPPORTED otherwise, to
+ * fall back on MPI's own). Every call is collective over the communicator. */
+typedef struct gsp_mpi_ctx gsp_mpi_ctx_t;
+
+/** Context for topology spec on comm [in] (duplicated; N must equal comm's size). */
+gsp_err_t gsp_mpi_ctx_create(const char *spec, MPI_Comm comm, gsp_mpi_ctx_t **ctx);
+void gsp_mpi_ctx_free(gsp_mpi_ctx_t *ctx);
+/** The cost model's parameters (default gsp_cost_default()). */
+void gsp_mpi_ctx_set_cost(gsp_mpi_ctx_t *ctx, const gsp_cost_t *cost);
+/** The allgather construction (or broadcast tree method) the algorithms are built on; before
+ * the first collective. Coefficient methods (spectral, ...) are refused: they are not exact. */
+gsp_err_t gsp_mpi_ctx_set_method(gsp_mpi_ctx_t *ctx, const char *method);
+/** Forces the runtime algorithm for coll by name ("rs-ag", "gather", "tree", ...; NULL or
+ * "auto": the cost model chooses). */
+gsp_err_t gsp_mpi_ctx_force(gsp_mpi_ctx_t *ctx, gsp_collective_t coll, const char *algo);
+/** Name of the algorithm the last call ran. */
+const char *gsp_mpi_ctx_last(const gsp_mpi_ctx_t *ctx);
+/** The algorithm chosen for coll at bytes (after a call of that size), or NULL. */
+const gsp_rt_algo_t *gsp_mpi_ctx_choice(gsp_mpi_ctx_t *ctx, gsp_collective_t coll, int root, int64_t bytes);
+/** After a failed call: false when no rank communicated yet (every rank failed in the same
+ * way, so the caller may fall back on MPI's own collective), true otherwise. */
+bool gsp_mpi_ctx_communicated(const gsp_mpi_ctx_t *ctx);
+/** True when dt has no holes and no offset (what the reductions need). */
+bool gsp_mpi_ctx_plain(MPI_Datatype dt);
+
+/** MPI_Allgather's semantics (sendbuf may be MPI_IN_PLACE; types may differ with equal
+ * signatures). */
+gsp_err_t gsp_mpi_ctx_allgather(gsp_mpi_ctx_t *ctx, const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                                int recvcount, MPI_Datatype recvtype);
+gsp_err_t gsp_mpi_ctx_allreduce(gsp_mpi_ctx_t *ctx, const void *sendbuf, void *recvbuf, int count, MPI_Datatype dt, MPI_Op op);
+gsp_err_t gsp_mpi_ctx_reduce_scatter_block(gsp_mpi_ctx_t *ctx, const void *sendbuf, void *recvbuf, int recvcount,
+                                           MPI_Datatype dt, MPI_Op op);
+gsp_err_t gsp_mpi_ctx_bcast(gsp_mpi_ctx_t *ctx, void *buf, int count, MPI_Datatype dt, int root);
+gsp_err_t gsp_mpi_ctx_reduce(gsp_mpi_ctx_t *ctx, const void *sendbuf, void *recvbuf, int count, MPI_Datatype dt, MPI_Op op,
+                             int root);
 
 #ifdef __cplusplus
 }

@@ -13,7 +13,8 @@ extern "C" {
 #endif
 
 /** One transfer: in its round, u sends to v along arc (u, v) the packet of origin x
- * (broadcast, allgather) or its register x (allreduce). */
+ * (broadcast, allgather), its register x (allreduce), or block x (reduce-scatter and the block
+ * form of allreduce: its partial sum of block x in a reduce round, the finished block after). */
 typedef struct {
     int64_t u, v, x;
 } gsp_send_t;
@@ -58,6 +59,11 @@ typedef struct {
     gsp_term_t *terms;
     int64_t nterms, cap_terms;
     int64_t *result;       /* nodes entries, or NULL */
+    /* Block form: reduce-scatter (every round a reduce round: reduce_rounds = nrounds) and
+     * allreduce with blocks = true (rounds < reduce_rounds reduce, later rounds gather). The
+     * file says "form": "blocks" and "reduce_rounds" for the allreduce. */
+    bool blocks;
+    int64_t reduce_rounds;
     /* Symmetric form (Cayley graphs): used instead of the explicit rounds when symmetric. */
     bool symmetric;
     gsp_symsend_t *sym;
@@ -86,6 +92,22 @@ gsp_err_t gsp_sched_sym(gsp_sched_t *s, int64_t t, int64_t i, int64_t g);
 gsp_err_t gsp_sched_finish(gsp_sched_t *s);
 /** Expands a symmetric schedule on t [in] into explicit rounds in *out [out]. */
 gsp_err_t gsp_sched_expand(const gsp_sched_t *s, const gsp_topo_t *t, gsp_sched_t *out);
+/** The allgather (or broadcast) s [in] on t [in] without duplicate deliveries: every node keeps
+ * only the first delivery of each packet (the first in the round's list), so every packet
+ * travels on a spanning tree. Symmetric schedules are expanded. out [out] is explicit. */
+gsp_err_t gsp_sched_first_deliveries(const gsp_sched_t *s, const gsp_topo_t *t, gsp_sched_t *out);
+/** Reverses an allgather s [in] on an undirected t [in] in time and direction: the first
+ * delivery (u, v, x) in round r becomes, in round R-1-r, v sending its partial sum of block x
+ * to u. Every packet's broadcast tree becomes a reduction tree into its origin, with the same
+ * rounds and the same load per arc and round: a reduce-scatter [out]. */
+gsp_err_t gsp_sched_reverse(const gsp_sched_t *s, const gsp_topo_t *t, gsp_sched_t *out);
+/** Allreduce in block form [out]: the reduce-scatter reversed from allgather s [in] on t [in],
+ * then s's first deliveries carrying the finished blocks: 2R rounds, N blocks of the vector,
+ * every arc loaded as in s. */
+gsp_err_t gsp_sched_allreduce_blocks(const gsp_sched_t *s, const gsp_topo_t *t, gsp_sched_t *out);
+/** Largest N for the exact check of reduce rounds (N^2 bits of contributions per block). */
+#define GSP_VERIFY_REDUCE_MAX 8192
+
 /** Number of transfers (for a symmetric schedule: entries times nodes). */
 int64_t gsp_sched_transfers(const gsp_sched_t *s);
 
@@ -107,7 +129,8 @@ typedef enum {
     GSP_RULE_PAYLOAD,    /* broadcast: a packet other than the root's */
     GSP_RULE_COMPLETE,   /* a node never gets a packet / a result is not the sum */
     GSP_RULE_REGISTER,   /* a register that does not exist */
-    GSP_RULE_SYMMETRIC   /* a symmetric entry breaks the balanced-sequence conditions */
+    GSP_RULE_SYMMETRIC,  /* a symmetric entry breaks the balanced-sequence conditions */
+    GSP_RULE_TWICE       /* reduce: a block's owner counts some node's contribution twice */
 } gsp_rule_t;
 
 const char *gsp_rule_name(gsp_rule_t r);

@@ -1,5 +1,6 @@
 /* registry.c — the one table of construction methods, and planning: run a method (or every
  * applicable one for `auto`), verify what it built, compare with the lower bounds. */
+#include <stdio.h>
 #include <string.h>
 
 #include "gossip/algo.h"
@@ -17,6 +18,8 @@ extern const gsp_method_t gsp__method_allreduce_diameter2;
 extern const gsp_method_t gsp__method_allreduce_product;
 extern const gsp_method_t gsp__method_allreduce_approx;
 extern const gsp_method_t gsp__method_allreduce_linear;
+extern const gsp_method_t gsp__method_allreduce_blocks;
+extern const gsp_method_t gsp__method_reduce_scatter_reverse;
 
 static const gsp_method_t *const registry[] = {
     &gsp__method_broadcast_bfs,
@@ -32,6 +35,8 @@ static const gsp_method_t *const registry[] = {
     &gsp__method_allreduce_product,
     &gsp__method_allreduce_linear,
     &gsp__method_allreduce_approx,
+    &gsp__method_allreduce_blocks,
+    &gsp__method_reduce_scatter_reverse,
 };
 
 const gsp_method_t *const *gsp_methods(int *count) {
@@ -160,4 +165,14 @@ fail:
     *parent = *order = NULL;
     *dist = NULL;
     return err;
+}
+
+gsp_err_t gsp__sched_rename(gsp_sched_t *s, const char *method, const char *from) {
+    char name[128];
+    snprintf(name, sizeof name, "%s(%s)", method, from);
+    char *q = gsp_strdup(name);
+    if (!q) return gsp_error(GSP_ERR_NOMEM, "out of memory");
+    gsp_free(s->method);
+    s->method = q;
+    return GSP_OK;
 }

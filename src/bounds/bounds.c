@@ -121,6 +121,8 @@ gsp_err_t gsp_bounds_compute(const gsp_topo_t *t, const gsp_distances_t *dist,
         if (m->one_port) add(out, "one-port", "a node hears from at most 2^t inputs after t rounds", ceil_log2(n));
         return GSP_OK;
     }
+    /* Allgather, and reduce-scatter by reversal: a node must send a partial sum of each of
+     * the N-1 other blocks, and a block at distance j must leave it j rounds before the end. */
     add(out, "diameter", "packet-gossip paper, Prop. 6", D);
     if (m->packets == GSP_PACKETS_INF) return GSP_OK;
     int64_t p = m->packets, din = t->in_dmin, cap;

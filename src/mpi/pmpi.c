@@ -1,9 +1,16 @@
-/* pmpi.c — libgossip_pmpi.so: MPI_Allgather, MPI_Allreduce and MPI_Bcast served by gossip's
- * schedules through the MPI profiling interface. With LD_PRELOAD=libgossip_pmpi.so and
- * GOSSIP_TOPOLOGY=torus:4x4 (optionally GOSSIP_METHOD), an unmodified program gets gossip's
- * collectives; plans are built on first use and cached on the communicator. What gossip cannot
- * serve — no or a mismatched topology, a non-commutative user op, send and receive types that
- * differ — goes to the PMPI_ call, with a one-line note on stderr when GOSSIP_VERBOSE=1. */
+/* pmpi.c — libgossip_pmpi.so: MPI_Allgather, MPI_Allreduce, MPI_Reduce_scatter_block,
+ * MPI_Bcast and MPI_Reduce served by gossip's exact runtime through the MPI profiling
+ * interface. With LD_PRELOAD=libgossip_pmpi.so and GOSSIP_TOPOLOGY=torus:4x4, an unmodified
+ * program gets gossip's collectives; the context is built on first use and cached on the
+ * communicator. Anything gossip does not serve goes to the PMPI_ call, and every such decision
+ * depends only on arguments that are equal on every rank, so all ranks take the same path:
+ * intercommunicators, invalid arguments (MPI's own call then reports them through the
+ * communicator's error handler), non-commutative ops, reductions on datatypes with holes.
+ *
+ * Environment: GOSSIP_TOPOLOGY (the spec; unusable: one line on stderr, then MPI's own),
+ * GOSSIP_METHOD (the allgather or broadcast construction), GOSSIP_ALGORITHM (e.g.
+ * "allreduce=rs-ag,bcast=tree"), GOSSIP_ALPHA, GOSSIP_BETA, GOSSIP_GAMMA (the cost model),
+ * GOSSIP_VERBOSE=1 (a line per collective and algorithm on first use). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,26 +18,24 @@
 #include "gossip/mpi.h"
 
 typedef struct {
-    gsp_mpi_plan_t *allgather, *allreduce; /* allreduce: a register schedule (sums of floats) */
-    gsp_mpi_plan_t **bcast;                /* per root, built on demand */
-    int size;
-    bool unusable;                         /* topology missing or wrong size: always fall through */
-    char why[256];
+    gsp_mpi_ctx_t *ctx;
+    bool unusable;
 } cache_t;
 
 static int keyval = MPI_KEYVAL_INVALID;
-static bool noted[3];
 
 static bool verbose(void) {
     const char *v = getenv("GOSSIP_VERBOSE");
     return v && *v && strcmp(v, "0");
 }
 
-static void note(int which, const char *fmt, const char *a, const char *b) {
-    if (!verbose() || noted[which]) return;
-    noted[which] = true;
+/* One line on stderr from rank 0 of comm, once per process and kind. */
+static void say(MPI_Comm comm, int kind, bool always, const char *fmt, const char *a, const char *b) {
+    static bool said[16];
+    if (said[kind] || (!always && !verbose())) return;
+    said[kind] = true;
     int rank = 0;
-    PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    PMPI_Comm_rank(comm, &rank);
     if (rank != 0) return;
     fprintf(stderr, "gossip: ");
     fprintf(stderr, fmt, a, b);
@@ -42,98 +47,137 @@ static int delete_cache(MPI_Comm comm, int key, void *val, void *extra) {
     (void)key;
     (void)extra;
     cache_t *c = val;
-    gsp_mpi_plan_free(c->allgather);
-    gsp_mpi_plan_free(c->allreduce);
-    if (c->bcast)
-        for (int r = 0; r < c->size; r++) gsp_mpi_plan_free(c->bcast[r]);
-    free(c->bcast);
+    gsp_mpi_ctx_free(c->ctx);
     free(c);
     return MPI_SUCCESS;
 }
 
-static cache_t *get_cache(MPI_Comm comm) {
-    int flag;
-    cache_t *c;
-    if (keyval == MPI_KEYVAL_INVALID) PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, delete_cache, &keyval, NULL);
-    PMPI_Comm_get_attr(comm, keyval, &c, &flag);
-    if (flag) return c;
-    c = calloc(1, sizeof *c);
-    if (!c) return NULL;
-    PMPI_Comm_size(comm, &c->size);
-    const char *spec = getenv("GOSSIP_TOPOLOGY");
-    if (!spec || !*spec) {
-        c->unusable = true;
-        snprintf(c->why, sizeof c->why, "GOSSIP_TOPOLOGY is not set");
-    } else {
-        gsp_topo_t t;
-        if (gsp_topo_from_spec(&t, spec)) {
-            c->unusable = true;
-            snprintf(c->why, sizeof c->why, "GOSSIP_TOPOLOGY=%s: %s", spec, gsp_errmsg());
-        } else {
-            if (t.n != c->size) {
-                c->unusable = true;
-                snprintf(c->why, sizeof c->why, "%s has %lld nodes, the communicator %d ranks", spec, (long long)t.n, c->size);
+static void configure(MPI_Comm comm, gsp_mpi_ctx_t *ctx) {
+    const char *m = getenv("GOSSIP_METHOD");
+    if (m && *m && gsp_mpi_ctx_set_method(ctx, m)) say(comm, 1, true, "GOSSIP_METHOD ignored: %s%s", gsp_errmsg(), "");
+    gsp_cost_t cost = gsp_cost_default();
+    const char *names[3] = {"GOSSIP_ALPHA", "GOSSIP_BETA", "GOSSIP_GAMMA"};
+    double *vals[3] = {&cost.alpha, &cost.beta, &cost.gamma};
+    for (int i = 0; i < 3; i++) {
+        const char *v = getenv(names[i]);
+        if (v && gsp_cost_parse(names[i], v, vals[i])) say(comm, 2 + i, true, "%s; the default is used%s", gsp_errmsg(), "");
+    }
+    gsp_mpi_ctx_set_cost(ctx, &cost);
+    const char *f = getenv("GOSSIP_ALGORITHM");
+    if (f && *f) {
+        char buf[256];
+        snprintf(buf, sizeof buf, "%s", f);
+        for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
+            char *eq = strchr(tok, '=');
+            gsp_collective_t coll;
+            if (!eq) {
+                say(comm, 5, true, "GOSSIP_ALGORITHM: '%s' is not COLLECTIVE=ALGORITHM%s", tok, "");
+                continue;
             }
-            gsp_topo_destroy(&t);
+            *eq = 0;
+            if (!gsp_collective_parse(tok, &coll)) say(comm, 6, true, "GOSSIP_ALGORITHM: unknown collective '%s'%s", tok, "");
+            else gsp_mpi_ctx_force(ctx, coll, eq + 1);
         }
     }
+}
+
+/* The context for comm, or NULL when gossip does not serve it (the same answer on every rank). */
+static gsp_mpi_ctx_t *usable(MPI_Comm comm) {
+    int flag = 0, inter = 0;
+    cache_t *c;
+    if (comm == MPI_COMM_NULL) return NULL;
+    if (PMPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS || inter) return NULL;
+    const char *spec = getenv("GOSSIP_TOPOLOGY");
+    if (!spec || !*spec) return NULL;
+    if (keyval == MPI_KEYVAL_INVALID) PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, delete_cache, &keyval, NULL);
+    PMPI_Comm_get_attr(comm, keyval, &c, &flag);
+    if (flag) return c->unusable ? NULL : c->ctx;
+    c = calloc(1, sizeof *c);
+    if (!c) return NULL;
+    if (gsp_mpi_ctx_create(spec, comm, &c->ctx)) {
+        /* Said once by default: the user asked for gossip and is not getting it. Every rank
+         * parses the same spec against the same size, so all ranks agree. */
+        c->unusable = true;
+        say(comm, 0, true, "GOSSIP_TOPOLOGY=%s is not usable here (%s); MPI's own collectives run instead", spec, gsp_errmsg());
+    } else
+        configure(comm, c->ctx);
     PMPI_Comm_set_attr(comm, keyval, c);
-    return c;
+    return c->unusable ? NULL : c->ctx;
 }
 
-static const char *method(void) {
-    const char *m = getenv("GOSSIP_METHOD");
-    return m && *m ? m : "auto";
+static bool valid_type(MPI_Datatype dt) { return dt != MPI_DATATYPE_NULL; }
+
+static bool commutative(MPI_Op op) {
+    int commute = 0;
+    return op != MPI_OP_NULL && PMPI_Op_commutative(op, &commute) == MPI_SUCCESS && commute;
 }
 
-static bool is_float(MPI_Datatype dt) { return dt == MPI_DOUBLE || dt == MPI_FLOAT || dt == MPI_LONG_DOUBLE; }
+/* After gossip's call: success, or (nothing sent yet) fall back, or the error handler. */
+static bool fell(gsp_mpi_ctx_t *ctx, gsp_err_t err, MPI_Comm comm, int kind, const char *what, int *rc) {
+    if (!err) {
+        if (verbose()) say(comm, 8 + kind, false, "%s by gossip's %s", what, gsp_mpi_ctx_last(ctx));
+        *rc = MPI_SUCCESS;
+        return false;
+    }
+    if (!gsp_mpi_ctx_communicated(ctx)) {
+        say(comm, 7, verbose(), "%s falls back on MPI's own: %s", what, gsp_errmsg());
+        return true;
+    }
+    *rc = MPI_ERR_INTERN;
+    PMPI_Comm_call_errhandler(comm, *rc);
+    return false;
+}
 
 int MPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
                   MPI_Datatype recvtype, MPI_Comm comm) {
-    cache_t *c = get_cache(comm);
-    if (!c || c->unusable || (sendbuf != MPI_IN_PLACE && (sendtype != recvtype || sendcount != recvcount))) {
-        note(0, "MPI_Allgather falls through to PMPI: %s%s", c && c->unusable ? c->why : "send and receive types differ", "");
-        return PMPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+    gsp_mpi_ctx_t *ctx = usable(comm);
+    int rc, ss = 0, rs = 0;
+    if (ctx && recvcount >= 0 && valid_type(recvtype) && (sendbuf == MPI_IN_PLACE || (sendcount >= 0 && valid_type(sendtype)))) {
+        PMPI_Type_size(recvtype, &rs);
+        if (sendbuf != MPI_IN_PLACE) PMPI_Type_size(sendtype, &ss);
+        if (sendbuf == MPI_IN_PLACE || (long long)ss * sendcount == (long long)rs * recvcount) {
+            gsp_err_t err = gsp_mpi_ctx_allgather(ctx, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype);
+            if (!fell(ctx, err, comm, 0, "MPI_Allgather", &rc)) return rc;
+        }
     }
-    if (!c->allgather && gsp_mpi_plan_spec(getenv("GOSSIP_TOPOLOGY"), GSP_COLL_ALLGATHER, method(), -1, comm, &c->allgather)) {
-        note(0, "MPI_Allgather falls through to PMPI: %s%s", gsp_errmsg(), "");
-        return PMPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
-    }
-    note(0, "MPI_Allgather by gossip's schedule on %s%s", getenv("GOSSIP_TOPOLOGY"), "");
-    return gsp_mpi_allgather(c->allgather, sendbuf, recvbuf, recvcount, recvtype) ? MPI_ERR_INTERN : MPI_SUCCESS;
+    return PMPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
 }
 
 int MPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dt, MPI_Op op, MPI_Comm comm) {
-    cache_t *c = get_cache(comm);
-    int commute = 1;
-    MPI_Op_commutative(op, &commute);
-    if (!c || c->unusable || !commute) {
-        note(1, "MPI_Allreduce falls through to PMPI: %s%s", c && c->unusable ? c->why : "the op is not commutative", "");
-        return PMPI_Allreduce(sendbuf, recvbuf, count, dt, op, comm);
+    gsp_mpi_ctx_t *ctx = usable(comm);
+    int rc;
+    if (ctx && count >= 0 && valid_type(dt) && commutative(op) && gsp_mpi_ctx_plain(dt)) {
+        if (!fell(ctx, gsp_mpi_ctx_allreduce(ctx, sendbuf, recvbuf, count, dt, op), comm, 1, "MPI_Allreduce", &rc)) return rc;
     }
-    /* Sums of floats use a register schedule (D..2D rounds); anything else gathers with the
-     * allgather schedule and reduces in rank order. */
-    gsp_mpi_plan_t **slot = op == MPI_SUM && is_float(dt) ? &c->allreduce : &c->allgather;
-    gsp_collective_t coll = slot == &c->allreduce ? GSP_COLL_ALLREDUCE : GSP_COLL_ALLGATHER;
-    if (!*slot && gsp_mpi_plan_spec(getenv("GOSSIP_TOPOLOGY"), coll, coll == GSP_COLL_ALLREDUCE ? "auto" : method(), -1, comm, slot)) {
-        note(1, "MPI_Allreduce falls through to PMPI: %s%s", gsp_errmsg(), "");
-        return PMPI_Allreduce(sendbuf, recvbuf, count, dt, op, comm);
+    return PMPI_Allreduce(sendbuf, recvbuf, count, dt, op, comm);
+}
+
+int MPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount, MPI_Datatype dt, MPI_Op op, MPI_Comm comm) {
+    gsp_mpi_ctx_t *ctx = usable(comm);
+    int rc;
+    if (ctx && recvcount >= 0 && valid_type(dt) && commutative(op) && gsp_mpi_ctx_plain(dt)) {
+        if (!fell(ctx, gsp_mpi_ctx_reduce_scatter_block(ctx, sendbuf, recvbuf, recvcount, dt, op), comm, 2, "MPI_Reduce_scatter_block", &rc))
+            return rc;
     }
-    note(1, "MPI_Allreduce by gossip's schedule on %s%s", getenv("GOSSIP_TOPOLOGY"), "");
-    return gsp_mpi_allreduce(*slot, sendbuf, recvbuf, count, dt, op) ? MPI_ERR_INTERN : MPI_SUCCESS;
+    return PMPI_Reduce_scatter_block(sendbuf, recvbuf, recvcount, dt, op, comm);
 }
 
 int MPI_Bcast(void *buf, int count, MPI_Datatype dt, int root, MPI_Comm comm) {
-    cache_t *c = get_cache(comm);
-    if (!c || c->unusable || root < 0 || root >= c->size) {
-        note(2, "MPI_Bcast falls through to PMPI: %s%s", c && c->unusable ? c->why : "bad root", "");
-        return PMPI_Bcast(buf, count, dt, root, comm);
+    gsp_mpi_ctx_t *ctx = usable(comm);
+    int rc, size = 0;
+    if (ctx) PMPI_Comm_size(comm, &size);
+    if (ctx && count >= 0 && valid_type(dt) && root >= 0 && root < size) {
+        if (!fell(ctx, gsp_mpi_ctx_bcast(ctx, buf, count, dt, root), comm, 3, "MPI_Bcast", &rc)) return rc;
     }
-    if (!c->bcast && !(c->bcast = calloc((size_t)c->size, sizeof *c->bcast))) return PMPI_Bcast(buf, count, dt, root, comm);
-    if (!c->bcast[root] && gsp_mpi_plan_spec(getenv("GOSSIP_TOPOLOGY"), GSP_COLL_BROADCAST, "auto", root, comm, &c->bcast[root])) {
-        note(2, "MPI_Bcast falls through to PMPI: %s%s", gsp_errmsg(), "");
-        return PMPI_Bcast(buf, count, dt, root, comm);
+    return PMPI_Bcast(buf, count, dt, root, comm);
+}
+
+int MPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dt, MPI_Op op, int root, MPI_Comm comm) {
+    gsp_mpi_ctx_t *ctx = usable(comm);
+    int rc, size = 0;
+    if (ctx) PMPI_Comm_size(comm, &size);
+    if (ctx && count >= 0 && valid_type(dt) && commutative(op) && gsp_mpi_ctx_plain(dt) && root >= 0 && root < size) {
+        if (!fell(ctx, gsp_mpi_ctx_reduce(ctx, sendbuf, recvbuf, count, dt, op, root), comm, 4, "MPI_Reduce", &rc)) return rc;
     }
-    note(2, "MPI_Bcast by gossip's schedule on %s%s", getenv("GOSSIP_TOPOLOGY"), "");
-    return gsp_mpi_bcast(c->bcast[root], buf, count, dt) ? MPI_ERR_INTERN : MPI_SUCCESS;
+    return PMPI_Reduce(sendbuf, recvbuf, count, dt, op, root, comm);
 }

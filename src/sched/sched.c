@@ -134,7 +134,7 @@ gsp_err_t gsp_sched_finish(gsp_sched_t *s) {
         return GSP_OK;
     }
     if ((err = gsp_sched_final(s))) return err;
-    if (s->coll != GSP_COLL_ALLREDUCE)
+    if (s->coll != GSP_COLL_ALLREDUCE || s->blocks)
         for (int64_t t = 0; t < s->nrounds; t++) {
             int64_t b = s->send_off.v[t], e = s->send_off.v[t + 1];
             qsort(s->sends + b, (size_t)(e - b), sizeof *s->sends, cmp_send);
@@ -167,5 +167,122 @@ gsp_err_t gsp_sched_expand(const gsp_sched_t *s, const gsp_topo_t *t, gsp_sched_
     return GSP_OK;
 fail:
     gsp_sched_destroy(out);
+    return err;
+}
+
+/* Appends to out R new rounds holding the first deliveries of the explicit dissemination
+ * schedule s (R = s's rounds); reversed, round r becomes the (R-1-r)-th new round with every
+ * transfer turned round (v sends block x to u). Costs an n*n bit matrix of held packets. */
+static gsp_err_t add_first_deliveries(const gsp_sched_t *s, int64_t n, bool reversed, gsp_sched_t *out) {
+    gsp_err_t err;
+    int64_t words = (int64_t)GSP_WORDS(n), R = s->nrounds;
+    gsp_word_t *held = NULL;
+    int64_t *keep_off = NULL;
+    gsp_send_t *keep = NULL;
+    if ((err = gsp_alloc_array((void **)&held, n * words, sizeof *held, true)) ||
+        (err = gsp_alloc_array((void **)&keep_off, R + 1, sizeof *keep_off, false)) ||
+        (err = gsp_alloc_array((void **)&keep, s->nsends + 1, sizeof *keep, false)))
+        goto done;
+    if (s->coll == GSP_COLL_BROADCAST) gsp_bit_set(held + s->root * words, s->root);
+    else
+        for (int64_t x = 0; x < n; x++) gsp_bit_set(held + x * words, x);
+    int64_t nk = 0;
+    for (int64_t r = 0; r < R; r++) {
+        keep_off[r] = nk;
+        /* Packets delivered this round become usable next round, but a second copy in the same
+         * round is a duplicate too: mark as we go. */
+        for (int64_t k = s->send_off.v[r]; k < s->send_off.v[r + 1]; k++) {
+            const gsp_send_t *e = &s->sends[k];
+            if (gsp_bit_get(held + e->v * words, e->x)) continue;
+            gsp_bit_set(held + e->v * words, e->x);
+            keep[nk++] = *e;
+        }
+    }
+    keep_off[R] = nk;
+    for (int64_t j = 0; j < R; j++) {
+        int64_t r = reversed ? R - 1 - j : j;
+        if ((err = gsp_sched_round(out))) goto done;
+        for (int64_t k = keep_off[r]; k < keep_off[r + 1]; k++) {
+            const gsp_send_t *e = &keep[k];
+            if ((err = reversed ? gsp_sched_send(out, e->v, e->u, e->x) : gsp_sched_send(out, e->u, e->v, e->x))) goto done;
+        }
+    }
+done:
+    gsp_free(held);
+    gsp_free(keep_off);
+    gsp_free(keep);
+    return err;
+}
+
+/* Shared by the three transformations: an explicit copy of s (expanded when symmetric). */
+static gsp_err_t explicit_of(const gsp_sched_t *s, const gsp_topo_t *t, gsp_sched_t *tmp, const gsp_sched_t **e) {
+    memset(tmp, 0, sizeof *tmp);
+    *e = s;
+    if (s->coll != GSP_COLL_ALLGATHER && s->coll != GSP_COLL_BROADCAST)
+        return gsp_error(GSP_ERR_INVAL, "%s: only broadcast and allgather schedules can be reduced to first deliveries or reversed",
+                         gsp_collective_name(s->coll));
+    if (s->nodes != t->n)
+        return gsp_error(GSP_ERR_INVAL, "the schedule has %lld nodes but %s has %lld", (long long)s->nodes, t->spec, (long long)t->n);
+    if (t->n > GSP_VERIFY_REDUCE_MAX)
+        return gsp_error(GSP_ERR_TOOBIG, "%s: %lld nodes is above the limit of %d for block schedules", t->spec, (long long)t->n,
+                         GSP_VERIFY_REDUCE_MAX);
+    if (!s->symmetric) return GSP_OK;
+    gsp_err_t err = gsp_sched_expand(s, t, tmp);
+    if (!err) *e = tmp;
+    return err;
+}
+
+gsp_err_t gsp_sched_first_deliveries(const gsp_sched_t *s, const gsp_topo_t *t, gsp_sched_t *out) {
+    gsp_err_t err;
+    gsp_sched_t tmp;
+    const gsp_sched_t *e;
+    memset(out, 0, sizeof *out);
+    if ((err = explicit_of(s, t, &tmp, &e))) goto done;
+    if ((err = gsp_sched_init(out, s->coll, s->topology, s->nodes, &s->model, s->root, s->method)) ||
+        (err = add_first_deliveries(e, t->n, false, out)) || (err = gsp_sched_finish(out)))
+        gsp_sched_destroy(out);
+done:
+    gsp_sched_destroy(&tmp);
+    return err;
+}
+
+gsp_err_t gsp_sched_reverse(const gsp_sched_t *s, const gsp_topo_t *t, gsp_sched_t *out) {
+    gsp_err_t err;
+    gsp_sched_t tmp;
+    const gsp_sched_t *e;
+    memset(out, 0, sizeof *out);
+    if (t->directed) return gsp_error(GSP_ERR_NOTAPPLIC, "%s: reversing a schedule needs an undirected graph", t->spec);
+    if (s->coll != GSP_COLL_ALLGATHER) return gsp_error(GSP_ERR_INVAL, "only allgather schedules reverse into a reduce-scatter");
+    if ((err = explicit_of(s, t, &tmp, &e))) goto done;
+    if ((err = gsp_sched_init(out, GSP_COLL_REDUCE_SCATTER, s->topology, s->nodes, &s->model, -1, s->method)) ||
+        (err = add_first_deliveries(e, t->n, true, out)) || (err = gsp_sched_finish(out))) {
+        gsp_sched_destroy(out);
+        goto done;
+    }
+    out->blocks = true;
+    out->reduce_rounds = out->nrounds;
+done:
+    gsp_sched_destroy(&tmp);
+    return err;
+}
+
+gsp_err_t gsp_sched_allreduce_blocks(const gsp_sched_t *s, const gsp_topo_t *t, gsp_sched_t *out) {
+    gsp_err_t err;
+    gsp_sched_t tmp;
+    const gsp_sched_t *e;
+    memset(out, 0, sizeof *out);
+    if (t->directed) return gsp_error(GSP_ERR_NOTAPPLIC, "%s: reversing a schedule needs an undirected graph", t->spec);
+    if (s->coll != GSP_COLL_ALLGATHER) return gsp_error(GSP_ERR_INVAL, "the block allreduce is built from an allgather schedule");
+    if ((err = explicit_of(s, t, &tmp, &e))) goto done;
+    if ((err = gsp_sched_init(out, GSP_COLL_ALLREDUCE, s->topology, s->nodes, &s->model, -1, s->method)) ||
+        (err = add_first_deliveries(e, t->n, true, out)) || (err = add_first_deliveries(e, t->n, false, out)) ||
+        (err = gsp_sched_finish(out))) {
+        gsp_sched_destroy(out);
+        goto done;
+    }
+    out->blocks = true;
+    out->reduce_rounds = e->nrounds;
+done:
+    gsp_sched_destroy(&tmp);
     return err;
 }

@@ -48,6 +48,8 @@ gsp_err_t gsp_sched_write(const gsp_sched_t *s, FILE *f) {
     fprintf(f, ",\"ports\":%s,\"duplex\":%s}", s->model.one_port ? "\"1\"" : "\"all\"",
             s->model.half_duplex ? "\"half\"" : "\"full\"");
     if (s->coll == GSP_COLL_BROADCAST) fprintf(f, ",\"root\":%lld", (long long)s->root);
+    if (s->coll == GSP_COLL_ALLREDUCE && s->blocks)
+        fprintf(f, ",\"form\":\"blocks\",\"reduce_rounds\":%lld", (long long)s->reduce_rounds);
     fputs(",\"method\":", f);
     put_str(f, s->method);
     if (s->symmetric) {
@@ -60,7 +62,7 @@ gsp_err_t gsp_sched_write(const gsp_sched_t *s, FILE *f) {
         fputs(",\n\"rounds\":[\n", f);
         for (int64_t t = 0; t < s->nrounds; t++) {
             fputc('{', f);
-            if (s->coll == GSP_COLL_ALLREDUCE) {
+            if (s->coll == GSP_COLL_ALLREDUCE && !s->blocks) {
                 fputs("\"combine\":", f);
                 put_combines(f, s, s->comb_off.v[t], s->comb_off.v[t + 1]);
                 fputc(',', f);
@@ -72,7 +74,7 @@ gsp_err_t gsp_sched_write(const gsp_sched_t *s, FILE *f) {
             fprintf(f, "]}%s\n", t + 1 < s->nrounds ? "," : "");
         }
         fputc(']', f);
-        if (s->coll == GSP_COLL_ALLREDUCE) {
+        if (s->coll == GSP_COLL_ALLREDUCE && !s->blocks) {
             int64_t b = s->nrounds ? s->comb_off.v[s->nrounds] : 0;
             if (s->ncombines > b) {
                 fputs(",\n\"final\":", f);
@@ -177,7 +179,7 @@ static gsp_err_t parse(gsp_sched_t *s, json_t *root, const char *path) {
     gsp_collective_t coll;
     const char *cs = json_string_value(json_object_get(root, "collective"));
     if (!cs || !gsp_collective_parse(cs, &coll))
-        return gsp_error(GSP_ERR_PARSE, "%s: rule format: collective must be broadcast, allgather or allreduce", path);
+        return gsp_error(GSP_ERR_PARSE, "%s: rule format: collective must be broadcast, allgather, allreduce or reduce-scatter", path);
     const char *topo = json_string_value(json_object_get(root, "topology"));
     if (!topo) return gsp_error(GSP_ERR_PARSE, "%s: rule format: topology must be a spec string", path);
     if (!get_int(json_object_get(root, "nodes"), &nodes) || nodes < 1 || nodes > GSP_MAX_ARCS)
@@ -213,12 +215,25 @@ static gsp_err_t parse(gsp_sched_t *s, json_t *root, const char *path) {
                              (long long)nodes - 1);
     }
     const char *method = json_string_value(json_object_get(root, "method"));
+    /* Block form: reduce-scatter always, allreduce when "form" says so. */
+    bool blocks = coll == GSP_COLL_REDUCE_SCATTER;
+    int64_t reduce_rounds = 0;
+    const char *form = json_string_value(json_object_get(root, "form"));
+    if (json_object_get(root, "form") && (coll != GSP_COLL_ALLREDUCE || !form || (strcmp(form, "blocks") && strcmp(form, "registers"))))
+        return gsp_error(GSP_ERR_PARSE, "%s: rule format: form is \"blocks\" or \"registers\", and only for allreduce", path);
+    if (form && !strcmp(form, "blocks")) {
+        blocks = true;
+        if (!get_int(json_object_get(root, "reduce_rounds"), &reduce_rounds) || reduce_rounds < 0)
+            return gsp_error(GSP_ERR_PARSE, "%s: rule format: the block form needs reduce_rounds >= 0", path);
+    } else if (json_object_get(root, "reduce_rounds"))
+        return gsp_error(GSP_ERR_PARSE, "%s: rule format: reduce_rounds only with \"form\": \"blocks\"", path);
     if ((err = gsp_sched_init(s, coll, topo, nodes, &m, rootnode, method ? method : ""))) return err;
+    s->blocks = blocks;
 
     json_t *sym = json_object_get(root, "symmetric");
     if (sym) {
-        if (coll == GSP_COLL_ALLREDUCE || !json_is_array(sym))
-            return gsp_error(GSP_ERR_PARSE, "%s: rule format: symmetric must be a list of [t, i, g] (not for allreduce)", path);
+        if (coll != GSP_COLL_ALLGATHER || !json_is_array(sym))
+            return gsp_error(GSP_ERR_PARSE, "%s: rule format: symmetric must be a list of [t, i, g] (allgather only)", path);
         size_t k;
         json_array_foreach(sym, k, j) {
             int64_t t, i, g;
@@ -242,8 +257,8 @@ static gsp_err_t parse(gsp_sched_t *s, json_t *root, const char *path) {
         if (!json_is_object(r)) return gsp_error(GSP_ERR_PARSE, "%s: rule format: a round must be an object", where);
         json_t *comb = json_object_get(r, "combine");
         if (comb) {
-            if (coll != GSP_COLL_ALLREDUCE)
-                return gsp_error(GSP_ERR_PARSE, "%s: rule format: combine only in allreduce schedules", where);
+            if (coll != GSP_COLL_ALLREDUCE || blocks)
+                return gsp_error(GSP_ERR_PARSE, "%s: rule format: combine only in allreduce schedules of the register form", where);
             if ((err = read_combines(s, comb, where))) return err;
         }
         json_t *send = json_object_get(r, "send");
@@ -254,7 +269,7 @@ static gsp_err_t parse(gsp_sched_t *s, json_t *root, const char *path) {
             int64_t u, v, x;
             if (!triple(j, &u, &v, &x))
                 return gsp_error(GSP_ERR_PARSE, "%s, transfer %zu: rule format: expected [u, v, x] with integers", where, k);
-            int64_t xmax = coll == GSP_COLL_ALLREDUCE ? INT64_MAX : nodes - 1;
+            int64_t xmax = coll == GSP_COLL_ALLREDUCE && !blocks ? INT64_MAX : nodes - 1;
             if (u < 0 || u >= nodes || v < 0 || v >= nodes || x < 0 || x > xmax)
                 return gsp_error(GSP_ERR_RANGE, "%s, transfer %zu: rule range: [%lld, %lld, %lld] has an index outside 0..%lld",
                                  where, k, (long long)u, (long long)v, (long long)x, (long long)nodes - 1);
@@ -262,7 +277,14 @@ static gsp_err_t parse(gsp_sched_t *s, json_t *root, const char *path) {
         }
     }
     if ((err = gsp_sched_final(s))) return err;
-    if (coll == GSP_COLL_ALLREDUCE) {
+    if (coll == GSP_COLL_REDUCE_SCATTER) s->reduce_rounds = s->nrounds;
+    if (blocks && coll == GSP_COLL_ALLREDUCE) {
+        if (reduce_rounds > s->nrounds)
+            return gsp_error(GSP_ERR_RANGE, "%s: rule range: reduce_rounds %lld is more than the %lld rounds", path,
+                             (long long)reduce_rounds, (long long)s->nrounds);
+        s->reduce_rounds = reduce_rounds;
+    }
+    if (coll == GSP_COLL_ALLREDUCE && !blocks) {
         json_t *fin = json_object_get(root, "final");
         if (fin && (err = read_combines(s, fin, "final"))) return err;
         json_t *res = json_object_get(root, "result");

@@ -22,6 +22,7 @@ const char *gsp_rule_name(gsp_rule_t r) {
     case GSP_RULE_COMPLETE: return "complete";
     case GSP_RULE_REGISTER: return "register";
     case GSP_RULE_SYMMETRIC: return "symmetric";
+    case GSP_RULE_TWICE: return "twice";
     }
     return "?";
 }
@@ -176,6 +177,62 @@ static void links_report(const links_t *L, gsp_report_t *rep) {
     rep->peak_arc_load = L->peak;
 }
 
+/* Runs the dissemination rounds r0.. of s on the held bits (a row of `words` words per node;
+ * broadcast: one bit per node), checking the link rules and that every sender holds what it
+ * sends; then that every node holds everything. Deliveries count from the next round on. */
+static void disseminate(const gsp_sched_t *s, const gsp_topo_t *t, int64_t r0, gsp_word_t *held, int64_t words, links_t *L,
+                        gsp_report_t *rep) {
+    int64_t n = t->n;
+    bool bcast = s->coll == GSP_COLL_BROADCAST;
+    const char *what = s->blocks ? "block" : "packet";
+    for (int64_t r = r0; r < s->nrounds && rep->ok; r++) {
+        int64_t b = s->send_off.v[r], e = s->send_off.v[r + 1];
+        for (int64_t k = b; k < e; k++) {
+            const gsp_send_t *tr = &s->sends[k];
+            if (!links_use(L, rep, r, k - b, tr->u, tr->v)) break;
+            if (bcast && tr->x != s->root) {
+                violation(rep, GSP_RULE_PAYLOAD, r, k - b,
+                          "round %lld, transfer %lld: broadcast sends packet %lld, not the root's (%lld)",
+                          (long long)r, (long long)(k - b), (long long)tr->x, (long long)s->root);
+                break;
+            }
+            int64_t bit = bcast ? 0 : tr->x;
+            if (!gsp_bit_get(held + tr->u * words, bit)) {
+                violation(rep, GSP_RULE_HELD, r, k - b, "round %lld, transfer %lld: node %lld sends %s %lld before it holds it%s",
+                          (long long)r, (long long)(k - b), (long long)tr->u, what, (long long)tr->x,
+                          s->blocks ? " complete" : "");
+                break;
+            }
+        }
+        if (!rep->ok) break;
+        int64_t dups = 0;
+        for (int64_t k = b; k < e; k++) {
+            const gsp_send_t *tr = &s->sends[k];
+            int64_t bit = bcast ? 0 : tr->x;
+            gsp_word_t *w = held + tr->v * words + (bit >> 6), mask = (gsp_word_t)1 << (bit & 63);
+            dups += (*w & mask) != 0; /* branch-free: duplicates are rare but unpredictable */
+            *w |= mask;
+        }
+        rep->duplicates += dups;
+        links_reset(L);
+    }
+    if (!rep->ok) return;
+    for (int64_t v = 0; v < n; v++) {
+        const gsp_word_t *row = held + v * words;
+        if (bcast) {
+            if (!row[0]) {
+                violation(rep, GSP_RULE_COMPLETE, -1, -1, "node %lld never gets the root's packet", (long long)v);
+                return;
+            }
+        } else if (gsp_bits_count(row, n) != n) {
+            int64_t x = 0;
+            while (gsp_bit_get(row, x)) x++;
+            violation(rep, GSP_RULE_COMPLETE, -1, -1, "node %lld never gets the %s of %lld", (long long)v, what, (long long)x);
+            return;
+        }
+    }
+}
+
 static gsp_err_t verify_dissemination(const gsp_sched_t *s, const gsp_topo_t *t, gsp_report_t *rep) {
     gsp_err_t err;
     links_t L;
@@ -194,60 +251,167 @@ static gsp_err_t verify_dissemination(const gsp_sched_t *s, const gsp_topo_t *t,
     if (bcast) held[s->root * words] = 1;
     else
         for (int64_t x = 0; x < n; x++) gsp_bit_set(held + x * words, x);
-    for (int64_t r = 0; r < s->nrounds && rep->ok; r++) {
-        int64_t b = s->send_off.v[r], e = s->send_off.v[r + 1];
-        for (int64_t k = b; k < e; k++) {
-            const gsp_send_t *tr = &s->sends[k];
-            if (!links_use(&L, rep, r, k - b, tr->u, tr->v)) break;
-            if (bcast && tr->x != s->root) {
-                violation(rep, GSP_RULE_PAYLOAD, r, k - b,
-                          "round %lld, transfer %lld: broadcast sends packet %lld, not the root's (%lld)",
-                          (long long)r, (long long)(k - b), (long long)tr->x, (long long)s->root);
-                break;
-            }
-            int64_t bit = bcast ? 0 : tr->x;
-            if (!gsp_bit_get(held + tr->u * words, bit)) {
-                violation(rep, GSP_RULE_HELD, r, k - b,
-                          "round %lld, transfer %lld: node %lld sends packet %lld before it holds it",
-                          (long long)r, (long long)(k - b), (long long)tr->u, (long long)tr->x);
-                break;
-            }
-        }
-        if (!rep->ok) break;
-        /* Store and forward: deliveries count from the next round on. */
-        int64_t dups = 0;
-        for (int64_t k = b; k < e; k++) {
-            const gsp_send_t *tr = &s->sends[k];
-            int64_t bit = bcast ? 0 : tr->x;
-            gsp_word_t *w = held + tr->v * words + (bit >> 6), mask = (gsp_word_t)1 << (bit & 63);
-            dups += (*w & mask) != 0; /* branch-free: duplicates are rare but unpredictable */
-            *w |= mask;
-        }
-        rep->duplicates += dups;
-        links_reset(&L);
-    }
-    if (rep->ok) {
-        for (int64_t v = 0; v < n; v++) {
-            const gsp_word_t *row = held + v * words;
-            if (bcast) {
-                if (!row[0]) {
-                    violation(rep, GSP_RULE_COMPLETE, -1, -1, "node %lld never gets the root's packet", (long long)v);
-                    break;
-                }
-            } else if (gsp_bits_count(row, n) != n) {
-                int64_t x = 0;
-                while (gsp_bit_get(row, x)) x++;
-                violation(rep, GSP_RULE_COMPLETE, -1, -1, "node %lld never gets the packet of %lld", (long long)v,
-                          (long long)x);
-                break;
-            }
-        }
-    }
+    disseminate(s, t, 0, held, words, &L, rep);
     links_report(&L, rep);
     err = GSP_OK;
 done:
     links_destroy(&L);
     gsp_free(held);
+    return err;
+}
+
+/* Reduce rounds, checked exactly: for each block x, every node's partial sum is tracked as
+ * the set of nodes whose contribution it holds (S) and the set it holds more than once (T).
+ * A transfer u -> v of block x in round r adds S_u (as at the start of round r) to S_v; what
+ * was in both goes to T_v. The owner x must end with S = every node and T empty: every
+ * contribution counted exactly once. Partial sums that never reach the owner do not matter.
+ * Blocks are checked one at a time, so memory is four n-bit rows per node. */
+typedef struct {
+    int64_t n, words;
+    gsp_word_t *S, *T, *PS, *PT; /* current and pending (this round) rows */
+    int64_t *stamp, *pstamp;     /* row valid for the block / pending for the round */
+    int64_t *taint;              /* where a row first got a twice-counted contribution (transfer id) */
+} contrib_t;
+
+static gsp_word_t *row(gsp_word_t *a, const contrib_t *c, int64_t v) { return a + v * c->words; }
+
+/* Makes v's rows current for block x: a partial sum that has seen nothing holds v alone. */
+static void touch(contrib_t *c, int64_t v, int64_t x) {
+    if (c->stamp[v] == x) return;
+    c->stamp[v] = x;
+    memset(row(c->S, c, v), 0, (size_t)c->words * sizeof(gsp_word_t));
+    memset(row(c->T, c, v), 0, (size_t)c->words * sizeof(gsp_word_t));
+    gsp_bit_set(row(c->S, c, v), v);
+    c->taint[v] = -1;
+}
+
+static gsp_err_t check_reduce(const gsp_sched_t *s, const gsp_topo_t *t, gsp_report_t *rep, gsp_word_t *done_blocks) {
+    gsp_err_t err;
+    int64_t n = t->n, K = s->reduce_rounds, nt = K ? s->send_off.v[K] : 0;
+    contrib_t c = {n, (int64_t)GSP_WORDS(n), NULL, NULL, NULL, NULL, NULL, NULL, NULL};
+    int64_t *by_block = NULL, *boff = NULL, *rnd = NULL;
+    if (n > GSP_VERIFY_REDUCE_MAX)
+        return gsp_error(GSP_ERR_TOOBIG, "%s: %lld nodes is above the reduce verifier's limit of %d", t->spec, (long long)n,
+                         GSP_VERIFY_REDUCE_MAX);
+    if ((err = gsp_alloc_array((void **)&c.S, n * c.words, sizeof *c.S, false)) ||
+        (err = gsp_alloc_array((void **)&c.T, n * c.words, sizeof *c.T, false)) ||
+        (err = gsp_alloc_array((void **)&c.PS, n * c.words, sizeof *c.PS, false)) ||
+        (err = gsp_alloc_array((void **)&c.PT, n * c.words, sizeof *c.PT, false)) ||
+        (err = gsp_alloc_array((void **)&c.stamp, n, sizeof *c.stamp, false)) ||
+        (err = gsp_alloc_array((void **)&c.pstamp, n, sizeof *c.pstamp, false)) ||
+        (err = gsp_alloc_array((void **)&c.taint, n, sizeof *c.taint, false)) ||
+        (err = gsp_alloc_array((void **)&by_block, nt + 1, sizeof *by_block, false)) ||
+        (err = gsp_alloc_array((void **)&boff, n + 1, sizeof *boff, true)) ||
+        (err = gsp_alloc_array((void **)&rnd, nt + 1, sizeof *rnd, false)))
+        goto done;
+    /* Transfers grouped by block, in round order (a stable counting sort). */
+    for (int64_t r = 0; r < K; r++)
+        for (int64_t k = s->send_off.v[r]; k < s->send_off.v[r + 1]; k++) {
+            boff[s->sends[k].x + 1]++;
+            rnd[k] = r;
+        }
+    for (int64_t x = 0; x < n; x++) boff[x + 1] += boff[x];
+    {
+        int64_t *fill = c.pstamp; /* borrowed as a cursor */
+        for (int64_t x = 0; x < n; x++) fill[x] = boff[x];
+        for (int64_t k = 0; k < nt; k++) by_block[fill[s->sends[k].x]++] = k;
+    }
+    for (int64_t v = 0; v < n; v++) c.stamp[v] = c.pstamp[v] = -1;
+    int64_t pround = 0; /* pstamp values: a counter per (block, round) group */
+    for (int64_t x = 0; x < n && rep->ok; x++) {
+        touch(&c, x, x);
+        for (int64_t j = boff[x]; j < boff[x + 1];) {
+            int64_t r = rnd[by_block[j]], j1 = j;
+            while (j1 < boff[x + 1] && rnd[by_block[j1]] == r) j1++;
+            pround++;
+            /* Every transfer of this round reads the senders' rows as they were at its start. */
+            for (int64_t q = j; q < j1; q++) {
+                const gsp_send_t *e = &s->sends[by_block[q]];
+                touch(&c, e->u, x);
+                touch(&c, e->v, x);
+                if (c.pstamp[e->v] != pround) {
+                    c.pstamp[e->v] = pround;
+                    memcpy(row(c.PS, &c, e->v), row(c.S, &c, e->v), (size_t)c.words * sizeof(gsp_word_t));
+                    memcpy(row(c.PT, &c, e->v), row(c.T, &c, e->v), (size_t)c.words * sizeof(gsp_word_t));
+                }
+                gsp_word_t *ps = row(c.PS, &c, e->v), *pt = row(c.PT, &c, e->v);
+                const gsp_word_t *su = row(c.S, &c, e->u), *tu = row(c.T, &c, e->u);
+                gsp_word_t twice = 0, tainted = 0;
+                for (int64_t w = 0; w < c.words; w++) {
+                    twice |= ps[w] & su[w];
+                    tainted |= tu[w];
+                    pt[w] |= tu[w] | (ps[w] & su[w]);
+                    ps[w] |= su[w];
+                }
+                if (twice) rep->duplicates++;
+                if ((twice || tainted) && c.taint[e->v] < 0) c.taint[e->v] = twice ? by_block[q] : c.taint[e->u];
+            }
+            for (int64_t q = j; q < j1; q++) {
+                int64_t v = s->sends[by_block[q]].v;
+                if (c.pstamp[v] != pround) continue;
+                c.pstamp[v] = -1;
+                memcpy(row(c.S, &c, v), row(c.PS, &c, v), (size_t)c.words * sizeof(gsp_word_t));
+                memcpy(row(c.T, &c, v), row(c.PT, &c, v), (size_t)c.words * sizeof(gsp_word_t));
+            }
+            j = j1;
+        }
+        const gsp_word_t *sx = row(c.S, &c, x), *tx = row(c.T, &c, x);
+        if (gsp_bits_count(sx, n) != n) {
+            int64_t w = 0;
+            while (gsp_bit_get(sx, w)) w++;
+            violation(rep, GSP_RULE_COMPLETE, -1, -1, "block %lld: node %lld's contribution never reaches its owner",
+                      (long long)x, (long long)w);
+        } else if (gsp_bits_count(tx, n) != 0) {
+            int64_t w = 0, k = c.taint[x];
+            while (!gsp_bit_get(tx, w)) w++;
+            int64_t r = rnd[k];
+            violation(rep, GSP_RULE_TWICE, r, k - s->send_off.v[r],
+                      "block %lld: its owner counts node %lld's contribution twice (first added twice in round %lld, transfer %lld)",
+                      (long long)x, (long long)w, (long long)r, (long long)(k - s->send_off.v[r]));
+        } else if (done_blocks)
+            gsp_bit_set(done_blocks, x);
+    }
+done:
+    gsp_free(c.S);
+    gsp_free(c.T);
+    gsp_free(c.PS);
+    gsp_free(c.PT);
+    gsp_free(c.stamp);
+    gsp_free(c.pstamp);
+    gsp_free(c.taint);
+    gsp_free(by_block);
+    gsp_free(boff);
+    gsp_free(rnd);
+    return err;
+}
+
+/* Reduce-scatter, and allreduce in block form: the link rules over every round, the reduce
+ * rounds exactly, then the gather rounds from the finished blocks (node x holds block x). */
+static gsp_err_t verify_blocks(const gsp_sched_t *s, const gsp_topo_t *t, gsp_report_t *rep) {
+    gsp_err_t err;
+    links_t L;
+    gsp_word_t *held = NULL, *done_blocks = NULL;
+    int64_t n = t->n, words = (int64_t)GSP_WORDS(n), K = s->reduce_rounds;
+    if ((err = links_init(&L, t, &s->model))) goto done;
+    for (int64_t r = 0; r < K && rep->ok; r++) {
+        for (int64_t k = s->send_off.v[r]; k < s->send_off.v[r + 1]; k++)
+            if (!links_use(&L, rep, r, k - s->send_off.v[r], s->sends[k].u, s->sends[k].v)) break;
+        links_reset(&L);
+    }
+    if (!rep->ok) goto report;
+    if ((err = gsp_alloc_array((void **)&done_blocks, words, sizeof *done_blocks, true))) goto done;
+    if ((err = check_reduce(s, t, rep, done_blocks)) || !rep->ok || s->coll == GSP_COLL_REDUCE_SCATTER) goto report;
+    if ((err = gsp_alloc_array((void **)&held, n * words, sizeof *held, true))) goto done;
+    for (int64_t x = 0; x < n; x++)
+        if (gsp_bit_get(done_blocks, x)) gsp_bit_set(held + x * words, x);
+    disseminate(s, t, K, held, words, &L, rep);
+report:
+    links_report(&L, rep);
+    rep->exact_forms = rep->ok;
+done:
+    links_destroy(&L);
+    gsp_free(held);
+    gsp_free(done_blocks);
     return err;
 }
 
@@ -582,6 +746,7 @@ gsp_err_t gsp_sched_verify_flags(const gsp_sched_t *s, const gsp_topo_t *t, uint
         }
         return GSP_OK;
     }
+    if (s->coll == GSP_COLL_REDUCE_SCATTER || (s->coll == GSP_COLL_ALLREDUCE && s->blocks)) return verify_blocks(s, t, rep);
     if (s->coll == GSP_COLL_ALLREDUCE) return verify_allreduce(s, t, seed, (flags & GSP_VERIFY_APPROX) != 0, rep);
     return verify_dissemination(s, t, rep);
 }

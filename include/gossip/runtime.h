@@ -1,0 +1,89 @@
+/* runtime.h — the algorithms the MPI runtime runs, built from proved schedules, and the cost
+ * model that chooses among them. Everything here is exact: every result block is reduced once,
+ * at one node, in an order fixed by the schedule, then copied, so every rank gets the same bits
+ * (the papers' coefficient protocols are not runtime algorithms). No MPI here: `gossip plan
+ * COLLECTIVE SPEC --bytes B` and libgossip_mpi read the same candidates and predictions. */
+#ifndef GOSSIP_RUNTIME_H
+#define GOSSIP_RUNTIME_H
+
+#include "gossip/algo.h"
+#include "gossip/sched.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** What a received block does: overwrite the receiver's copy, or be combined into it. */
+typedef enum { GSP_RT_STORE = 1, GSP_RT_REDUCE } gsp_rt_kind_t;
+
+/** How block x of a phase maps onto the buffer: rank x's block of the allgather layout (N
+ * blocks of the per-rank size), block x of the vector cut into N near-equal pieces, or the
+ * whole vector (tree phases: every transfer carries everything). */
+typedef enum { GSP_RT_RANK = 1, GSP_RT_SPLIT, GSP_RT_WHOLE } gsp_rt_layout_t;
+
+typedef struct {
+    gsp_rt_kind_t kind;
+    gsp_rt_layout_t layout;
+    gsp_sched_t sched;  /* explicit, no duplicate deliveries; transfer (u, v, x) moves block x */
+    int64_t *maxblk;    /* per round: most blocks on one arc */
+    int64_t *maxred;    /* per round: most blocks combined at one node (reduce phases) */
+    int64_t busiest;    /* most blocks one arc carries over the whole phase */
+} gsp_rt_phase_t;
+
+/** A runtime algorithm: one or two phases run back to back on one buffer. */
+typedef struct {
+    char name[32];          /* "packet", "flood", "rs-ag", "gather", "tree", "scatter-allgather", ... */
+    char built_from[64];    /* the construction methods of its schedules */
+    gsp_collective_t coll;
+    int64_t root;           /* broadcast and reduce, else -1 */
+    bool local_reduce;      /* gather: every rank reduces the N gathered vectors in rank order */
+    int nphases;
+    gsp_rt_phase_t phase[2];
+} gsp_rt_algo_t;
+
+typedef struct {
+    gsp_rt_algo_t *v;
+    int n;
+} gsp_rt_algos_t;
+
+/** Builds every runtime algorithm for collective c on t [in] with distances d [in] (root for
+ * broadcast and reduce). method [in] (NULL or "auto") names the allgather construction the
+ * bandwidth algorithms use, or a broadcast method for the trees. Methods that do not apply
+ * are left out; GSP_ERR_NOTAPPLIC when none applies. out [out]: release with
+ * gsp_rt_algos_destroy. Cost: one schedule per construction, O(N^2 d) transfers explicit. */
+gsp_err_t gsp_rt_algos(const gsp_topo_t *t, const gsp_distances_t *d, gsp_collective_t c, int64_t root, const char *method,
+                       gsp_rt_algos_t *out);
+void gsp_rt_algos_destroy(gsp_rt_algos_t *a);
+
+/** The cost model: alpha seconds per message (per round on the critical path), beta seconds
+ * per byte on one link, gamma seconds per byte combined. */
+typedef struct {
+    double alpha, beta, gamma;
+} gsp_cost_t;
+
+/** Defaults: alpha 1 us, beta 1e-10 s/B (10 GB/s links), gamma 2e-10 s/B (5 GB/s sums). */
+gsp_cost_t gsp_cost_default(void);
+/** Parses a non-negative finite number of seconds (e.g. "1e-6") into *out; GSP_ERR_PARSE with
+ * name in the message otherwise. */
+gsp_err_t gsp_cost_parse(const char *name, const char *text, double *out);
+
+typedef struct {
+    int64_t rounds, transfers;
+    double busiest_bytes; /* bytes on the busiest link over the whole collective */
+    double seconds;       /* predicted time */
+} gsp_rt_pred_t;
+
+/** Predicts a's time for `bytes` with MPI's meaning (allgather: one rank's block; reduce-scatter:
+ * one rank's result block; the others: the vector) on `nodes` ranks. Rounds are synchronous
+ * in the model: sum over rounds of alpha + beta * (bytes on the busiest arc) + gamma * (bytes
+ * combined at the busiest node), plus the local reduction of `gather`. */
+void gsp_rt_predict(const gsp_rt_algo_t *a, int64_t nodes, int64_t bytes, const gsp_cost_t *c, gsp_rt_pred_t *p);
+/** Index of the algorithm with the least predicted time (the first on ties). */
+int gsp_rt_choose(const gsp_rt_algos_t *a, int64_t nodes, int64_t bytes, const gsp_cost_t *c);
+/** The algorithm called name, or -1. */
+int gsp_rt_find(const gsp_rt_algos_t *a, const char *name);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

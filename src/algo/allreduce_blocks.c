@@ -1,0 +1,43 @@
+/* allreduce_blocks.c — bandwidth-optimal allreduce: reduce-scatter then allgather on N blocks.
+ *
+ * The vector is cut into N blocks, block x owned by node x. The best allgather schedule,
+ * reversed, sums every block into its owner; the same schedule forward (first deliveries
+ * only) spreads the finished blocks. 2R rounds where the register methods need D..2D, but
+ * every arc carries one block (1/N of the vector) per packet slot instead of whole vectors:
+ * on torus:8x8 32 rounds of 1/64 of the vector against 8 rounds of the whole vector. Each block
+ * is reduced once, at its owner, along a fixed tree: every node gets the same bits. Applies to
+ * undirected connected graphs with N <= 8192. */
+#include <string.h>
+
+#include "gossip/algo.h"
+
+static bool applies(const gsp_plan_in_t *in, char *why, size_t n) {
+    if (in->topo->directed) {
+        snprintf(why, n, "needs an undirected graph (partial sums travel the allgather's arcs backwards)");
+        return false;
+    }
+    if (in->topo->n > GSP_VERIFY_REDUCE_MAX) {
+        snprintf(why, n, "limited to %d nodes (the exact reduce check)", GSP_VERIFY_REDUCE_MAX);
+        return false;
+    }
+    return true;
+}
+
+static int64_t rounds(const gsp_plan_in_t *in) {
+    (void)in;
+    return -1;
+}
+
+static gsp_err_t build(const gsp_plan_in_t *in, gsp_sched_t *out) {
+    gsp_err_t err;
+    gsp_plan_t ag;
+    if ((err = gsp_plan(in, GSP_COLL_ALLGATHER, "auto", &ag))) return err;
+    err = gsp_sched_allreduce_blocks(&ag.sched, in->topo, out);
+    if (!err) err = gsp__sched_rename(out, "rs-ag", ag.method->name);
+    gsp_plan_destroy(&ag);
+    return err;
+}
+
+const gsp_method_t gsp__method_allreduce_blocks = {
+    "rs-ag", GSP_COLL_ALLREDUCE, "undirected graphs: reduce-scatter (the best allgather reversed), then that allgather; N blocks",
+    "packet-gossip paper's schedules, reversed then forward", applies, rounds, build, false, NULL};

@@ -1,0 +1,44 @@
+/* reduce_scatter_reverse.c — reduce-scatter as the time-reversal of the best allgather.
+ *
+ * Every packet of an allgather schedule travels on a broadcast tree from its origin (its first
+ * deliveries). Run backwards in time and direction, that tree gathers partial sums of block x
+ * into node x: in reversed round R-1-r, a node sends its partial sum of x (its own value plus
+ * what its subtree sent earlier) to its tree parent. Same rounds as the allgather, same load
+ * on every arc in every round; the lower bounds of the allgather hold too (a node must send a
+ * partial sum of each of the N-1 other blocks, and the layered bound reads the same way on an
+ * undirected graph). Example: torus:8x8 in 16 rounds, 4032 transfers, one block per arc and
+ * round. Applies to undirected connected graphs with N <= 8192 (the exact check's limit). */
+#include <string.h>
+
+#include "gossip/algo.h"
+
+static bool applies(const gsp_plan_in_t *in, char *why, size_t n) {
+    if (in->topo->directed) {
+        snprintf(why, n, "needs an undirected graph (partial sums travel the allgather's arcs backwards)");
+        return false;
+    }
+    if (in->topo->n > GSP_VERIFY_REDUCE_MAX) {
+        snprintf(why, n, "limited to %d nodes (the exact reduce check)", GSP_VERIFY_REDUCE_MAX);
+        return false;
+    }
+    return true;
+}
+
+static int64_t rounds(const gsp_plan_in_t *in) {
+    (void)in;
+    return -1;
+}
+
+static gsp_err_t build(const gsp_plan_in_t *in, gsp_sched_t *out) {
+    gsp_err_t err;
+    gsp_plan_t ag;
+    if ((err = gsp_plan(in, GSP_COLL_ALLGATHER, "auto", &ag))) return err;
+    err = gsp_sched_reverse(&ag.sched, in->topo, out);
+    if (!err) err = gsp__sched_rename(out, "reverse", ag.method->name);
+    gsp_plan_destroy(&ag);
+    return err;
+}
+
+const gsp_method_t gsp__method_reduce_scatter_reverse = {
+    "reverse", GSP_COLL_REDUCE_SCATTER, "undirected graphs: the best allgather reversed in time and direction",
+    "packet-gossip paper's schedules, reversed (balanced trees into every owner)", applies, rounds, build, false, NULL};

@@ -1,0 +1,319 @@
+/* runtime.c — the runtime's algorithms, built from verified schedules, and the cost model.
+ *
+ * Bandwidth: the p = 1 allgather (one block per arc and round, the degree bound), reversed into
+ * a reduce-scatter; allreduce = reduce-scatter + allgather on N blocks; broadcast = scatter down
+ * the root's tree + allgather; reduce = reduce-scatter + gather up the tree. Latency: flood
+ * (D rounds, messages concatenate) for allgather, and "gather" for allreduce (every rank
+ * gathers every vector in D rounds and reduces them in rank order); trees (eccentricity rounds,
+ * whole vectors). Every phase is a schedule without duplicate deliveries. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gossip/runtime.h"
+
+gsp_cost_t gsp_cost_default(void) {
+    gsp_cost_t c = {1e-6, 1e-10, 2e-10};
+    return c;
+}
+
+gsp_err_t gsp_cost_parse(const char *name, const char *text, double *out) {
+    char *end;
+    double v = text && *text ? strtod(text, &end) : NAN;
+    if (!text || !*text || *end || !isfinite(v) || v < 0)
+        return gsp_error(GSP_ERR_PARSE, "%s='%s': expected a non-negative number of seconds (e.g. 1e-6)", name, text ? text : "");
+    *out = v;
+    return GSP_OK;
+}
+
+static void phase_destroy(gsp_rt_phase_t *p) {
+    gsp_sched_destroy(&p->sched);
+    gsp_free(p->maxblk);
+    gsp_free(p->maxred);
+    memset(p, 0, sizeof *p);
+}
+
+void gsp_rt_algos_destroy(gsp_rt_algos_t *a) {
+    if (!a) return;
+    for (int i = 0; i < a->n; i++)
+        for (int k = 0; k < a->v[i].nphases; k++) phase_destroy(&a->v[i].phase[k]);
+    gsp_free(a->v);
+    memset(a, 0, sizeof *a);
+}
+
+/* Per round: most blocks on an arc and combined at a node; over the phase: the busiest arc. */
+static gsp_err_t phase_stats(gsp_rt_phase_t *p, const gsp_topo_t *t) {
+    gsp_err_t err;
+    const gsp_sched_t *s = &p->sched;
+    int64_t R = s->nrounds, *arc_total = NULL, *arc_round = NULL, *node_round = NULL;
+    if ((err = gsp_alloc_array((void **)&p->maxblk, R + 1, sizeof *p->maxblk, true)) ||
+        (err = gsp_alloc_array((void **)&p->maxred, R + 1, sizeof *p->maxred, true)) ||
+        (err = gsp_alloc_array((void **)&arc_total, t->m + 1, sizeof *arc_total, true)) ||
+        (err = gsp_alloc_array((void **)&arc_round, t->m + 1, sizeof *arc_round, true)) ||
+        (err = gsp_alloc_array((void **)&node_round, t->n + 1, sizeof *node_round, true)))
+        goto done;
+    for (int64_t r = 0; r < R; r++) {
+        int64_t b = s->send_off.v[r], e = s->send_off.v[r + 1];
+        for (int64_t k = b; k < e; k++) {
+            const gsp_send_t *x = &s->sends[k];
+            int64_t a = t->off[x->u] + gsp_topo_arc_index(t, x->u, x->v);
+            arc_total[a]++;
+            if (++arc_round[a] > p->maxblk[r]) p->maxblk[r] = arc_round[a];
+            if (++node_round[x->v] > p->maxred[r]) p->maxred[r] = node_round[x->v];
+        }
+        for (int64_t k = b; k < e; k++) {
+            const gsp_send_t *x = &s->sends[k];
+            arc_round[t->off[x->u] + gsp_topo_arc_index(t, x->u, x->v)] = 0;
+            node_round[x->v] = 0;
+        }
+        if (p->kind != GSP_RT_REDUCE) p->maxred[r] = 0;
+    }
+    for (int64_t a = 0; a < t->m; a++)
+        if (arc_total[a] > p->busiest) p->busiest = arc_total[a];
+done:
+    gsp_free(arc_total);
+    gsp_free(arc_round);
+    gsp_free(node_round);
+    return err;
+}
+
+/* An explicit schedule of first deliveries, run backwards: round r becomes R-1-r, (u, v, x)
+ * becomes (v, u, x). Every node then sends its partial sum of x to its parent in x's tree. */
+static gsp_err_t flip(const gsp_sched_t *fd, gsp_collective_t c, gsp_sched_t *out) {
+    gsp_err_t err;
+    if ((err = gsp_sched_init(out, c, fd->topology, fd->nodes, &fd->model, -1, fd->method))) return err;
+    for (int64_t j = 0; j < fd->nrounds && !err; j++) {
+        int64_t r = fd->nrounds - 1 - j;
+        if ((err = gsp_sched_round(out))) break;
+        for (int64_t k = fd->send_off.v[r]; k < fd->send_off.v[r + 1] && !err; k++)
+            err = gsp_sched_send(out, fd->sends[k].v, fd->sends[k].u, fd->sends[k].x);
+    }
+    if (!err) err = gsp_sched_finish(out);
+    if (err) gsp_sched_destroy(out);
+    return err;
+}
+
+/* The root's broadcast tree as a scatter (reversed: a gather) of N blocks: the tree arc into w,
+ * in the round w first hears from the root, carries the blocks of w's whole subtree. */
+static gsp_err_t scatter_of(const gsp_sched_t *tree, int64_t root, bool gather, gsp_sched_t *out) {
+    gsp_err_t err;
+    int64_t n = tree->nodes, R = tree->nrounds, *parent = NULL, *when = NULL;
+    if ((err = gsp_alloc_array((void **)&parent, n, sizeof *parent, false)) ||
+        (err = gsp_alloc_array((void **)&when, n, sizeof *when, false)))
+        goto done;
+    for (int64_t v = 0; v < n; v++) parent[v] = when[v] = -1;
+    for (int64_t r = 0; r < R; r++)
+        for (int64_t k = tree->send_off.v[r]; k < tree->send_off.v[r + 1]; k++) {
+            parent[tree->sends[k].v] = tree->sends[k].u;
+            when[tree->sends[k].v] = r;
+        }
+    if ((err = gsp_sched_init(out, GSP_COLL_ALLGATHER, tree->topology, n, &tree->model, -1, tree->method))) goto done;
+    out->model.packets = GSP_PACKETS_INF;
+    for (int64_t j = 0; j < R && !err; j++) {
+        int64_t r = gather ? R - 1 - j : j;
+        if ((err = gsp_sched_round(out))) break;
+        /* Block y crosses every tree arc on its path from the root. */
+        for (int64_t y = 0; y < n && !err; y++)
+            for (int64_t w = y; w != root && w >= 0 && !err; w = parent[w])
+                if (when[w] == r) err = gather ? gsp_sched_send(out, w, parent[w], y) : gsp_sched_send(out, parent[w], w, y);
+    }
+    if (!err) err = gsp_sched_finish(out);
+    if (err) gsp_sched_destroy(out);
+done:
+    gsp_free(parent);
+    gsp_free(when);
+    return err;
+}
+
+/* Plans c with method on t (model: packets p) and keeps its first deliveries. */
+static gsp_err_t plan_fd(const gsp_topo_t *t, const gsp_distances_t *d, gsp_collective_t c, int64_t packets, int64_t root,
+                         const char *method, gsp_sched_t *out, char *from, size_t fromlen) {
+    gsp_err_t err;
+    gsp_plan_t pl;
+    gsp_model_t m = gsp_model_default();
+    m.packets = packets;
+    gsp_plan_in_t in = {t, d, m, root, 1, NULL, NULL, 0};
+    if ((err = gsp_plan(&in, c, method, &pl))) return err;
+    err = gsp_sched_first_deliveries(&pl.sched, t, out);
+    if (!err) snprintf(from, fromlen, "%s", pl.method->name);
+    gsp_plan_destroy(&pl);
+    return err;
+}
+
+static gsp_err_t add_algo(gsp_rt_algos_t *a, const char *name, gsp_collective_t c, int64_t root, gsp_rt_algo_t **out) {
+    void *q = gsp_realloc(a->v, (size_t)(a->n + 1) * sizeof *a->v);
+    if (!q) return gsp_error(GSP_ERR_NOMEM, "out of memory");
+    a->v = q;
+    *out = &a->v[a->n++];
+    memset(*out, 0, sizeof **out);
+    snprintf((*out)->name, sizeof (*out)->name, "%s", name);
+    (*out)->coll = c;
+    (*out)->root = root;
+    return GSP_OK;
+}
+
+/* Adds a phase: a copy of s (or s itself reversed) with its statistics. */
+static gsp_err_t add_phase(gsp_rt_algo_t *al, const gsp_topo_t *t, const gsp_sched_t *s, bool reversed, gsp_rt_kind_t kind,
+                           gsp_rt_layout_t layout) {
+    gsp_err_t err;
+    gsp_rt_phase_t *p = &al->phase[al->nphases];
+    memset(p, 0, sizeof *p);
+    p->kind = kind;
+    p->layout = layout;
+    if ((err = reversed ? flip(s, GSP_COLL_REDUCE_SCATTER, &p->sched) : gsp_sched_first_deliveries(s, t, &p->sched))) return err;
+    al->nphases++;
+    return phase_stats(p, t);
+}
+
+gsp_err_t gsp_rt_algos(const gsp_topo_t *t, const gsp_distances_t *d, gsp_collective_t c, int64_t root, const char *method,
+                       gsp_rt_algos_t *out) {
+    gsp_err_t err = GSP_OK;
+    gsp_sched_t ag1, flood, tree, sc;
+    char f_ag1[32] = "", f_flood[32] = "", f_tree[32] = "";
+    bool have_ag1 = false, have_flood = false;
+    gsp_rt_algo_t *al = NULL;
+    memset(out, 0, sizeof *out);
+    memset(&ag1, 0, sizeof ag1);
+    memset(&flood, 0, sizeof flood);
+    memset(&tree, 0, sizeof tree);
+    memset(&sc, 0, sizeof sc);
+    if (!method || !*method) method = "auto";
+    bool rooted = c == GSP_COLL_BROADCAST || c == GSP_COLL_REDUCE;
+    if (rooted && (root < 0 || root >= t->n))
+        return gsp_error(GSP_ERR_RANGE, "root %lld outside 0..%lld", (long long)root, (long long)t->n - 1);
+    if (t->directed && c != GSP_COLL_ALLGATHER && c != GSP_COLL_BROADCAST)
+        return gsp_error(GSP_ERR_NOTAPPLIC, "%s: reductions run allgather schedules backwards and need an undirected graph", t->spec);
+    /* A broadcast method names the tree; anything else the allgather construction. */
+    bool tree_method = gsp_method_find(method, GSP_COLL_BROADCAST) != NULL;
+    if (strcmp(method, "auto") && !tree_method && !gsp_method_find(method, GSP_COLL_ALLGATHER))
+        return gsp_error(GSP_ERR_INVAL, "no allgather or broadcast method '%s' (see 'gossip list')", method);
+    if (c != GSP_COLL_BROADCAST || !tree_method) {
+        const char *m1 = tree_method ? "auto" : method;
+        if (!(err = plan_fd(t, d, GSP_COLL_ALLGATHER, 1, -1, m1, &ag1, f_ag1, sizeof f_ag1))) have_ag1 = true;
+        else if (strcmp(m1, "auto") && strcmp(m1, "flood")) goto fail; /* the user's method must work */
+        err = GSP_OK;
+    }
+    if (c == GSP_COLL_ALLGATHER || c == GSP_COLL_REDUCE_SCATTER || c == GSP_COLL_ALLREDUCE) {
+        if (!(err = plan_fd(t, d, GSP_COLL_ALLGATHER, GSP_PACKETS_INF, -1, "flood", &flood, f_flood, sizeof f_flood)))
+            have_flood = true;
+        err = GSP_OK;
+    }
+    if (c == GSP_COLL_ALLREDUCE || rooted) {
+        int64_t r = rooted ? root : 0;
+        if ((err = plan_fd(t, d, GSP_COLL_BROADCAST, 1, r, tree_method ? method : "auto", &tree, f_tree, sizeof f_tree))) goto fail;
+    }
+    switch (c) {
+    case GSP_COLL_ALLGATHER:
+    case GSP_COLL_REDUCE_SCATTER: {
+        gsp_rt_kind_t k = c == GSP_COLL_ALLGATHER ? GSP_RT_STORE : GSP_RT_REDUCE;
+        gsp_rt_layout_t l = c == GSP_COLL_ALLGATHER ? GSP_RT_RANK : GSP_RT_SPLIT;
+        bool rev = c == GSP_COLL_REDUCE_SCATTER;
+        if (have_ag1) {
+            if ((err = add_algo(out, "packet", c, -1, &al)) || (err = add_phase(al, t, &ag1, rev, k, l))) goto fail;
+            snprintf(al->built_from, sizeof al->built_from, "%s%s", rev ? "reversed " : "", f_ag1);
+        }
+        if (have_flood) {
+            if ((err = add_algo(out, "flood", c, -1, &al)) || (err = add_phase(al, t, &flood, rev, k, l))) goto fail;
+            snprintf(al->built_from, sizeof al->built_from, "%s%s", rev ? "reversed " : "", f_flood);
+        }
+        break;
+    }
+    case GSP_COLL_ALLREDUCE:
+        if (have_ag1) {
+            if ((err = add_algo(out, "rs-ag", c, -1, &al)) || (err = add_phase(al, t, &ag1, true, GSP_RT_REDUCE, GSP_RT_SPLIT)) ||
+                (err = add_phase(al, t, &ag1, false, GSP_RT_STORE, GSP_RT_SPLIT)))
+                goto fail;
+            snprintf(al->built_from, sizeof al->built_from, "%s reversed, then forward", f_ag1);
+        }
+        if (have_flood) {
+            if ((err = add_algo(out, "rs-ag-flood", c, -1, &al)) ||
+                (err = add_phase(al, t, &flood, true, GSP_RT_REDUCE, GSP_RT_SPLIT)) ||
+                (err = add_phase(al, t, &flood, false, GSP_RT_STORE, GSP_RT_SPLIT)))
+                goto fail;
+            snprintf(al->built_from, sizeof al->built_from, "%s reversed, then forward", f_flood);
+            if ((err = add_algo(out, "gather", c, -1, &al)) || (err = add_phase(al, t, &flood, false, GSP_RT_STORE, GSP_RT_RANK)))
+                goto fail;
+            al->local_reduce = true;
+            snprintf(al->built_from, sizeof al->built_from, "%s, then a reduction in rank order", f_flood);
+        }
+        if ((err = add_algo(out, "tree", c, -1, &al)) || (err = add_phase(al, t, &tree, true, GSP_RT_REDUCE, GSP_RT_WHOLE)) ||
+            (err = add_phase(al, t, &tree, false, GSP_RT_STORE, GSP_RT_WHOLE)))
+            goto fail;
+        snprintf(al->built_from, sizeof al->built_from, "%s from 0, reversed, then forward", f_tree);
+        break;
+    case GSP_COLL_BROADCAST:
+    case GSP_COLL_REDUCE: {
+        bool bc = c == GSP_COLL_BROADCAST;
+        if ((err = add_algo(out, "tree", c, root, &al)) ||
+            (err = add_phase(al, t, &tree, !bc, bc ? GSP_RT_STORE : GSP_RT_REDUCE, GSP_RT_WHOLE)))
+            goto fail;
+        snprintf(al->built_from, sizeof al->built_from, "%s%s", bc ? "" : "reversed ", f_tree);
+        if (have_ag1) {
+            if ((err = scatter_of(&tree, root, !bc, &sc)))
+                goto fail;
+            if ((err = add_algo(out, bc ? "scatter-allgather" : "rs-gather", c, root, &al))) goto fail;
+            if (bc) {
+                if ((err = add_phase(al, t, &sc, false, GSP_RT_STORE, GSP_RT_SPLIT)) ||
+                    (err = add_phase(al, t, &ag1, false, GSP_RT_STORE, GSP_RT_SPLIT)))
+                    goto fail;
+                snprintf(al->built_from, sizeof al->built_from, "%s scattered, then %s", f_tree, f_ag1);
+            } else {
+                if ((err = add_phase(al, t, &ag1, true, GSP_RT_REDUCE, GSP_RT_SPLIT)) ||
+                    (err = add_phase(al, t, &sc, false, GSP_RT_STORE, GSP_RT_SPLIT)))
+                    goto fail;
+                snprintf(al->built_from, sizeof al->built_from, "reversed %s, then gathered up %s", f_ag1, f_tree);
+            }
+        }
+        break;
+    }
+    }
+    if (out->n == 0) {
+        err = gsp_error(GSP_ERR_NOTAPPLIC, "no runtime algorithm for %s applies to %s", gsp_collective_name(c), t->spec);
+        goto fail;
+    }
+    goto done;
+fail:
+    gsp_rt_algos_destroy(out);
+done:
+    gsp_sched_destroy(&ag1);
+    gsp_sched_destroy(&flood);
+    gsp_sched_destroy(&tree);
+    gsp_sched_destroy(&sc);
+    return err;
+}
+
+void gsp_rt_predict(const gsp_rt_algo_t *a, int64_t nodes, int64_t bytes, const gsp_cost_t *c, gsp_rt_pred_t *p) {
+    memset(p, 0, sizeof *p);
+    double vec = a->coll == GSP_COLL_REDUCE_SCATTER ? (double)bytes * (double)nodes : (double)bytes;
+    for (int k = 0; k < a->nphases; k++) {
+        const gsp_rt_phase_t *ph = &a->phase[k];
+        double blk = ph->layout == GSP_RT_RANK ? (double)bytes : ph->layout == GSP_RT_SPLIT ? ceil(vec / (double)nodes) : vec;
+        if (ph->layout == GSP_RT_RANK && a->coll == GSP_COLL_ALLREDUCE) blk = vec;
+        p->rounds += ph->sched.nrounds;
+        p->transfers += ph->sched.nsends;
+        p->busiest_bytes += (double)ph->busiest * blk;
+        for (int64_t r = 0; r < ph->sched.nrounds; r++)
+            p->seconds += c->alpha + c->beta * (double)ph->maxblk[r] * blk + c->gamma * (double)ph->maxred[r] * blk;
+    }
+    if (a->local_reduce) p->seconds += c->gamma * (double)(nodes - 1) * vec;
+}
+
+int gsp_rt_choose(const gsp_rt_algos_t *a, int64_t nodes, int64_t bytes, const gsp_cost_t *c) {
+    int best = -1;
+    double bt = 0;
+    for (int i = 0; i < a->n; i++) {
+        gsp_rt_pred_t p;
+        gsp_rt_predict(&a->v[i], nodes, bytes, c, &p);
+        if (best < 0 || p.seconds < bt) {
+            best = i;
+            bt = p.seconds;
+        }
+    }
+    return best;
+}
+
+int gsp_rt_find(const gsp_rt_algos_t *a, const char *name) {
+    for (int i = 0; i < a->n; i++)
+        if (!strcmp(a->v[i].name, name)) return i;
+    return -1;
+}

@@ -1,0 +1,674 @@
+/* mpi_rt.c — exact collectives over MPI from the runtime algorithms of runtime.h.
+ *
+ * Each rank extracts its share of every phase: per round, one message per peer listing the
+ * blocks it carries. Execution is dataflow: all receives of a phase are posted at once (straight
+ * into the user's buffer when a message is one block of a gathered result), and each send is
+ * issued as soon as the receives it depends on have completed, so latency overlaps transfers.
+ * Received messages are processed strictly in schedule order, so every block's reduction order
+ * is fixed by the schedule and every rank ends with the same bits. Buffers and requests grow
+ * once and are reused by every call. */
+#include <limits.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gossip/mpi.h"
+#include "mpi_int.h"
+
+typedef struct {
+    int peer;
+    int32_t round;
+    int32_t need;   /* sends: receives of rounds <= need must be complete first (-1: none) */
+    int64_t first, n; /* blocks items[first .. first+n) */
+} xfer_t;
+
+typedef struct {
+    gsp_rt_kind_t kind;
+    gsp_rt_layout_t layout;
+    int64_t nrounds;
+    xfer_t *send, *recv;
+    int64_t nsend, nrecv;
+    int64_t *items;
+    int64_t nitems;
+} prog_t;
+
+typedef struct {
+    gsp_rt_algos_t algos;
+    prog_t *progs;      /* one per phase of every algorithm, built on first use */
+    bool *built;
+    int64_t *choice;    /* per size class (log2 of bytes): algorithm index, -1 = not chosen yet */
+    bool ready;
+} entry_t;
+
+#define SIZE_CLASSES 64
+
+struct gsp_mpi_ctx {
+    MPI_Comm comm;
+    int rank, size;
+    gsp_topo_t topo;
+    gsp_distances_t dist;
+    gsp_cost_t cost;
+    char *method;
+    char *force[GSP_COLL_REDUCE + 1]; /* forced algorithm per collective, or NULL */
+    entry_t fixed[GSP_COLL_REDUCE + 1]; /* allgather, allreduce, reduce-scatter */
+    entry_t *rooted[2];                 /* broadcast, reduce: one entry per root */
+    /* Reused storage. */
+    char *stage;
+    size_t stage_cap;
+    char *work;
+    size_t work_cap;
+    MPI_Request *req;
+    size_t req_cap;
+    size_t *soff;
+    size_t soff_cap;
+    const char *last;
+    bool communicated; /* the current call has posted a message (no falling back after that) */
+};
+
+static void prog_free(prog_t *p) {
+    gsp_free(p->send);
+    gsp_free(p->recv);
+    gsp_free(p->items);
+    memset(p, 0, sizeof *p);
+}
+
+static void entry_free(entry_t *e) {
+    int np = 0;
+    for (int i = 0; i < e->algos.n; i++) np += e->algos.v[i].nphases;
+    if (e->progs)
+        for (int k = 0; k < np; k++) prog_free(&e->progs[k]);
+    gsp_free(e->progs);
+    gsp_free(e->built);
+    gsp_free(e->choice);
+    gsp_rt_algos_destroy(&e->algos);
+    memset(e, 0, sizeof *e);
+}
+
+void gsp_mpi_ctx_free(gsp_mpi_ctx_t *c) {
+    if (!c) return;
+    for (int k = 0; k <= GSP_COLL_REDUCE; k++) {
+        entry_free(&c->fixed[k]);
+        gsp_free(c->force[k]);
+    }
+    for (int k = 0; k < 2; k++) {
+        if (c->rooted[k])
+            for (int r = 0; r < c->size; r++) entry_free(&c->rooted[k][r]);
+        gsp_free(c->rooted[k]);
+    }
+    gsp_free(c->stage);
+    gsp_free(c->work);
+    gsp_free(c->req);
+    gsp_free(c->soff);
+    gsp_free(c->method);
+    gsp_distances_destroy(&c->dist);
+    gsp_topo_destroy(&c->topo);
+    if (c->comm != MPI_COMM_NULL) MPI_Comm_free(&c->comm);
+    gsp_free(c);
+}
+
+gsp_err_t gsp_mpi_ctx_create(const char *spec, MPI_Comm comm, gsp_mpi_ctx_t **out) {
+    gsp_err_t err;
+    gsp_vt_t vt;
+    *out = NULL;
+    gsp_mpi_ctx_t *c = gsp_calloc(1, sizeof *c);
+    if (!c) return gsp_error(GSP_ERR_NOMEM, "out of memory");
+    c->comm = MPI_COMM_NULL;
+    c->cost = gsp_cost_default();
+    MPI_Comm_size(comm, &c->size);
+    MPI_Comm_rank(comm, &c->rank);
+    if ((err = gsp_topo_from_spec(&c->topo, spec))) goto fail;
+    if (c->topo.n != c->size) {
+        err = gsp_error(GSP_ERR_INVAL, "%s has %lld nodes but the communicator has %d ranks", spec, (long long)c->topo.n, c->size);
+        goto fail;
+    }
+    if ((err = gsp_vertex_transitive(&c->topo, &vt)) || (err = gsp_distances(&c->topo, gsp_vt_yes(vt), &c->dist, NULL, NULL)))
+        goto fail;
+    if (!c->dist.connected) {
+        err = gsp_error(GSP_ERR_NOTAPPLIC, "%s is not connected", spec);
+        goto fail;
+    }
+    if (MPI_Comm_dup(comm, &c->comm) != MPI_SUCCESS) {
+        err = gsp_error(GSP_ERR_INTERNAL, "MPI_Comm_dup failed");
+        goto fail;
+    }
+    *out = c;
+    return GSP_OK;
+fail:
+    gsp_mpi_ctx_free(c);
+    return err;
+}
+
+void gsp_mpi_ctx_set_cost(gsp_mpi_ctx_t *c, const gsp_cost_t *cost) {
+    c->cost = *cost;
+    /* Choices depend on the model: forget them. */
+    for (int k = 0; k <= GSP_COLL_REDUCE; k++)
+        if (c->fixed[k].choice)
+            for (int s = 0; s < SIZE_CLASSES; s++) c->fixed[k].choice[s] = -1;
+    for (int k = 0; k < 2; k++)
+        if (c->rooted[k])
+            for (int r = 0; r < c->size; r++)
+                if (c->rooted[k][r].choice)
+                    for (int s = 0; s < SIZE_CLASSES; s++) c->rooted[k][r].choice[s] = -1;
+}
+
+gsp_err_t gsp_mpi_ctx_set_method(gsp_mpi_ctx_t *c, const char *method) {
+    if (c->fixed[GSP_COLL_ALLGATHER].ready || c->fixed[GSP_COLL_ALLREDUCE].ready || c->fixed[GSP_COLL_REDUCE_SCATTER].ready ||
+        c->rooted[0] || c->rooted[1])
+        return gsp_error(GSP_ERR_INVAL, "set the method before the first collective");
+    if (method && strcmp(method, "auto") && !gsp_method_find(method, GSP_COLL_ALLGATHER) &&
+        !gsp_method_find(method, GSP_COLL_BROADCAST)) {
+        const gsp_method_t *m = gsp_method_find(method, GSP_COLL_ALLREDUCE);
+        if (m)
+            return gsp_error(GSP_ERR_NOTAPPLIC,
+                             "method %s computes sums with real coefficients: not exact, so never an MPI collective "
+                             "(use it with 'gossip-mpi run --approximate')",
+                             method);
+        return gsp_error(GSP_ERR_INVAL, "no allgather or broadcast method '%s' (see 'gossip list')", method);
+    }
+    gsp_free(c->method);
+    c->method = method ? gsp_strdup(method) : NULL;
+    return GSP_OK;
+}
+
+gsp_err_t gsp_mpi_ctx_force(gsp_mpi_ctx_t *c, gsp_collective_t coll, const char *algo) {
+    if (coll < GSP_COLL_BROADCAST || coll > GSP_COLL_REDUCE) return gsp_error(GSP_ERR_INVAL, "unknown collective");
+    gsp_free(c->force[coll]);
+    c->force[coll] = algo && *algo && strcmp(algo, "auto") ? gsp_strdup(algo) : NULL;
+    return GSP_OK;
+}
+
+const char *gsp_mpi_ctx_last(const gsp_mpi_ctx_t *c) { return c->last ? c->last : "none"; }
+
+bool gsp_mpi_ctx_communicated(const gsp_mpi_ctx_t *c) { return c->communicated; }
+
+/* ---- one rank's programs ---- */
+
+static gsp_err_t push_xfer(xfer_t **v, int64_t *n, int64_t *cap, xfer_t x) {
+    if (*n == *cap) {
+        *cap = *cap ? 2 * *cap : 16;
+        void *q = gsp_realloc(*v, (size_t)*cap * sizeof **v);
+        if (!q) return gsp_error(GSP_ERR_NOMEM, "out of memory");
+        *v = q;
+    }
+    (*v)[(*n)++] = x;
+    return GSP_OK;
+}
+
+/* Rank me's messages in phase ph: transfers grouped per (round, peer) in schedule order. */
+static gsp_err_t prog_build(const gsp_rt_phase_t *ph, int me, int64_t n, prog_t *p) {
+    gsp_err_t err = GSP_OK;
+    const gsp_sched_t *s = &ph->sched;
+    int64_t capS = 0, capR = 0, capI = 0, *last = NULL;
+    memset(p, 0, sizeof *p);
+    p->kind = ph->kind;
+    p->layout = ph->layout;
+    p->nrounds = s->nrounds;
+    if (s->nrounds >= INT32_MAX) return gsp_error(GSP_ERR_TOOBIG, "too many rounds");
+    if ((err = gsp_alloc_array((void **)&last, n, sizeof *last, false))) goto done;
+    for (int64_t x = 0; x < n; x++) last[x] = -1;
+    /* Items: first the sends of the round, then its receives; a message's items stay together
+     * because each (round, peer) is collected in one pass over the round. */
+    for (int64_t r = 0; r < s->nrounds; r++) {
+        int64_t b = s->send_off.v[r], e = s->send_off.v[r + 1];
+        for (int dir = 0; dir < 2; dir++) {
+            int64_t mfirst = dir ? p->nrecv : p->nsend;
+            for (int64_t k = b; k < e; k++) {
+                const gsp_send_t *t = &s->sends[k];
+                int64_t mine = dir ? t->v : t->u, other = dir ? t->u : t->v;
+                if (mine != me) continue;
+                xfer_t **v = dir ? &p->recv : &p->send;
+                int64_t *nv = dir ? &p->nrecv : &p->nsend;
+                /* One message per peer and round, in the order peers first appear. */
+                bool seen = false;
+                for (int64_t q = mfirst; q < *nv && !seen; q++) seen = (*v)[q].peer == other;
+                if (!seen && (err = push_xfer(v, nv, dir ? &capR : &capS, (xfer_t){(int)other, (int32_t)r, -1, -1, 0}))) goto done;
+            }
+            /* Fill the items message by message, so each message's blocks are contiguous. */
+            int64_t nv = dir ? p->nrecv : p->nsend;
+            for (int64_t q = mfirst; q < nv; q++) {
+                xfer_t *x = dir ? &p->recv[q] : &p->send[q];
+                x->first = p->nitems;
+                for (int64_t k = b; k < e; k++) {
+                    const gsp_send_t *t = &s->sends[k];
+                    if ((dir ? t->v : t->u) != me || (dir ? t->u : t->v) != x->peer) continue;
+                    if (p->nitems == capI) {
+                        capI = capI ? 2 * capI : 64;
+                        void *nq = gsp_realloc(p->items, (size_t)capI * sizeof *p->items);
+                        if (!nq) {
+                            err = gsp_error(GSP_ERR_NOMEM, "out of memory");
+                            goto done;
+                        }
+                        p->items = nq;
+                    }
+                    p->items[p->nitems++] = t->x;
+                    x->n++;
+                    if (!dir && last[t->x] > x->need) x->need = (int32_t)last[t->x];
+                }
+            }
+        }
+        /* This round's receives become dependencies of later sends. */
+        for (int64_t q = 0; q < p->nrecv; q++)
+            if (p->recv[q].round == r)
+                for (int64_t i = 0; i < p->recv[q].n; i++) last[p->items[p->recv[q].first + i]] = r;
+    }
+done:
+    gsp_free(last);
+    if (err) prog_free(p);
+    return err;
+}
+
+/* ---- buffers ---- */
+
+static gsp_err_t reserve(void **p, size_t *cap, size_t need) {
+    if (need <= *cap) return GSP_OK;
+    size_t nc = *cap ? *cap : 4096;
+    while (nc < need) nc *= 2;
+    void *q = gsp_realloc(*p, nc);
+    if (!q) return gsp_error(GSP_ERR_NOMEM, "out of memory for %zu bytes of message buffers", need);
+    *p = q;
+    *cap = nc;
+    return GSP_OK;
+}
+
+/* Block layout: x's first element and element count. */
+typedef struct {
+    gsp_rt_layout_t layout;
+    int64_t count, n; /* RANK: count per block; SPLIT: the vector's count over n blocks */
+} lay_t;
+
+static inline int64_t blk_first(const lay_t *l, int64_t x) {
+    if (l->layout == GSP_RT_RANK) return x * l->count;
+    if (l->layout == GSP_RT_WHOLE) return 0;
+    int64_t q = l->count / l->n, r = l->count % l->n;
+    return x * q + (x < r ? x : r);
+}
+
+static inline int64_t blk_len(const lay_t *l, int64_t x) {
+    if (l->layout == GSP_RT_RANK || l->layout == GSP_RT_WHOLE) return l->count;
+    int64_t q = l->count / l->n, r = l->count % l->n;
+    return q + (x < r);
+}
+
+/* A datatype the runtime may treat as plain bytes: no holes, no offset. */
+typedef struct {
+    MPI_Datatype dt;
+    MPI_Aint ext;
+    int size;
+    bool plain;
+} dtinfo_t;
+
+static void dt_info(MPI_Datatype dt, dtinfo_t *d) {
+    MPI_Aint lb, tlb, text;
+    d->dt = dt;
+    MPI_Type_get_extent(dt, &lb, &d->ext);
+    MPI_Type_get_true_extent(dt, &tlb, &text);
+    MPI_Type_size(dt, &d->size);
+    d->plain = lb == 0 && tlb == 0 && text == d->ext && (MPI_Aint)d->size == d->ext;
+}
+
+static inline char *at(void *base, int64_t first, const dtinfo_t *d) {
+    /* Integer arithmetic: base may be MPI_BOTTOM with absolute displacements in the type. */
+    return (char *)((uintptr_t)base + (uintptr_t)(first * (int64_t)d->ext));
+}
+
+/* Bytes a message takes packed (plain types: the data itself). */
+static int64_t msg_bytes(const prog_t *p, const xfer_t *x, const lay_t *l, const dtinfo_t *d, MPI_Comm comm) {
+    int64_t b = 0;
+    for (int64_t i = 0; i < x->n; i++) {
+        int64_t len = blk_len(l, p->items[x->first + i]);
+        if (d->plain) b += len * d->size;
+        else {
+            int ps = 0;
+            MPI_Pack_size((int)len, d->dt, comm, &ps);
+            b += ps;
+        }
+    }
+    return b;
+}
+
+/* A message goes straight from or to the buffer when it is one block and (receives) the block
+ * is stored, not combined. */
+static inline bool direct(const prog_t *p, const xfer_t *x, bool recv) { return x->n == 1 && (!recv || p->kind == GSP_RT_STORE); }
+
+static int tag_of(int phase, int32_t round) { return ((phase & 1) << 14) | (round & 0x3fff); }
+
+/* Runs one phase on buffer base. */
+static gsp_err_t run_phase(gsp_mpi_ctx_t *c, const prog_t *p, int phase, void *base, const lay_t *l, const dtinfo_t *d,
+                           MPI_Op op) {
+    gsp_err_t err;
+    int64_t nreq = p->nsend + p->nrecv;
+    if ((err = reserve((void **)&c->req, &c->req_cap, (size_t)(nreq + 1) * sizeof *c->req)) ||
+        (err = reserve((void **)&c->soff, &c->soff_cap, (size_t)(nreq + 1) * sizeof *c->soff)))
+        return err;
+    /* Staging: receives that are combined or hold several blocks, then packed sends. */
+    size_t total = 0;
+    for (int64_t q = 0; q < p->nrecv; q++) {
+        c->soff[q] = total;
+        if (!direct(p, &p->recv[q], true)) total += (size_t)msg_bytes(p, &p->recv[q], l, d, c->comm);
+    }
+    for (int64_t q = 0; q < p->nsend; q++) {
+        c->soff[p->nrecv + q] = total;
+        if (!direct(p, &p->send[q], false)) {
+            int64_t b = msg_bytes(p, &p->send[q], l, d, c->comm);
+            if (b > INT_MAX) return gsp_error(GSP_ERR_TOOBIG, "a message of %lld bytes is more than MPI's int count", (long long)b);
+            total += (size_t)b;
+        }
+    }
+    if ((err = reserve((void **)&c->stage, &c->stage_cap, total + 1))) return err;
+    MPI_Request *rq = c->req, *sq = c->req + p->nrecv;
+    c->communicated = true;
+    for (int64_t q = 0; q < p->nrecv; q++) {
+        const xfer_t *x = &p->recv[q];
+        int64_t b0 = p->items[x->first];
+        int rc;
+        if (direct(p, x, true)) rc = MPI_Irecv(at(base, blk_first(l, b0), d), (int)blk_len(l, b0), d->dt, x->peer, tag_of(phase, x->round), c->comm, &rq[q]);
+        else if (p->kind == GSP_RT_REDUCE && x->n == 1)
+            rc = MPI_Irecv(c->stage + c->soff[q], (int)blk_len(l, b0), d->dt, x->peer, tag_of(phase, x->round), c->comm, &rq[q]);
+        else
+            rc = MPI_Irecv(c->stage + c->soff[q], (int)msg_bytes(p, x, l, d, c->comm), MPI_PACKED, x->peer, tag_of(phase, x->round), c->comm, &rq[q]);
+        if (rc != MPI_SUCCESS) return gsp_error(GSP_ERR_INTERNAL, "MPI_Irecv failed");
+    }
+    int64_t done = 0; /* receives [0, done) are complete and processed */
+    for (int64_t q = 0; q <= p->nsend; q++) {
+        int32_t need = q < p->nsend ? p->send[q].need : INT32_MAX;
+        while (done < p->nrecv && p->recv[done].round <= need) {
+            /* Complete the whole round, then process its messages in schedule order. */
+            int64_t e = done;
+            while (e < p->nrecv && p->recv[e].round == p->recv[done].round) e++;
+            if (MPI_Waitall((int)(e - done), rq + done, MPI_STATUSES_IGNORE) != MPI_SUCCESS)
+                return gsp_error(GSP_ERR_INTERNAL, "MPI_Waitall failed");
+            for (; done < e; done++) {
+                const xfer_t *x = &p->recv[done];
+                if (direct(p, x, true)) continue;
+                char *src = c->stage + c->soff[done];
+                int pos = 0, bytes = (int)msg_bytes(p, x, l, d, c->comm);
+                for (int64_t i = 0; i < x->n; i++) {
+                    int64_t b = p->items[x->first + i], len = blk_len(l, b);
+                    char *dst = at(base, blk_first(l, b), d);
+                    if (p->kind == GSP_RT_REDUCE) {
+                        /* Reduce phases run on plain types only (checked by the caller). */
+                        if ((err = gsp_mpi_reduce_local(src + pos, dst, (int)len, d->dt, op))) return err;
+                        pos += (int)(len * d->size);
+                    } else if (d->plain) {
+                        memcpy(dst, src + pos, (size_t)(len * d->size));
+                        pos += (int)(len * d->size);
+                    } else
+                        MPI_Unpack(src, bytes, &pos, dst, (int)len, d->dt, c->comm);
+                }
+            }
+        }
+        if (q == p->nsend) break;
+        const xfer_t *x = &p->send[q];
+        int64_t b0 = p->items[x->first];
+        int rc;
+        if (direct(p, x, false)) rc = MPI_Isend(at(base, blk_first(l, b0), d), (int)blk_len(l, b0), d->dt, x->peer, tag_of(phase, x->round), c->comm, &sq[q]);
+        else {
+            char *dst = c->stage + c->soff[p->nrecv + q];
+            int pos = 0, bytes = (int)msg_bytes(p, x, l, d, c->comm);
+            for (int64_t i = 0; i < x->n; i++) {
+                int64_t b = p->items[x->first + i], len = blk_len(l, b);
+                if (d->plain) {
+                    memcpy(dst + pos, at(base, blk_first(l, b), d), (size_t)(len * d->size));
+                    pos += (int)(len * d->size);
+                } else
+                    MPI_Pack(at(base, blk_first(l, b), d), (int)len, d->dt, dst, bytes, &pos, c->comm);
+            }
+            rc = MPI_Isend(dst, pos, MPI_PACKED, x->peer, tag_of(phase, x->round), c->comm, &sq[q]);
+        }
+        if (rc != MPI_SUCCESS) return gsp_error(GSP_ERR_INTERNAL, "MPI_Isend failed");
+    }
+    if (MPI_Waitall((int)p->nsend, sq, MPI_STATUSES_IGNORE) != MPI_SUCCESS) return gsp_error(GSP_ERR_INTERNAL, "MPI_Waitall failed");
+    return GSP_OK;
+}
+
+/* ---- choosing and preparing an algorithm ---- */
+
+static entry_t *entry_for(gsp_mpi_ctx_t *c, gsp_collective_t coll, int root) {
+    if (coll == GSP_COLL_BROADCAST || coll == GSP_COLL_REDUCE) {
+        int k = coll == GSP_COLL_REDUCE;
+        if (!c->rooted[k] && !(c->rooted[k] = gsp_calloc((size_t)c->size, sizeof *c->rooted[k]))) return NULL;
+        return &c->rooted[k][root];
+    }
+    return &c->fixed[coll];
+}
+
+static int size_class(int64_t bytes) {
+    int k = 0;
+    while (k < SIZE_CLASSES - 1 && ((int64_t)1 << k) < bytes) k++;
+    return k;
+}
+
+/* Largest message of algorithm a that would be packed, in bytes, for blocks of blk bytes. */
+static double packed_max(const gsp_rt_algo_t *a, double vec, double per_rank, int64_t n) {
+    double m = 0;
+    for (int k = 0; k < a->nphases; k++) {
+        const gsp_rt_phase_t *ph = &a->phase[k];
+        double blk = ph->layout == GSP_RT_RANK ? per_rank : ph->layout == GSP_RT_SPLIT ? vec / (double)n + 1 : vec;
+        for (int64_t r = 0; r < ph->sched.nrounds; r++)
+            if ((double)ph->maxblk[r] * blk > m) m = (double)ph->maxblk[r] * blk;
+    }
+    return m;
+}
+
+/* Finds the algorithm for coll on bytes, building the plans on first use. Every rank takes the
+ * same decisions from the same inputs; a failure to build is agreed on by all ranks, so they
+ * fall through together instead of some waiting forever. */
+static gsp_err_t prepare(gsp_mpi_ctx_t *c, gsp_collective_t coll, int root, int64_t bytes, double vec, double per_rank,
+                         const gsp_rt_algo_t **algo, const prog_t **progs) {
+    gsp_err_t err = GSP_OK;
+    entry_t *e = entry_for(c, coll, root);
+    c->communicated = false;
+    if (!e) return gsp_error(GSP_ERR_NOMEM, "out of memory");
+    if (!e->ready) {
+        err = gsp_rt_algos(&c->topo, &c->dist, coll, root, c->method, &e->algos);
+        int np = 0;
+        for (int i = 0; !err && i < e->algos.n; i++) np += e->algos.v[i].nphases;
+        if (!err && (!(e->progs = gsp_calloc((size_t)np + 1, sizeof *e->progs)) || !(e->built = gsp_calloc((size_t)np + 1, 1)) ||
+                     !(e->choice = gsp_calloc(SIZE_CLASSES, sizeof *e->choice))))
+            err = gsp_error(GSP_ERR_NOMEM, "out of memory");
+        if (!err)
+            for (int s = 0; s < SIZE_CLASSES; s++) e->choice[s] = -1;
+        int ok = !err, all;
+        PMPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, c->comm);
+        if (!all) {
+            if (!err) err = gsp_error(GSP_ERR_INTERNAL, "another rank failed to plan %s", gsp_collective_name(coll));
+            entry_free(e);
+            return err;
+        }
+        e->ready = true;
+    }
+    int idx;
+    const char *force = c->force[coll];
+    if (force) {
+        idx = gsp_rt_find(&e->algos, force);
+        if (idx < 0) return gsp_error(GSP_ERR_NOTAPPLIC, "no runtime algorithm '%s' for %s here", force, gsp_collective_name(coll));
+    } else {
+        int sc = size_class(bytes);
+        if (e->choice[sc] < 0) {
+            /* Predict at the class's upper end; leave out algorithms whose packed messages
+             * would overflow MPI's int count. */
+            int64_t rep = (int64_t)1 << sc;
+            int best = -1;
+            double bt = 0;
+            for (int i = 0; i < e->algos.n; i++) {
+                if (packed_max(&e->algos.v[i], vec, per_rank, c->size) > (double)INT_MAX) continue;
+                gsp_rt_pred_t pr;
+                gsp_rt_predict(&e->algos.v[i], c->size, rep, &c->cost, &pr);
+                if (best < 0 || pr.seconds < bt) {
+                    best = i;
+                    bt = pr.seconds;
+                }
+            }
+            if (best < 0) return gsp_error(GSP_ERR_TOOBIG, "every algorithm would send a message above MPI's int count");
+            e->choice[sc] = best;
+        }
+        idx = (int)e->choice[sc];
+    }
+    int first = 0;
+    for (int i = 0; i < idx; i++) first += e->algos.v[i].nphases;
+    const gsp_rt_algo_t *a = &e->algos.v[idx];
+    int ok = 1, all = 1;
+    bool fresh = false;
+    for (int k = 0; k < a->nphases; k++)
+        if (!e->built[first + k]) {
+            fresh = true;
+            if ((err = prog_build(&a->phase[k], c->rank, c->size, &e->progs[first + k]))) ok = 0;
+            else e->built[first + k] = true;
+        }
+    if (fresh) PMPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, c->comm);
+    if (!all) {
+        for (int k = 0; k < a->nphases; k++)
+            if (e->built[first + k]) {
+                prog_free(&e->progs[first + k]);
+                e->built[first + k] = false;
+            }
+        return err ? err : gsp_error(GSP_ERR_INTERNAL, "another rank failed to plan %s", gsp_collective_name(coll));
+    }
+    *algo = a;
+    *progs = &e->progs[first];
+    c->last = a->name;
+    return GSP_OK;
+}
+
+static gsp_err_t copy_plain(const void *src, void *dst, int64_t count, const dtinfo_t *d) {
+    if (src != dst && count > 0) memmove(dst, src, (size_t)(count * d->size));
+    return GSP_OK;
+}
+
+bool gsp_mpi_ctx_plain(MPI_Datatype dt) {
+    dtinfo_t d;
+    dt_info(dt, &d);
+    return d.plain;
+}
+
+gsp_err_t gsp_mpi_ctx_allgather(gsp_mpi_ctx_t *c, const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                                int recvcount, MPI_Datatype recvtype) {
+    gsp_err_t err;
+    const gsp_rt_algo_t *a;
+    const prog_t *pg;
+    dtinfo_t d;
+    dt_info(recvtype, &d);
+    int64_t bytes = (int64_t)recvcount * d.size;
+    if ((err = prepare(c, GSP_COLL_ALLGATHER, 0, bytes, (double)bytes, (double)bytes, &a, &pg))) return err;
+    if (sendbuf != MPI_IN_PLACE) {
+        /* My block, through MPI in the two types given (a self message on the duplicate). */
+        int me = c->rank;
+        if (MPI_Sendrecv(sendbuf, sendcount, sendtype, me, 0x7ffe, at(recvbuf, (int64_t)me * recvcount, &d), recvcount, recvtype,
+                         me, 0x7ffe, c->comm, MPI_STATUS_IGNORE) != MPI_SUCCESS)
+            return gsp_error(GSP_ERR_INTERNAL, "local copy failed");
+    }
+    if (recvcount == 0) return GSP_OK;
+    lay_t l = {GSP_RT_RANK, recvcount, c->size};
+    return run_phase(c, &pg[0], 0, recvbuf, &l, &d, MPI_OP_NULL);
+}
+
+/* Runs a's reduce-scatter phase on work (count elements) and, for rs-ag, its allgather. */
+static gsp_err_t run_algo(gsp_mpi_ctx_t *c, const gsp_rt_algo_t *a, const prog_t *pg, void *work, int64_t count, const dtinfo_t *d,
+                          MPI_Op op) {
+    gsp_err_t err;
+    for (int k = 0; k < a->nphases; k++) {
+        lay_t l = {a->phase[k].layout, count, c->size};
+        if ((err = run_phase(c, &pg[k], k, work, &l, d, op))) return err;
+    }
+    return GSP_OK;
+}
+
+/* The gather algorithm: every rank's vector to every rank, reduced in rank order. */
+static gsp_err_t run_gather(gsp_mpi_ctx_t *c, const prog_t *pg, const void *in, void *out, int64_t count, const dtinfo_t *d,
+                            MPI_Op op) {
+    gsp_err_t err;
+    size_t vb = (size_t)(count * d->size);
+    if ((err = reserve((void **)&c->work, &c->work_cap, vb * (size_t)c->size + 1))) return err;
+    memcpy(c->work + vb * (size_t)c->rank, in, vb);
+    lay_t l = {GSP_RT_RANK, count, c->size};
+    if ((err = run_phase(c, &pg[0], 0, c->work, &l, d, op))) return err;
+    /* acc = x_{N-1}; acc = x_k op acc for k = N-2 .. 0: the same order on every rank. */
+    char *acc = c->work + vb * (size_t)(c->size - 1);
+    for (int k = c->size - 2; k >= 0; k--)
+        if ((err = gsp_mpi_reduce_local(c->work + vb * (size_t)k, acc, (int)count, d->dt, op))) return err;
+    memcpy(out, acc, vb);
+    return GSP_OK;
+}
+
+gsp_err_t gsp_mpi_ctx_allreduce(gsp_mpi_ctx_t *c, const void *sendbuf, void *recvbuf, int count, MPI_Datatype dt, MPI_Op op) {
+    gsp_err_t err;
+    const gsp_rt_algo_t *a;
+    const prog_t *pg;
+    dtinfo_t d;
+    dt_info(dt, &d);
+    if (!d.plain) return gsp_error(GSP_ERR_UNSUPPORTED, "reductions run on datatypes without holes or offsets");
+    int64_t bytes = (int64_t)count * d.size;
+    if ((err = prepare(c, GSP_COLL_ALLREDUCE, 0, bytes, (double)bytes, (double)bytes, &a, &pg))) return err;
+    const void *in = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
+    if (count == 0) return GSP_OK;
+    if (a->local_reduce) return run_gather(c, pg, in, recvbuf, count, &d, op);
+    copy_plain(in, recvbuf, count, &d);
+    return run_algo(c, a, pg, recvbuf, count, &d, op);
+}
+
+gsp_err_t gsp_mpi_ctx_reduce_scatter_block(gsp_mpi_ctx_t *c, const void *sendbuf, void *recvbuf, int recvcount, MPI_Datatype dt,
+                                           MPI_Op op) {
+    gsp_err_t err;
+    const gsp_rt_algo_t *a;
+    const prog_t *pg;
+    dtinfo_t d;
+    dt_info(dt, &d);
+    if (!d.plain) return gsp_error(GSP_ERR_UNSUPPORTED, "reductions run on datatypes without holes or offsets");
+    int64_t bytes = (int64_t)recvcount * d.size, count = (int64_t)recvcount * c->size;
+    if ((err = prepare(c, GSP_COLL_REDUCE_SCATTER, 0, bytes, (double)bytes * c->size, (double)bytes, &a, &pg))) return err;
+    if (recvcount == 0) return GSP_OK;
+    size_t vb = (size_t)(count * d.size);
+    char *w;
+    if (sendbuf == MPI_IN_PLACE) w = recvbuf;
+    else {
+        if ((err = reserve((void **)&c->work, &c->work_cap, vb + 1))) return err;
+        w = c->work;
+        memcpy(w, sendbuf, vb);
+    }
+    lay_t l = {GSP_RT_SPLIT, count, c->size};
+    if ((err = run_phase(c, &pg[0], 0, w, &l, &d, op))) return err;
+    memmove(recvbuf, w + (size_t)blk_first(&l, c->rank) * (size_t)d.size, (size_t)bytes);
+    return GSP_OK;
+}
+
+gsp_err_t gsp_mpi_ctx_bcast(gsp_mpi_ctx_t *c, void *buf, int count, MPI_Datatype dt, int root) {
+    gsp_err_t err;
+    const gsp_rt_algo_t *a;
+    const prog_t *pg;
+    dtinfo_t d;
+    dt_info(dt, &d);
+    int64_t bytes = (int64_t)count * d.size;
+    if ((err = prepare(c, GSP_COLL_BROADCAST, root, bytes, (double)bytes, (double)bytes, &a, &pg))) return err;
+    if (count == 0) return GSP_OK;
+    return run_algo(c, a, pg, buf, count, &d, MPI_OP_NULL);
+}
+
+gsp_err_t gsp_mpi_ctx_reduce(gsp_mpi_ctx_t *c, const void *sendbuf, void *recvbuf, int count, MPI_Datatype dt, MPI_Op op, int root) {
+    gsp_err_t err;
+    const gsp_rt_algo_t *a;
+    const prog_t *pg;
+    dtinfo_t d;
+    dt_info(dt, &d);
+    if (!d.plain) return gsp_error(GSP_ERR_UNSUPPORTED, "reductions run on datatypes without holes or offsets");
+    int64_t bytes = (int64_t)count * d.size;
+    if ((err = prepare(c, GSP_COLL_REDUCE, root, bytes, (double)bytes, (double)bytes, &a, &pg))) return err;
+    if (count == 0) return GSP_OK;
+    size_t vb = (size_t)bytes;
+    const void *in = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
+    char *w;
+    if (c->rank == root) w = recvbuf;
+    else {
+        if ((err = reserve((void **)&c->work, &c->work_cap, vb + 1))) return err;
+        w = c->work;
+    }
+    copy_plain(in, w, count, &d);
+    return run_algo(c, a, pg, w, count, &d, op);
+}
+
+const gsp_rt_algo_t *gsp_mpi_ctx_choice(gsp_mpi_ctx_t *c, gsp_collective_t coll, int root, int64_t bytes) {
+    entry_t *e = entry_for(c, coll, root);
+    if (!e || !e->ready) return NULL;
+    int i = c->force[coll] ? gsp_rt_find(&e->algos, c->force[coll]) : (int)e->choice[size_class(bytes)];
+    return i >= 0 ? &e->algos.v[i] : NULL;
+}
+
