@@ -152,15 +152,25 @@ static gsp_err_t add_algo(gsp_rt_algos_t *a, const char *name, gsp_collective_t 
     return GSP_OK;
 }
 
-/* Adds a phase: a copy of s (or s itself reversed) with its statistics. */
-static gsp_err_t add_phase(gsp_rt_algo_t *al, const gsp_topo_t *t, const gsp_sched_t *s, bool reversed, gsp_rt_kind_t kind,
+/* Adds a phase with its statistics: s's first deliveries (reversed: flipped), or for a scatter
+ * or gather (reversed < 0) a copy of s as it is — there the root holds every block at the
+ * start, which the allgather's notion of a first delivery does not know. */
+static gsp_err_t add_phase(gsp_rt_algo_t *al, const gsp_topo_t *t, const gsp_sched_t *s, int reversed, gsp_rt_kind_t kind,
                            gsp_rt_layout_t layout) {
     gsp_err_t err;
     gsp_rt_phase_t *p = &al->phase[al->nphases];
     memset(p, 0, sizeof *p);
     p->kind = kind;
     p->layout = layout;
-    if ((err = reversed ? flip(s, GSP_COLL_REDUCE_SCATTER, &p->sched) : gsp_sched_first_deliveries(s, t, &p->sched))) return err;
+    if (reversed < 0) {
+        gsp_sched_t tmp;
+        /* flip twice = a copy */
+        if ((err = flip(s, s->coll, &tmp))) return err;
+        err = flip(&tmp, s->coll, &p->sched);
+        gsp_sched_destroy(&tmp);
+    } else
+        err = reversed ? flip(s, GSP_COLL_REDUCE_SCATTER, &p->sched) : gsp_sched_first_deliveries(s, t, &p->sched);
+    if (err) return err;
     al->nphases++;
     return phase_stats(p, t);
 }
@@ -253,13 +263,13 @@ gsp_err_t gsp_rt_algos(const gsp_topo_t *t, const gsp_distances_t *d, gsp_collec
                 goto fail;
             if ((err = add_algo(out, bc ? "scatter-allgather" : "rs-gather", c, root, &al))) goto fail;
             if (bc) {
-                if ((err = add_phase(al, t, &sc, false, GSP_RT_STORE, GSP_RT_SPLIT)) ||
+                if ((err = add_phase(al, t, &sc, -1, GSP_RT_STORE, GSP_RT_SPLIT)) ||
                     (err = add_phase(al, t, &ag1, false, GSP_RT_STORE, GSP_RT_SPLIT)))
                     goto fail;
                 snprintf(al->built_from, sizeof al->built_from, "%s scattered, then %s", f_tree, f_ag1);
             } else {
                 if ((err = add_phase(al, t, &ag1, true, GSP_RT_REDUCE, GSP_RT_SPLIT)) ||
-                    (err = add_phase(al, t, &sc, false, GSP_RT_STORE, GSP_RT_SPLIT)))
+                    (err = add_phase(al, t, &sc, -1, GSP_RT_STORE, GSP_RT_SPLIT)))
                     goto fail;
                 snprintf(al->built_from, sizeof al->built_from, "reversed %s, then gathered up %s", f_ag1, f_tree);
             }
