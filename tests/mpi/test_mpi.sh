@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
-# test_mpi.sh — gossip's schedules run for real with Debian's Open MPI: results identical to
-# MPI's own collectives (allreduce: equal to the standard's wrap-around result) on 2 to 16 ranks,
-# several datatypes and counts including 0 and large; and the PMPI drop-in under an unmodified
-# program. Usage: test_mpi.sh GOSSIP_MPI PLAIN_MPI LIBGOSSIP_PMPI
+# test_mpi.sh — gossip's exact runtime run for real with Debian's Open MPI: results identical to
+# MPI's own collectives (reductions: equal to the standard's wrap-around result, the same bits on
+# every rank) on 2 to 16 ranks, every collective and every runtime algorithm, several datatypes
+# and counts including 0 and large; and the PMPI drop-in under two unmodified programs, one of
+# them checking exactness and MPI conformance (exact_mpi.c).
+# Usage: test_mpi.sh GOSSIP_MPI PLAIN_MPI LIBGOSSIP_PMPI EXACT_MPI
 GM=$1
 PLAIN=$2
 PRELOAD=$3
+EXACT=$4
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
 pass=0
 failn=0
@@ -19,14 +22,23 @@ for spec in complete:2 cycle:3 torus:2x2 cycle:5 torus:2x3 hypercube:3 torus:3x3
     n=$("$(dirname "$GM")/gossip" info "$spec" --json --no-spectrum --no-rotation | jq .nodes)
     run "$n" allgather "$spec" --count 100 --type int --reps 1
     run "$n" allreduce "$spec" --count 100 --type double --reps 1
+    run "$n" reduce-scatter "$spec" --count 37 --type int --reps 1
+    run "$n" reduce "$spec" --count 100 --type double --root $((n / 2)) --reps 1
     run "$n" broadcast "$spec" --count 100 --type float --root $((n - 1)) --reps 1
 done
+# Every runtime algorithm, forced, with counts that do not divide into N blocks.
+for a in packet flood; do run 16 allgather torus:4x4 --count 333 --algorithm $a --reps 1; run 16 reduce-scatter torus:4x4 --count 333 --algorithm $a --reps 1; done
+for a in rs-ag rs-ag-flood gather tree; do run 16 allreduce torus:4x4 --count 1001 --algorithm $a --reps 1; run 13 allreduce optcirc:13 --count 5 --algorithm $a --type int --op max --reps 1; done
+for a in tree scatter-allgather; do run 16 broadcast torus:4x4 --count 100003 --algorithm $a --root 6 --reps 1; run 8 broadcast hypercube:3 --count 3 --algorithm $a --root 5 --reps 1; done
+for a in tree rs-gather; do run 16 reduce torus:4x4 --count 1001 --algorithm $a --root 9 --reps 1; run 6 reduce cycle:6 --count 2 --algorithm $a --root 1 --reps 1; done
 run 16 allgather torus:4x4 --count 0 --reps 1
 run 16 allgather torus:4x4 --count 1 --type int8 --reps 1
 run 16 allgather torus:4x4 --count 65536 --type double --reps 1
 run 16 allreduce torus:4x4 --count 100000 --type float --reps 1
 run 16 allreduce torus:4x4 --count 1000 --type int16 --reps 1
 run 16 allreduce torus:4x4 --count 1000 --type int8 --op prod --reps 1
+run 16 allreduce torus:4x4 --count 1000 --type double --reps 1 --alpha 1e-3
+run 16 allreduce torus:4x4 --count 100 --method balanced-search --reps 1
 run 12 allreduce torus:3x4 --count 500 --type int --op max --reps 1
 run 8 broadcast hypercube:3 --count 0 --reps 1
 # The drop-in: an unmodified program, intercepted (the verbose notes say so), results correct.
@@ -35,9 +47,41 @@ if [ $? = 0 ] && grep -q "all results correct" <<<"$out" && grep -q "MPI_Allgath
     grep -q "MPI_Allreduce by gossip" <<<"$out" && grep -q "MPI_Bcast by gossip" <<<"$out"; then pass=$((pass + 1));
 else failn=$((failn + 1)); echo "FAIL: drop-in on torus:4x4"; echo "$out" | tail -5; fi
 # A topology of the wrong size falls through to MPI's own, with a note, and stays correct.
-out=$(timeout 120 mpirun --oversubscribe -n 16 -x LD_PRELOAD="$PRELOAD" -x GOSSIP_TOPOLOGY=torus:3x3 -x GOSSIP_VERBOSE=1 "$PLAIN" 10 2>&1)
-if [ $? = 0 ] && grep -q "all results correct" <<<"$out" && grep -q "falls through to PMPI: torus:3x3 has 9 nodes" <<<"$out"; then pass=$((pass + 1));
+out=$(timeout 120 mpirun --oversubscribe -n 16 -x LD_PRELOAD="$PRELOAD" -x GOSSIP_TOPOLOGY=torus:3x3 "$PLAIN" 10 2>&1)
+if [ $? = 0 ] && grep -q "all results correct" <<<"$out" && grep -q "GOSSIP_TOPOLOGY=torus:3x3 is not usable here (torus:3x3 has 9 nodes" <<<"$out"; then pass=$((pass + 1));
 else failn=$((failn + 1)); echo "FAIL: drop-in fall-through"; echo "$out" | tail -5; fi
+# Exactness and conformance through the drop-in (exact_mpi.c): on every topology of the tier,
+# with the cost model's choices and with each algorithm forced; MPI's own first, as a control.
+exact() { # N SPEC [ENV...]
+    local n=$1 spec=$2; shift 2
+    local envs=()
+    for e in "$@"; do envs+=(-x "$e"); done
+    out=$(timeout 300 mpirun --oversubscribe -n "$n" -x LD_PRELOAD="$PRELOAD" -x GOSSIP_TOPOLOGY="$spec" "${envs[@]}" "$EXACT" 1000 2>&1)
+    if [ $? = 0 ] && grep -q "every check passed" <<<"$out"; then pass=$((pass + 1));
+    else failn=$((failn + 1)); echo "FAIL: exact_mpi on $spec $*"; grep -m5 FAIL <<<"$out"; fi
+}
+out=$(timeout 120 mpirun --oversubscribe -n 4 "$EXACT" 1000 2>&1)
+if [ $? = 0 ] && grep -q "every check passed" <<<"$out"; then pass=$((pass + 1)); else failn=$((failn + 1)); echo "FAIL: exact_mpi without gossip"; fi
+for t in "16 torus:4x4" "8 hypercube:3" "13 optcirc:13" "6 cycle:6" "2 complete:2" "12 torus:3x4" "10 petersen_file"; do
+    set -- $t
+    spec=$2
+    [ "$spec" = petersen_file ] && spec="file:$(dirname "$0")/../data/petersen.txt"
+    exact "$1" "$spec"
+done
+exact 16 torus:4x4 GOSSIP_ALGORITHM=allreduce=tree,bcast=scatter-allgather,reduce=rs-gather,allgather=flood,reduce-scatter=flood
+exact 13 optcirc:13 GOSSIP_ALGORITHM=allreduce=gather,bcast=tree,reduce=tree
+exact 8 hypercube:3 GOSSIP_ALGORITHM=allreduce=rs-ag-flood GOSSIP_METHOD=greedy
+# A 2 GiB broadcast (MPI's int count of doubles, 2^31 bytes and more) on 2 ranks.
+out=$(timeout 300 mpirun --oversubscribe -n 2 -x LD_PRELOAD="$PRELOAD" -x GOSSIP_TOPOLOGY=complete:2 "$EXACT" 10 --big 2>&1)
+if [ $? = 0 ] && grep -q "every check passed" <<<"$out"; then pass=$((pass + 1)); else failn=$((failn + 1)); echo "FAIL: exact_mpi --big"; grep -m3 FAIL <<<"$out"; fi
+# A coefficient method is refused for the MPI collectives, said once, and the run stays exact.
+out=$(timeout 120 mpirun --oversubscribe -n 8 -x LD_PRELOAD="$PRELOAD" -x GOSSIP_TOPOLOGY=hypercube:3 -x GOSSIP_METHOD=spectral "$EXACT" 100 2>&1)
+if [ $? = 0 ] && grep -q "every check passed" <<<"$out" && [ "$(grep -c 'GOSSIP_METHOD ignored: method spectral computes sums with real coefficients' <<<"$out")" = 1 ]; then pass=$((pass + 1));
+else failn=$((failn + 1)); echo "FAIL: GOSSIP_METHOD=spectral refused"; echo "$out" | tail -3; fi
+# gossip-mpi's approximate mode is labelled so.
+out=$(timeout 120 mpirun --oversubscribe -n 8 "$GM" run allreduce hypercube:3 --approximate --method spectral --reps 1 2>&1)
+if [ $? = 0 ] && grep -q "approximate register schedule: results equal the standard's to rounding (approximate)" <<<"$out"; then pass=$((pass + 1));
+else failn=$((failn + 1)); echo "FAIL: gossip-mpi --approximate"; echo "$out" | tail -3; fi
 # The revolving hierarchy's applications under mpirun: answers equal the sequential solvers',
 # and every rank sends and receives the same number of hierarchy messages.
 MR="$(dirname "$GM")/mpi_revolve"
