@@ -59,9 +59,13 @@ void gsp_rt_algos_destroy(gsp_rt_algos_t *a);
  * per byte on one link, gamma seconds per byte combined. */
 typedef struct {
     double alpha, beta, gamma;
+    /* Pipelining: the runtime cuts blocks into segments of about this many bytes and runs the
+     * schedule once per segment, all at once (0: whole blocks). Not in the predictions. */
+    int64_t segment;
 } gsp_cost_t;
 
-/** Defaults: alpha 1 us, beta 1e-10 s/B (10 GB/s links), gamma 2e-10 s/B (5 GB/s sums). */
+/** Defaults: alpha 1 us, beta 1e-10 s/B (10 GB/s links), gamma 2e-10 s/B (5 GB/s sums),
+ * no segments. */
 gsp_cost_t gsp_cost_default(void);
 /** Parses a non-negative finite number of seconds (e.g. "1e-6") into *out; GSP_ERR_PARSE with
  * name in the message otherwise. */

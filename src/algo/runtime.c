@@ -13,7 +13,7 @@
 #include "gossip/runtime.h"
 
 gsp_cost_t gsp_cost_default(void) {
-    gsp_cost_t c = {1e-6, 1e-10, 2e-10};
+    gsp_cost_t c = {1e-6, 1e-10, 2e-10, 0};
     return c;
 }
 

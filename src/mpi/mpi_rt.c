@@ -61,6 +61,10 @@ struct gsp_mpi_ctx {
     size_t req_cap;
     size_t *soff;
     size_t soff_cap;
+    int64_t *lane;
+    size_t lane_cap;
+    int *idx;
+    size_t idx_cap;
     const char *last;
     bool communicated; /* the current call has posted a message (no falling back after that) */
 };
@@ -99,6 +103,8 @@ void gsp_mpi_ctx_free(gsp_mpi_ctx_t *c) {
     gsp_free(c->work);
     gsp_free(c->req);
     gsp_free(c->soff);
+    gsp_free(c->lane);
+    gsp_free(c->idx);
     gsp_free(c->method);
     gsp_distances_destroy(&c->dist);
     gsp_topo_destroy(&c->topo);
@@ -270,23 +276,33 @@ static gsp_err_t reserve(void **p, size_t *cap, size_t need) {
     return GSP_OK;
 }
 
-/* Block layout: x's first element and element count. */
+/* Block layout: x's first element and element count; with lanes, the lane's segment of it. */
 typedef struct {
     gsp_rt_layout_t layout;
     int64_t count, n; /* RANK: count per block; SPLIT: the vector's count over n blocks */
+    int lanes, lane;  /* the schedule runs once per lane on a 1/lanes segment of every block */
 } lay_t;
 
-static inline int64_t blk_first(const lay_t *l, int64_t x) {
+static inline int64_t whole_first(const lay_t *l, int64_t x) {
     if (l->layout == GSP_RT_RANK) return x * l->count;
     if (l->layout == GSP_RT_WHOLE) return 0;
     int64_t q = l->count / l->n, r = l->count % l->n;
     return x * q + (x < r ? x : r);
 }
 
-static inline int64_t blk_len(const lay_t *l, int64_t x) {
+static inline int64_t whole_len(const lay_t *l, int64_t x) {
     if (l->layout == GSP_RT_RANK || l->layout == GSP_RT_WHOLE) return l->count;
     int64_t q = l->count / l->n, r = l->count % l->n;
     return q + (x < r);
+}
+
+static inline int64_t blk_first(const lay_t *l, int64_t x) {
+    return whole_first(l, x) + whole_len(l, x) * l->lane / l->lanes;
+}
+
+static inline int64_t blk_len(const lay_t *l, int64_t x) {
+    int64_t L = whole_len(l, x);
+    return L * (l->lane + 1) / l->lanes - L * l->lane / l->lanes;
 }
 
 /* A datatype the runtime may treat as plain bytes: no holes, no offset. */
@@ -330,95 +346,161 @@ static int64_t msg_bytes(const prog_t *p, const xfer_t *x, const lay_t *l, const
  * is stored, not combined. */
 static inline bool direct(const prog_t *p, const xfer_t *x, bool recv) { return x->n == 1 && (!recv || p->kind == GSP_RT_STORE); }
 
-static int tag_of(int phase, int32_t round) { return ((phase & 1) << 14) | (round & 0x3fff); }
+/* Tags keep phases and lanes apart; rounds wrap, which is safe because one lane's messages
+ * between two ranks are sent and received in round order (MPI does not overtake). */
+static int tag_of(int phase, int lane, int32_t round) { return ((phase & 1) << 14) | ((lane & 255) << 6) | (round & 0x3f); }
 
-/* Runs one phase on buffer base. */
-static gsp_err_t run_phase(gsp_mpi_ctx_t *c, const prog_t *p, int phase, void *base, const lay_t *l, const dtinfo_t *d,
+/* Processes lane j's received messages [b, e) in schedule order: unpack or combine. */
+static gsp_err_t absorb(gsp_mpi_ctx_t *c, const prog_t *p, int64_t b, int64_t e, const size_t *soff, void *base, const lay_t *l,
+                        const dtinfo_t *d, MPI_Op op) {
+    gsp_err_t err;
+    for (int64_t q = b; q < e; q++) {
+        const xfer_t *x = &p->recv[q];
+        if (direct(p, x, true)) continue;
+        char *src = c->stage + soff[q];
+        int pos = 0, bytes = (int)msg_bytes(p, x, l, d, c->comm);
+        for (int64_t i = 0; i < x->n; i++) {
+            int64_t blk = p->items[x->first + i], len = blk_len(l, blk);
+            char *dst = at(base, blk_first(l, blk), d);
+            if (p->kind == GSP_RT_REDUCE) {
+                /* Reduce phases run on plain types only (checked by the callers). */
+                if ((err = gsp_mpi_reduce_local(src + pos, dst, (int)len, d->dt, op))) return err;
+                pos += (int)(len * d->size);
+            } else if (d->plain) {
+                memcpy(dst, src + pos, (size_t)(len * d->size));
+                pos += (int)(len * d->size);
+            } else
+                MPI_Unpack(src, bytes, &pos, dst, (int)len, d->dt, c->comm);
+        }
+    }
+    return GSP_OK;
+}
+
+/* Runs one phase on buffer base, as `lanes` copies of the schedule on segments of the blocks.
+ * Dataflow: all receives are posted first; a lane's send goes out as soon as the receives it
+ * depends on (that lane's rounds <= need) are complete and processed. Each lane processes its
+ * receives in round order and lanes touch disjoint segments, so the reduction order of every
+ * element is the schedule's, whatever the timing. */
+static gsp_err_t run_phase(gsp_mpi_ctx_t *c, const prog_t *p, int phase, void *base, const lay_t *l0, const dtinfo_t *d,
                            MPI_Op op) {
     gsp_err_t err;
-    int64_t nreq = p->nsend + p->nrecv;
-    if ((err = reserve((void **)&c->req, &c->req_cap, (size_t)(nreq + 1) * sizeof *c->req)) ||
-        (err = reserve((void **)&c->soff, &c->soff_cap, (size_t)(nreq + 1) * sizeof *c->soff)))
+    int K = l0->lanes;
+    int64_t nR = p->nrecv, nS = p->nsend, per = nR + nS;
+    size_t total = 0;
+    if ((err = reserve((void **)&c->req, &c->req_cap, (size_t)(K * per + 1) * sizeof *c->req)) ||
+        (err = reserve((void **)&c->soff, &c->soff_cap, (size_t)(K * per + 1) * sizeof *c->soff)) ||
+        (err = reserve((void **)&c->lane, &c->lane_cap, (size_t)(2 * K + 1) * sizeof *c->lane)) ||
+        (err = reserve((void **)&c->idx, &c->idx_cap, (size_t)(K * per + 1) * sizeof *c->idx)))
         return err;
     /* Staging: receives that are combined or hold several blocks, then packed sends. */
-    size_t total = 0;
-    for (int64_t q = 0; q < p->nrecv; q++) {
-        c->soff[q] = total;
-        if (!direct(p, &p->recv[q], true)) total += (size_t)msg_bytes(p, &p->recv[q], l, d, c->comm);
-    }
-    for (int64_t q = 0; q < p->nsend; q++) {
-        c->soff[p->nrecv + q] = total;
-        if (!direct(p, &p->send[q], false)) {
-            int64_t b = msg_bytes(p, &p->send[q], l, d, c->comm);
-            if (b > INT_MAX) return gsp_error(GSP_ERR_TOOBIG, "a message of %lld bytes is more than MPI's int count", (long long)b);
-            total += (size_t)b;
+    for (int j = 0; j < K; j++) {
+        lay_t l = *l0;
+        l.lane = j;
+        size_t *so = c->soff + (size_t)j * (size_t)per;
+        for (int64_t q = 0; q < nR; q++) {
+            so[q] = total;
+            if (!direct(p, &p->recv[q], true)) total += (size_t)msg_bytes(p, &p->recv[q], &l, d, c->comm);
+        }
+        for (int64_t q = 0; q < nS; q++) {
+            so[nR + q] = total;
+            if (!direct(p, &p->send[q], false)) {
+                int64_t b = msg_bytes(p, &p->send[q], &l, d, c->comm);
+                if (b > INT_MAX) return gsp_error(GSP_ERR_TOOBIG, "a message of %lld bytes is more than MPI's int count", (long long)b);
+                total += (size_t)b;
+            }
         }
     }
     if ((err = reserve((void **)&c->stage, &c->stage_cap, total + 1))) return err;
-    MPI_Request *rq = c->req, *sq = c->req + p->nrecv;
+    for (int64_t q = 0; q < K * per; q++) c->req[q] = MPI_REQUEST_NULL; /* sends not yet issued */
     c->communicated = true;
-    for (int64_t q = 0; q < p->nrecv; q++) {
-        const xfer_t *x = &p->recv[q];
-        int64_t b0 = p->items[x->first];
-        int rc;
-        if (direct(p, x, true)) rc = MPI_Irecv(at(base, blk_first(l, b0), d), (int)blk_len(l, b0), d->dt, x->peer, tag_of(phase, x->round), c->comm, &rq[q]);
-        else if (p->kind == GSP_RT_REDUCE && x->n == 1)
-            rc = MPI_Irecv(c->stage + c->soff[q], (int)blk_len(l, b0), d->dt, x->peer, tag_of(phase, x->round), c->comm, &rq[q]);
-        else
-            rc = MPI_Irecv(c->stage + c->soff[q], (int)msg_bytes(p, x, l, d, c->comm), MPI_PACKED, x->peer, tag_of(phase, x->round), c->comm, &rq[q]);
-        if (rc != MPI_SUCCESS) return gsp_error(GSP_ERR_INTERNAL, "MPI_Irecv failed");
+    for (int j = 0; j < K; j++) {
+        lay_t l = *l0;
+        l.lane = j;
+        MPI_Request *rq = c->req + (size_t)j * (size_t)per;
+        const size_t *so = c->soff + (size_t)j * (size_t)per;
+        for (int64_t q = 0; q < nR; q++) {
+            const xfer_t *x = &p->recv[q];
+            int64_t b0 = p->items[x->first];
+            int tag = tag_of(phase, j, x->round), rc;
+            if (direct(p, x, true)) rc = MPI_Irecv(at(base, blk_first(&l, b0), d), (int)blk_len(&l, b0), d->dt, x->peer, tag, c->comm, &rq[q]);
+            else if (p->kind == GSP_RT_REDUCE && x->n == 1)
+                rc = MPI_Irecv(c->stage + so[q], (int)blk_len(&l, b0), d->dt, x->peer, tag, c->comm, &rq[q]);
+            else rc = MPI_Irecv(c->stage + so[q], (int)msg_bytes(p, x, &l, d, c->comm), MPI_PACKED, x->peer, tag, c->comm, &rq[q]);
+            if (rc != MPI_SUCCESS) return gsp_error(GSP_ERR_INTERNAL, "MPI_Irecv failed");
+        }
     }
-    int64_t done = 0; /* receives [0, done) are complete and processed */
-    for (int64_t q = 0; q <= p->nsend; q++) {
-        int32_t need = q < p->nsend ? p->send[q].need : INT32_MAX;
-        while (done < p->nrecv && p->recv[done].round <= need) {
-            /* Complete the whole round, then process its messages in schedule order. */
-            int64_t e = done;
-            while (e < p->nrecv && p->recv[e].round == p->recv[done].round) e++;
-            if (MPI_Waitall((int)(e - done), rq + done, MPI_STATUSES_IGNORE) != MPI_SUCCESS)
-                return gsp_error(GSP_ERR_INTERNAL, "MPI_Waitall failed");
-            for (; done < e; done++) {
-                const xfer_t *x = &p->recv[done];
-                if (direct(p, x, true)) continue;
-                char *src = c->stage + c->soff[done];
-                int pos = 0, bytes = (int)msg_bytes(p, x, l, d, c->comm);
-                for (int64_t i = 0; i < x->n; i++) {
-                    int64_t b = p->items[x->first + i], len = blk_len(l, b);
-                    char *dst = at(base, blk_first(l, b), d);
-                    if (p->kind == GSP_RT_REDUCE) {
-                        /* Reduce phases run on plain types only (checked by the caller). */
-                        if ((err = gsp_mpi_reduce_local(src + pos, dst, (int)len, d->dt, op))) return err;
-                        pos += (int)(len * d->size);
-                    } else if (d->plain) {
-                        memcpy(dst, src + pos, (size_t)(len * d->size));
-                        pos += (int)(len * d->size);
-                    } else
-                        MPI_Unpack(src, bytes, &pos, dst, (int)len, d->dt, c->comm);
+    /* Sends go out in round order, lane by lane within a round; before each, its lane's
+     * receives up to the round it needs are waited for (blocking: SMPI charges simulated time
+     * for every MPI_Test, and real MPIs spin in them) and processed in order. Every send needs
+     * only earlier rounds, so every rank's earlier messages are already on their way. */
+    int64_t *done = c->lane; /* per lane: receives processed */
+    for (int j = 0; j < K; j++) done[j] = 0;
+    for (int64_t s0 = 0; s0 <= nS;) {
+        int64_t s1 = s0;
+        while (s1 < nS && p->send[s1].round == p->send[s0].round) s1++;
+        for (int j = 0; j < K; j++) {
+            lay_t l = *l0;
+            l.lane = j;
+            MPI_Request *rq = c->req + (size_t)j * (size_t)per, *sq = rq + nR;
+            const size_t *so = c->soff + (size_t)j * (size_t)per;
+            for (int64_t q = s0; q <= s1; q++) {
+                int32_t need = q < nS && s0 < nS ? p->send[q].need : INT32_MAX;
+                if (q == s1 && s0 < nS) break;
+                while (done[j] < nR && p->recv[done[j]].round <= need) {
+                    int64_t e = done[j];
+                    while (e < nR && p->recv[e].round == p->recv[done[j]].round) e++;
+                    if (MPI_Waitall((int)(e - done[j]), rq + done[j], MPI_STATUSES_IGNORE) != MPI_SUCCESS)
+                        return gsp_error(GSP_ERR_INTERNAL, "MPI_Waitall failed");
+                    if ((err = absorb(c, p, done[j], e, so, base, &l, d, op))) return err;
+                    done[j] = e;
                 }
+                if (q >= nS) break;
+                const xfer_t *x = &p->send[q];
+                int64_t b0 = p->items[x->first];
+                int tag = tag_of(phase, j, x->round), rc;
+                if (direct(p, x, false)) rc = MPI_Isend(at(base, blk_first(&l, b0), d), (int)blk_len(&l, b0), d->dt, x->peer, tag, c->comm, &sq[q]);
+                else {
+                    char *dst = c->stage + so[nR + q];
+                    int pos = 0, bytes = (int)msg_bytes(p, x, &l, d, c->comm);
+                    for (int64_t i = 0; i < x->n; i++) {
+                        int64_t blk = p->items[x->first + i], len = blk_len(&l, blk);
+                        if (d->plain) {
+                            memcpy(dst + pos, at(base, blk_first(&l, blk), d), (size_t)(len * d->size));
+                            pos += (int)(len * d->size);
+                        } else
+                            MPI_Pack(at(base, blk_first(&l, blk), d), (int)len, d->dt, dst, bytes, &pos, c->comm);
+                    }
+                    rc = MPI_Isend(dst, pos, MPI_PACKED, x->peer, tag, c->comm, &sq[q]);
+                }
+                if (rc != MPI_SUCCESS) return gsp_error(GSP_ERR_INTERNAL, "MPI_Isend failed");
             }
         }
-        if (q == p->nsend) break;
-        const xfer_t *x = &p->send[q];
-        int64_t b0 = p->items[x->first];
-        int rc;
-        if (direct(p, x, false)) rc = MPI_Isend(at(base, blk_first(l, b0), d), (int)blk_len(l, b0), d->dt, x->peer, tag_of(phase, x->round), c->comm, &sq[q]);
-        else {
-            char *dst = c->stage + c->soff[p->nrecv + q];
-            int pos = 0, bytes = (int)msg_bytes(p, x, l, d, c->comm);
-            for (int64_t i = 0; i < x->n; i++) {
-                int64_t b = p->items[x->first + i], len = blk_len(l, b);
-                if (d->plain) {
-                    memcpy(dst + pos, at(base, blk_first(l, b), d), (size_t)(len * d->size));
-                    pos += (int)(len * d->size);
-                } else
-                    MPI_Pack(at(base, blk_first(l, b), d), (int)len, d->dt, dst, bytes, &pos, c->comm);
-            }
-            rc = MPI_Isend(dst, pos, MPI_PACKED, x->peer, tag_of(phase, x->round), c->comm, &sq[q]);
-        }
-        if (rc != MPI_SUCCESS) return gsp_error(GSP_ERR_INTERNAL, "MPI_Isend failed");
+        if (s0 == nS) break;
+        s0 = s1;
     }
-    if (MPI_Waitall((int)p->nsend, sq, MPI_STATUSES_IGNORE) != MPI_SUCCESS) return gsp_error(GSP_ERR_INTERNAL, "MPI_Waitall failed");
+    for (int j = 0; j < K; j++) {
+        MPI_Request *sq = c->req + (size_t)j * (size_t)per + nR;
+        if (MPI_Waitall((int)nS, sq, MPI_STATUSES_IGNORE) != MPI_SUCCESS) return gsp_error(GSP_ERR_INTERNAL, "MPI_Waitall failed");
+    }
     return GSP_OK;
+}
+
+/* Lanes for a phase: blocks cut into segments of about cost.segment bytes (none when 0), at most
+ * 256 (the tag's bits), and never an empty segment. */
+static int lanes_for(const gsp_mpi_ctx_t *c, const lay_t *l, const dtinfo_t *d) {
+    if (c->cost.segment <= 0 || l->count == 0) return 1;
+    int64_t shortest = whole_len(l, l->n - 1), longest = whole_len(l, 0);
+    if (l->layout == GSP_RT_SPLIT && l->count % l->n == 0) shortest = longest;
+    int64_t k = (longest * d->size + c->cost.segment - 1) / c->cost.segment;
+    if (k > 256) k = 256;
+    if (k > shortest) k = shortest;
+    return k < 1 ? 1 : (int)k;
+}
+
+static lay_t layout(const gsp_mpi_ctx_t *c, gsp_rt_layout_t kind, int64_t count, const dtinfo_t *d) {
+    lay_t l = {kind, count, c->size, 1, 0};
+    l.lanes = lanes_for(c, &l, d);
+    return l;
 }
 
 /* ---- choosing and preparing an algorithm ---- */
@@ -558,7 +640,7 @@ gsp_err_t gsp_mpi_ctx_allgather(gsp_mpi_ctx_t *c, const void *sendbuf, int sendc
             return gsp_error(GSP_ERR_INTERNAL, "local copy failed");
     }
     if (recvcount == 0) return GSP_OK;
-    lay_t l = {GSP_RT_RANK, recvcount, c->size};
+    lay_t l = layout(c, GSP_RT_RANK, recvcount, &d);
     return run_phase(c, &pg[0], 0, recvbuf, &l, &d, MPI_OP_NULL);
 }
 
@@ -567,7 +649,7 @@ static gsp_err_t run_algo(gsp_mpi_ctx_t *c, const gsp_rt_algo_t *a, const prog_t
                           MPI_Op op) {
     gsp_err_t err;
     for (int k = 0; k < a->nphases; k++) {
-        lay_t l = {a->phase[k].layout, count, c->size};
+        lay_t l = layout(c, a->phase[k].layout, count, d);
         if ((err = run_phase(c, &pg[k], k, work, &l, d, op))) return err;
     }
     return GSP_OK;
@@ -580,7 +662,7 @@ static gsp_err_t run_gather(gsp_mpi_ctx_t *c, const prog_t *pg, const void *in, 
     size_t vb = (size_t)(count * d->size);
     if ((err = reserve((void **)&c->work, &c->work_cap, vb * (size_t)c->size + 1))) return err;
     memcpy(c->work + vb * (size_t)c->rank, in, vb);
-    lay_t l = {GSP_RT_RANK, count, c->size};
+    lay_t l = layout(c, GSP_RT_RANK, count, d);
     if ((err = run_phase(c, &pg[0], 0, c->work, &l, d, op))) return err;
     /* acc = x_{N-1}; acc = x_k op acc for k = N-2 .. 0: the same order on every rank. */
     char *acc = c->work + vb * (size_t)(c->size - 1);
@@ -625,7 +707,7 @@ gsp_err_t gsp_mpi_ctx_reduce_scatter_block(gsp_mpi_ctx_t *c, const void *sendbuf
         w = c->work;
         memcpy(w, sendbuf, vb);
     }
-    lay_t l = {GSP_RT_SPLIT, count, c->size};
+    lay_t l = layout(c, GSP_RT_SPLIT, count, &d);
     if ((err = run_phase(c, &pg[0], 0, w, &l, &d, op))) return err;
     memmove(recvbuf, w + (size_t)blk_first(&l, c->rank) * (size_t)d.size, (size_t)bytes);
     return GSP_OK;

@@ -10,6 +10,7 @@
  * Environment: GOSSIP_TOPOLOGY (the spec; unusable: one line on stderr, then MPI's own),
  * GOSSIP_METHOD (the allgather or broadcast construction), GOSSIP_ALGORITHM (e.g.
  * "allreduce=rs-ag,bcast=tree"), GOSSIP_ALPHA, GOSSIP_BETA, GOSSIP_GAMMA (the cost model),
+ * GOSSIP_SEGMENT (bytes per pipelined segment, default 0: whole blocks),
  * GOSSIP_VERBOSE=1 (a line per collective and algorithm on first use). */
 #include <stdio.h>
 #include <stdlib.h>
@@ -61,6 +62,13 @@ static void configure(MPI_Comm comm, gsp_mpi_ctx_t *ctx) {
     for (int i = 0; i < 3; i++) {
         const char *v = getenv(names[i]);
         if (v && gsp_cost_parse(names[i], v, vals[i])) say(comm, 2 + i, true, "%s; the default is used%s", gsp_errmsg(), "");
+    }
+    const char *seg = getenv("GOSSIP_SEGMENT");
+    if (seg && *seg) {
+        char *end;
+        long long v = strtoll(seg, &end, 10);
+        if (*end || v < 0 || v > (1LL << 40)) say(comm, 15, true, "GOSSIP_SEGMENT=%s: expected a number of bytes >= 0; none is used%s", seg, "");
+        else cost.segment = v;
     }
     gsp_mpi_ctx_set_cost(ctx, &cost);
     const char *f = getenv("GOSSIP_ALGORITHM");

@@ -6,13 +6,20 @@
 
 #include "cli.h"
 #include "gossip/algo.h"
+#include "gossip/runtime.h"
 
 static const char usage_text[] =
     "usage: gossip plan COLLECTIVE SPEC [--packets P|inf] [--ports all|1] [--duplex full|half]\n"
     "                   [--method NAME|auto] [--root R] [--seed S] [-o FILE] [--json]\n"
+    "       gossip plan COLLECTIVE SPEC --bytes B [--alpha S] [--beta S] [--gamma S] [--method M]\n"
+    "                   [--root R] [--json]\n"
     "\n"
-    "Builds a schedule for COLLECTIVE (broadcast, allgather, allreduce) on the topology SPEC,\n"
-    "verifies it with the exact simulator, and prints its rounds beside the binding lower bound.\n"
+    "Builds a schedule for COLLECTIVE (broadcast, allgather, allreduce, reduce-scatter) on the\n"
+    "topology SPEC, verifies it with the exact simulator, and prints its rounds beside the binding\n"
+    "lower bound. With --bytes, shows instead every exact algorithm the MPI runtime can run for\n"
+    "COLLECTIVE (also reduce) on B bytes (allgather: one rank's block; the others: the vector):\n"
+    "rounds, transfers, bytes on the busiest link and the cost model's predicted time, and marks\n"
+    "the one the runtime chooses.\n"
     "\n"
     "  --packets P   packets per arc per round (default 1), or inf\n"
     "  --ports       all (default) or 1 (one send and one receive per node per round)\n"
@@ -22,6 +29,10 @@ static const char usage_text[] =
     "  --seed S      seed for randomized methods and the numeric allreduce check (default 1)\n"
     "  --degree M    approx: rounds (polynomial degree) of the estimate (default D - 1)\n"
     "  -o FILE       write the schedule (JSON, DESIGN.md format version 1)\n"
+    "  --bytes B     the runtime's candidates for B bytes (see above)\n"
+    "  --alpha S     cost model: seconds per message (default 1e-6; GOSSIP_ALPHA in the runtime)\n"
+    "  --beta S      seconds per byte on a link (default 1e-10: 10 GB/s; GOSSIP_BETA)\n"
+    "  --gamma S     seconds per byte combined (default 2e-10; GOSSIP_GAMMA)\n"
     "  --json        one JSON object on stdout: collective, topology, nodes, method, rounds,\n"
     "                lower_bound, bounds, binding_bound, optimal, verified, transfers, seconds\n"
     "\n"
@@ -66,8 +77,89 @@ static void describe_model(const gsp_model_t *m, char *buf, size_t n) {
              m->half_duplex ? "half" : "full");
 }
 
+/* `plan COLLECTIVE SPEC --bytes B`: the runtime's exact algorithms and the cost model's choice. */
+static int run_bytes(gsp_collective_t coll, const char *spec, const char *method, int64_t root, int64_t bytes,
+                     const gsp_cost_t *cost, bool json) {
+    gsp_err_t err;
+    gsp_topo_t t;
+    gsp_distances_t dist = {0};
+    gsp_rt_algos_t al = {0};
+    gsp_vt_t vt;
+    int rc = EXIT_OK;
+    if ((err = gsp_topo_from_spec(&t, spec))) return cli_lib_error(err);
+    if (root >= t.n) {
+        gsp_topo_destroy(&t);
+        return cli_usage_error("plan: --root %lld is not a node of %s (0..%lld)", (long long)root, spec, (long long)t.n - 1);
+    }
+    if ((err = gsp_vertex_transitive(&t, &vt)) || (err = gsp_distances(&t, gsp_vt_yes(vt), &dist, cli_progress, NULL))) goto fail;
+    cli_progress_done();
+    if (!dist.connected) {
+        err = gsp_error(GSP_ERR_NOTAPPLIC, "%s is not connected", spec);
+        goto fail;
+    }
+    if ((err = gsp_rt_algos(&t, &dist, coll, root < 0 ? 0 : root, method, &al))) goto fail;
+    int choice = gsp_rt_choose(&al, t.n, bytes, cost);
+    gsp_jw_t w;
+    if (json) {
+        gsp_jw_init(&w, stdout);
+        gsp_jw_obj_begin(&w);
+        gsp_jw_key(&w, "collective"); gsp_jw_str(&w, gsp_collective_name(coll));
+        gsp_jw_key(&w, "topology"); gsp_jw_str(&w, t.spec);
+        gsp_jw_key(&w, "nodes"); gsp_jw_int(&w, t.n);
+        gsp_jw_key(&w, "bytes"); gsp_jw_int(&w, bytes);
+        gsp_jw_key(&w, "cost");
+        gsp_jw_obj_begin(&w);
+        gsp_jw_key(&w, "alpha"); gsp_jw_num(&w, cost->alpha);
+        gsp_jw_key(&w, "beta"); gsp_jw_num(&w, cost->beta);
+        gsp_jw_key(&w, "gamma"); gsp_jw_num(&w, cost->gamma);
+        gsp_jw_obj_end(&w);
+        gsp_jw_key(&w, "choice"); gsp_jw_str(&w, al.v[choice].name);
+        gsp_jw_key(&w, "candidates");
+        gsp_jw_arr_begin(&w);
+    } else {
+        printf("%s on %s (%lld nodes), %lld bytes; cost model alpha %g s, beta %g s/B, gamma %g s/B\n", gsp_collective_name(coll),
+               t.spec, (long long)t.n, (long long)bytes, cost->alpha, cost->beta, cost->gamma);
+        printf("  %-18s %7s %9s %14s %12s  %s\n", "algorithm", "rounds", "transfers", "busiest link B", "predicted", "built from");
+    }
+    for (int i = 0; i < al.n; i++) {
+        gsp_rt_pred_t p;
+        gsp_rt_predict(&al.v[i], t.n, bytes, cost, &p);
+        if (json) {
+            gsp_jw_obj_begin(&w);
+            gsp_jw_key(&w, "algorithm"); gsp_jw_str(&w, al.v[i].name);
+            gsp_jw_key(&w, "built_from"); gsp_jw_str(&w, al.v[i].built_from);
+            gsp_jw_key(&w, "rounds"); gsp_jw_int(&w, p.rounds);
+            gsp_jw_key(&w, "transfers"); gsp_jw_int(&w, p.transfers);
+            gsp_jw_key(&w, "busiest_link_bytes"); gsp_jw_num(&w, p.busiest_bytes);
+            gsp_jw_key(&w, "predicted_seconds"); gsp_jw_num(&w, p.seconds);
+            gsp_jw_key(&w, "chosen"); gsp_jw_bool(&w, i == choice);
+            gsp_jw_obj_end(&w);
+        } else
+            printf("%s %-18s %7lld %9lld %14.0f %9.1f us  %s\n", i == choice ? "*" : " ", al.v[i].name, (long long)p.rounds,
+                   (long long)p.transfers, p.busiest_bytes, p.seconds * 1e6, al.v[i].built_from);
+    }
+    if (json) {
+        gsp_jw_arr_end(&w);
+        gsp_jw_obj_end(&w);
+        fputc('\n', stdout);
+        if ((err = gsp_jw_finish(&w))) goto fail;
+    } else
+        printf("* the runtime's choice (exact: every block reduced once, the same bits on every rank)\n");
+    goto done;
+fail:
+    rc = cli_lib_error(err);
+done:
+    gsp_rt_algos_destroy(&al);
+    gsp_distances_destroy(&dist);
+    gsp_topo_destroy(&t);
+    return rc;
+}
+
 static int run(int argc, char **argv) {
     const char *coll_s = NULL, *spec = NULL, *method = "auto", *outpath = NULL;
+    const char *not_with_bytes = NULL;
+    int64_t bytes = -1;
+    gsp_cost_t cost = gsp_cost_default();
     bool json = false;
     int64_t root = -1, seed = 1, degree = 0;
     gsp_model_t model = gsp_model_default();
@@ -83,14 +175,24 @@ static int run(int argc, char **argv) {
             const char *v = argv[++i];
             if (!strcmp(a, "--packets") || !strcmp(a, "--ports") || !strcmp(a, "--duplex")) {
                 if (!cli_parse_model(a, v, &model)) return EXIT_USAGE;
+                not_with_bytes = a;
+            } else if (!strcmp(a, "--bytes")) {
+                if (!cli_parse_int(v, 0, INT64_C(1) << 40, "--bytes", &bytes)) return EXIT_USAGE;
+            } else if (!strcmp(a, "--alpha") || !strcmp(a, "--beta") || !strcmp(a, "--gamma")) {
+                double *t = a[2] == 'a' ? &cost.alpha : a[2] == 'b' ? &cost.beta : &cost.gamma;
+                if (gsp_cost_parse(a, v, t)) return cli_usage_error("plan: %s", gsp_errmsg());
             } else if (!strcmp(a, "--method")) method = v;
             else if (!strcmp(a, "--root")) {
                 if (!cli_parse_int(v, 0, INT64_MAX, "--root", &root)) return EXIT_USAGE;
             } else if (!strcmp(a, "--degree")) {
                 if (!cli_parse_int(v, 1, 100000, "--degree", &degree)) return EXIT_USAGE;
+                not_with_bytes = a;
             } else if (!strcmp(a, "--seed")) {
                 if (!cli_parse_int(v, 0, INT64_MAX, "--seed", &seed)) return EXIT_USAGE;
-            } else if (!strcmp(a, "-o") || !strcmp(a, "--output")) outpath = v;
+            } else if (!strcmp(a, "-o") || !strcmp(a, "--output")) {
+                outpath = v;
+                not_with_bytes = a;
+            }
             else return cli_usage_error("plan: unknown option '%s'", a);
             continue;
         }
@@ -101,7 +203,16 @@ static int run(int argc, char **argv) {
     if (!coll_s || !spec) return cli_usage_error("plan: expected COLLECTIVE and SPEC (see 'gossip plan --help')");
     gsp_collective_t coll;
     if (!gsp_collective_parse(coll_s, &coll))
-        return cli_usage_error("plan: unknown collective '%s' (broadcast, allgather, allreduce)", coll_s);
+        return cli_usage_error("plan: unknown collective '%s' (broadcast, allgather, allreduce, reduce-scatter, reduce)", coll_s);
+    if (bytes >= 0) {
+        /* The runtime's algorithms use the default model (1 packet, all ports, full duplex). */
+        if (not_with_bytes) return cli_usage_error("plan: %s does not apply with --bytes (the runtime's algorithms)", not_with_bytes);
+        return run_bytes(coll, spec, method, root, bytes, &cost, json);
+    }
+    if (cost.alpha != gsp_cost_default().alpha || cost.beta != gsp_cost_default().beta || cost.gamma != gsp_cost_default().gamma)
+        return cli_usage_error("plan: --alpha, --beta and --gamma apply with --bytes only");
+    if (coll == GSP_COLL_REDUCE)
+        return cli_usage_error("plan: reduce has no schedule of its own; 'gossip plan reduce SPEC --bytes B' shows the runtime's algorithms");
     if (coll == GSP_COLL_BROADCAST && root < 0) root = 0;
 
     int rc = EXIT_OK;
