@@ -21,7 +21,7 @@ static bool applies(const gsp_plan_in_t *in, char *why, size_t n) {
         snprintf(why, n, "limited to %d nodes (the exact reduce check)", GSP_VERIFY_REDUCE_MAX);
         return false;
     }
-    return true;
+    return gsp__some_method_applies(in, GSP_COLL_ALLGATHER, why, n);
 }
 
 static int64_t rounds(const gsp_plan_in_t *in) {

@@ -176,3 +176,11 @@ gsp_err_t gsp__sched_rename(gsp_sched_t *s, const char *method, const char *from
     s->method = q;
     return GSP_OK;
 }
+
+bool gsp__some_method_applies(const gsp_plan_in_t *in, gsp_collective_t c, char *why, size_t whylen) {
+    char w[256] = "";
+    for (size_t i = 0; i < sizeof registry / sizeof registry[0]; i++)
+        if (registry[i]->coll == c && !registry[i]->approximate && registry[i]->applies(in, w, sizeof w)) return true;
+    snprintf(why, whylen, "no %s method applies under this model (the last one: %s)", gsp_collective_name(c), w);
+    return false;
+}

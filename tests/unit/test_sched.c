@@ -119,6 +119,72 @@ static void expect_load_error(const char *text, gsp_err_t want, const char *need
     if (!strstr(gsp_errmsg(), needle)) fail_msg("message '%s' lacks '%s'", gsp_errmsg(), needle);
 }
 
+/* Reduce-scatter and the block form of allreduce, checked by contribution sets: by hand on
+ * cycle:3, where every node is adjacent to every other. */
+#define RS3 "[[0,1,1],[0,2,2],[1,0,0],[1,2,2],[2,0,0],[2,1,1]]"
+#define AG3 "[[0,1,0],[0,2,0],[1,0,1],[1,2,1],[2,0,2],[2,1,2]]"
+static void test_reduce_rules(void **state) {
+    (void)state;
+    gsp_report_t ok = check_text(HEAD("reduce-scatter", "cycle:3", 3) "\"rounds\":[{\"send\":" RS3 "}]}");
+    assert_true(ok.ok);
+    assert_int_equal(ok.duplicates, 0);
+    ok = check_text(HEAD("allreduce", "cycle:3", 3) "\"form\":\"blocks\",\"reduce_rounds\":1,\"rounds\":[{\"send\":" RS3
+                    "},{\"send\":" AG3 "}]}");
+    assert_true(ok.ok);
+    assert_true(ok.exact_forms);
+    /* complete: node 2's partial sum of block 0 never leaves it. */
+    expect_rule(HEAD("reduce-scatter", "cycle:3", 3) "\"rounds\":[{\"send\":[[0,1,1],[0,2,2],[1,0,0],[1,2,2],[2,1,1]]}]}",
+                GSP_RULE_COMPLETE, -1);
+    /* twice: 1 gives its partial of block 0 to 2, then both 2 and 1 send theirs to 0. */
+    expect_rule(HEAD("reduce-scatter", "cycle:3", 3) "\"model\":{\"packets\":\"inf\"},\"rounds\":[{\"send\":[[1,2,0],[0,1,1],[0,2,2],"
+                "[1,2,2],[2,1,1]]},{\"send\":[[2,0,0],[1,0,0]]}]}",
+                GSP_RULE_TWICE, 1);
+    /* Sending within a round reads the sender's partial as it was at the round's start: 1 and 2
+     * exchange partials of block 0 in the same round, then both reach 0 — twice. */
+    expect_rule(HEAD("reduce-scatter", "cycle:3", 3) "\"rounds\":[{\"send\":[[1,2,0],[2,1,0],[0,1,1],[0,2,2]]},"
+                "{\"send\":[[1,0,0],[2,0,0],[1,2,2],[2,1,1]]}]}",
+                GSP_RULE_TWICE, 1);
+    /* held: in the gather rounds, node 1 sends block 2 before it has it. */
+    expect_rule(HEAD("allreduce", "cycle:3", 3) "\"form\":\"blocks\",\"reduce_rounds\":1,\"rounds\":[{\"send\":" RS3
+                "},{\"send\":[[1,0,2]]}]}",
+                GSP_RULE_HELD, 1);
+    /* A block that was not summed completely cannot be gathered. */
+    expect_rule(HEAD("allreduce", "cycle:3", 3) "\"form\":\"blocks\",\"reduce_rounds\":1,\"rounds\":[{\"send\":"
+                "[[0,1,1],[0,2,2],[1,0,0],[1,2,2],[2,1,1]]},{\"send\":" AG3 "}]}",
+                GSP_RULE_COMPLETE, -1);
+    /* The reversal of every allgather method's schedule is a correct reduce-scatter, with the
+     * allgather's rounds, and the block allreduce has twice as many. */
+    const char *specs[] = {"torus:4x4", "hypercube:4", "optcirc:25", "star:4", "file:" GOSSIP_TEST_DATA "/petersen.txt"};
+    for (size_t i = 0; i < sizeof specs / sizeof specs[0]; i++) {
+        gsp_topo_t t = build(specs[i]);
+        gsp_distances_t d;
+        gsp_plan_t ag;
+        assert_int_equal(gsp_distances(&t, t.group != NULL, &d, NULL, NULL), GSP_OK);
+        gsp_plan_in_t in = {&t, &d, gsp_model_default(), -1, 1, NULL, NULL, 0};
+        assert_int_equal(gsp_plan(&in, GSP_COLL_ALLGATHER, "auto", &ag), GSP_OK);
+        gsp_sched_t rs, ar;
+        gsp_report_t rep;
+        assert_int_equal(gsp_sched_reverse(&ag.sched, &t, &rs), GSP_OK);
+        assert_int_equal(gsp_sched_verify(&rs, &t, 1, &rep), GSP_OK);
+        if (!rep.ok) fail_msg("%s: reversed %s: %s", specs[i], ag.method->name, rep.message);
+        assert_int_equal(rs.nrounds, ag.sched.nrounds);
+        assert_int_equal(rep.peak_arc_load, 1);
+        assert_int_equal(gsp_sched_allreduce_blocks(&ag.sched, &t, &ar), GSP_OK);
+        assert_int_equal(gsp_sched_verify(&ar, &t, 1, &rep), GSP_OK);
+        if (!rep.ok) fail_msg("%s: block allreduce: %s", specs[i], rep.message);
+        assert_int_equal(ar.nrounds, 2 * ag.sched.nrounds);
+        /* Drop one transfer of the reduce rounds: the verifier must notice. */
+        ar.sends[ar.send_off.v[1]] = ar.sends[ar.send_off.v[1] + 1];
+        assert_int_equal(gsp_sched_verify(&ar, &t, 1, &rep), GSP_OK);
+        assert_false(rep.ok);
+        gsp_sched_destroy(&rs);
+        gsp_sched_destroy(&ar);
+        gsp_plan_destroy(&ag);
+        gsp_distances_destroy(&d);
+        gsp_topo_destroy(&t);
+    }
+}
+
 static void test_malformed(void **state) {
     (void)state;
     expect_load_error("{\"format\":\"gossip-schedule\",\"version\":1,", GSP_ERR_PARSE, "malformed JSON");
@@ -177,6 +243,7 @@ static void test_roundtrip(void **state) {
     roundtrip("allgather", "torus:4x5", m);
     roundtrip("broadcast", "star:4", m);
     roundtrip("allreduce", "hypercube:4", m);
+    roundtrip("reduce-scatter", "torus:4x5", m);
     m.packets = GSP_PACKETS_INF;
     roundtrip("allgather", "star:4", m);   /* symmetric form */
     roundtrip("allgather", "torus:3x3", m);
@@ -217,6 +284,7 @@ static void test_symmetric_vs_expansion(void **state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_rules),
+        cmocka_unit_test(test_reduce_rules),
         cmocka_unit_test(test_malformed),
         cmocka_unit_test(test_roundtrip),
         cmocka_unit_test(test_symmetric_vs_expansion),
