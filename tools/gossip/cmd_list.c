@@ -51,7 +51,7 @@ static int run(int argc, char **argv) {
         gsp_jw_init(&w, stdout);
         gsp_jw_arr_begin(&w);
     } else {
-        printf("%-16s %-10s %s\n", "method", "collective", spec ? "applies" : "where / source");
+        printf("%-16s %-14s %s\n", "method", "collective", spec ? "applies" : "where / source");
     }
     for (int i = 0; i < count; i++) {
         const gsp_method_t *m = ms[i];
@@ -70,9 +70,9 @@ static int run(int argc, char **argv) {
             }
             gsp_jw_obj_end(&w);
         } else if (spec) {
-            printf("%-16s %-10s %s%s\n", m->name, gsp_collective_name(m->coll), ok ? "yes" : "no: ", why);
+            printf("%-16s %-14s %s%s\n", m->name, gsp_collective_name(m->coll), ok ? "yes" : "no: ", why);
         } else {
-            printf("%-16s %-10s %s [%s]\n", m->name, gsp_collective_name(m->coll), m->where, m->source);
+            printf("%-16s %-14s %s [%s]\n", m->name, gsp_collective_name(m->coll), m->where, m->source);
         }
     }
     if (json) {
