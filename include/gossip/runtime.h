@@ -33,7 +33,7 @@ typedef struct {
 /** A runtime algorithm: one or two phases run back to back on one buffer. */
 typedef struct {
     char name[32];          /* "packet", "flood", "rs-ag", "gather", "tree", "scatter-allgather", ... */
-    char built_from[64];    /* the construction methods of its schedules */
+    char built_from[128];   /* the construction methods of its schedules */
     gsp_collective_t coll;
     int64_t root;           /* broadcast and reduce, else -1 */
     bool local_reduce;      /* gather: every rank reduces the N gathered vectors in rank order */
