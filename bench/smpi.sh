@@ -3,6 +3,7 @@
 # simulated networks (all-port, full-duplex links): tori 8x8 and 4x4x4 and the 6-cube, each with
 # two link speeds and latencies. Every result is checked (bench/smpi/smpi_bench.c).
 #   bench/smpi.sh [PLATFORM ...]      platforms: t88-fast t88-slow t444-fast t444-slow q6-fast q6-slow
+#   ONLY=gossip bench/smpi.sh ...     rerun gossip's side only (after a change), keeping SMPI's lines
 # Writes bench/out/smpi/PLATFORM.txt (one line per run) and prints the summary table
 # (bench/smpi_table.sh). Needs libsimgrid-dev (installed with apt-get when missing) and a built
 # build/libgossip.a (./dev run builds it). Takes about 10 minutes per platform on 2 cores.
@@ -51,6 +52,7 @@ XML
     for coll in allgather allreduce reduce-scatter bcast; do
         cfg=${coll//-/_}
         jobs+=("$name $spec $coll gossip -")
+        [ "${ONLY:-}" = gossip ] && continue
         eval "algs=\$algs_$cfg"
         for a in $algs; do jobs+=("$name $spec $coll mpi $a"); done
     done
@@ -64,16 +66,26 @@ run_one() { # platform spec coll mode alg
     # Blocks are pipelined in segments of 8 KiB.
     local a b
     case $name in *fast) a=2e-6 b=1.06e-10 ;; *) a=10e-6 b=8.5e-10 ;; esac
-    local out
+    local out sizes=()
+    # SMPI's own allgathers of 4 MiB per rank take minutes each to simulate (64 x 64 x 4 MiB of
+    # copies); they run on the first platform only. gossip's run at every size everywhere.
+    [ "$coll" = allgather ] && [ "$mode" = mpi ] && [ "$name" != t88-fast ] && sizes=(8 1024 65536 1048576)
     # Local computation is not simulated for either side (SMPI's own reductions cost nothing in
     # simulated time, so gossip's must not either): the comparison is the network's.
     out=$(GOSSIP_ALPHA=$a GOSSIP_BETA=$b GOSSIP_SEGMENT=8192 timeout 900 smpirun -np 64 -platform "$w/$name.xml" -hostfile "$w/hosts" --cfg=smpi/simulate-computation:no \
-        "${extra[@]}" "$w/smpi_bench" "$coll" "$spec" "$mode" 2>/dev/null | grep -E "^$coll (gossip|mpi) ") || true
+        "${extra[@]}" "$w/smpi_bench" "$coll" "$spec" "$mode" "${sizes[@]}" 2>/dev/null | grep -E "^$coll (gossip|mpi) ") || true
     [ -n "$out" ] || out="$coll $mode - - failed"
     while read -r line; do echo "$name $alg $line"; done <<<"$out"
 }
 export -f run_one
 export w
-for name in "${want[@]}"; do : >"bench/out/smpi/$name.txt"; done
+for name in "${want[@]}"; do
+    if [ "${ONLY:-}" = gossip ]; then
+        grep -v "^$name - " "bench/out/smpi/$name.txt" >"bench/out/smpi/$name.tmp" || true
+        mv "bench/out/smpi/$name.tmp" "bench/out/smpi/$name.txt"
+    else
+        : >"bench/out/smpi/$name.txt"
+    fi
+done
 printf '%s\n' "${jobs[@]}" | xargs -P "$(nproc)" -L 1 bash -c 'run_one "$0" "$@" >>"bench/out/smpi/$0.txt"'
 bash bench/smpi_table.sh "${want[@]}"

@@ -67,6 +67,7 @@ struct gsp_mpi_ctx {
     size_t idx_cap;
     const char *last;
     bool communicated; /* the current call has posted a message (no falling back after that) */
+    const void *mine;  /* allgather: this rank's block is read from here (the send buffer) */
 };
 
 static void prog_free(prog_t *p) {
@@ -346,6 +347,14 @@ static int64_t msg_bytes(const prog_t *p, const xfer_t *x, const lay_t *l, const
  * is stored, not combined. */
 static inline bool direct(const prog_t *p, const xfer_t *x, bool recv) { return x->n == 1 && (!recv || p->kind == GSP_RT_STORE); }
 
+/* Where a send reads block b: the caller's send buffer for this rank's own allgather block (so
+ * the local copy can wait until the messages are out), else the working buffer. */
+static inline char *src_at(const gsp_mpi_ctx_t *c, void *base, const lay_t *l, int64_t b, const dtinfo_t *d) {
+    if (c->mine && l->layout == GSP_RT_RANK && b == c->rank)
+        return (char *)((uintptr_t)c->mine + (uintptr_t)((blk_first(l, b) - whole_first(l, b)) * (int64_t)d->ext));
+    return at(base, blk_first(l, b), d);
+}
+
 /* Tags keep phases and lanes apart; rounds wrap, which is safe because one lane's messages
  * between two ranks are sent and received in round order (MPI does not overtake). */
 static int tag_of(int phase, int lane, int32_t round) { return ((phase & 1) << 14) | ((lane & 255) << 6) | (round & 0x3f); }
@@ -458,17 +467,17 @@ static gsp_err_t run_phase(gsp_mpi_ctx_t *c, const prog_t *p, int phase, void *b
                 const xfer_t *x = &p->send[q];
                 int64_t b0 = p->items[x->first];
                 int tag = tag_of(phase, j, x->round), rc;
-                if (direct(p, x, false)) rc = MPI_Isend(at(base, blk_first(&l, b0), d), (int)blk_len(&l, b0), d->dt, x->peer, tag, c->comm, &sq[q]);
+                if (direct(p, x, false)) rc = MPI_Isend(src_at(c, base, &l, b0, d), (int)blk_len(&l, b0), d->dt, x->peer, tag, c->comm, &sq[q]);
                 else {
                     char *dst = c->stage + so[nR + q];
                     int pos = 0, bytes = (int)msg_bytes(p, x, &l, d, c->comm);
                     for (int64_t i = 0; i < x->n; i++) {
                         int64_t blk = p->items[x->first + i], len = blk_len(&l, blk);
                         if (d->plain) {
-                            memcpy(dst + pos, at(base, blk_first(&l, blk), d), (size_t)(len * d->size));
+                            memcpy(dst + pos, src_at(c, base, &l, blk, d), (size_t)(len * d->size));
                             pos += (int)(len * d->size);
                         } else
-                            MPI_Pack(at(base, blk_first(&l, blk), d), (int)len, d->dt, dst, bytes, &pos, c->comm);
+                            MPI_Pack(src_at(c, base, &l, blk, d), (int)len, d->dt, dst, bytes, &pos, c->comm);
                     }
                     rc = MPI_Isend(dst, pos, MPI_PACKED, x->peer, tag, c->comm, &sq[q]);
                 }
@@ -632,7 +641,10 @@ gsp_err_t gsp_mpi_ctx_allgather(gsp_mpi_ctx_t *c, const void *sendbuf, int sendc
     dt_info(recvtype, &d);
     int64_t bytes = (int64_t)recvcount * d.size;
     if ((err = prepare(c, GSP_COLL_ALLGATHER, 0, bytes, (double)bytes, (double)bytes, &a, &pg))) return err;
-    if (sendbuf != MPI_IN_PLACE) {
+    bool late_copy = sendbuf != MPI_IN_PLACE && sendtype == recvtype && sendcount == recvcount && d.plain;
+    /* With equal plain types, sends read my block from sendbuf and the copy into recvbuf waits
+     * until the messages are out; otherwise a self message converts between the two types. */
+    if (sendbuf != MPI_IN_PLACE && !late_copy) {
         /* My block, through MPI in the two types given (a self message on the duplicate). */
         int me = c->rank;
         if (MPI_Sendrecv(sendbuf, sendcount, sendtype, me, 0x7ffe, at(recvbuf, (int64_t)me * recvcount, &d), recvcount, recvtype,
@@ -641,7 +653,11 @@ gsp_err_t gsp_mpi_ctx_allgather(gsp_mpi_ctx_t *c, const void *sendbuf, int sendc
     }
     if (recvcount == 0) return GSP_OK;
     lay_t l = layout(c, GSP_RT_RANK, recvcount, &d);
-    return run_phase(c, &pg[0], 0, recvbuf, &l, &d, MPI_OP_NULL);
+    c->mine = late_copy ? sendbuf : NULL;
+    err = run_phase(c, &pg[0], 0, recvbuf, &l, &d, MPI_OP_NULL);
+    c->mine = NULL;
+    if (!err && late_copy) memcpy(at(recvbuf, (int64_t)c->rank * recvcount, &d), sendbuf, (size_t)bytes);
+    return err;
 }
 
 /* Runs a's reduce-scatter phase on work (count elements) and, for rs-ag, its allgather. */
@@ -738,6 +754,9 @@ gsp_err_t gsp_mpi_ctx_reduce(gsp_mpi_ctx_t *c, const void *sendbuf, void *recvbu
     size_t vb = (size_t)bytes;
     const void *in = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
     char *w;
+    /* A leaf of a reduction tree only sends its input: straight from the caller's buffer, which
+     * nothing writes (no receives, one phase). */
+    if (c->rank != root && a->nphases == 1 && pg[0].nrecv == 0) return run_algo(c, a, pg, (void *)(uintptr_t)in, count, &d, op);
     if (c->rank == root) w = recvbuf;
     else {
         if ((err = reserve((void **)&c->work, &c->work_cap, vb + 1))) return err;
