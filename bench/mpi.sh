@@ -23,10 +23,10 @@ for coll in allgather allreduce broadcast; do
         done
     done
 done
-echo "| collective | ranks | coll_tuned algorithm | 8 B: gossip / MPI (µs) | 8 KiB | 1 MiB (or largest) | gossip messages, bytes per rank at 8 KiB |"
+echo "| collective | ranks | coll_tuned algorithm | 8 B: gossip / MPI (µs) | 8 KiB | 1 MiB (or largest) | gossip's algorithm at 8 KiB |"
 echo "|---|---|---|---|---|---|---|"
 for f in "$OUT"/*.txt; do
     b=$(basename "$f" .txt); coll=${b%%-*}; rest=${b#*-p}; p=${rest%%-*}; a=${rest#*-alg}
-    awk -v c="$coll" -v p="$p" -v a="$a" '!/^#/ && NF == 5 { t[$1] = sprintf("%.0f / %.0f", $2, $3); m[$1] = $4 ", " $5; last = $1 }
+    awk -v c="$coll" -v p="$p" -v a="$a" '!/^#/ && NF >= 4 { t[$1] = sprintf("%.0f / %.0f", $2, $3); m[$1] = $4; last = $1 }
         END { printf "| %s | %s | %s | %s | %s | %s | %s |\n", c, p, a, t[8], t[8192], t[last], m[8192] }' "$f"
 done

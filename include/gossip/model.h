@@ -1,4 +1,4 @@
-/* model.h — the collectives and the round model of DESIGN.md (packets per arc per round,
+/* model.h — the collectives and the round model of docs/schedule-format.md (packets per arc per round,
  * ports, duplex). Shared by bounds, schedules and methods. */
 #ifndef GOSSIP_MODEL_H
 #define GOSSIP_MODEL_H

@@ -1,4 +1,4 @@
-/* sched.h — schedules (DESIGN.md's round model and file format, version 1), the exact
+/* sched.h — schedules (the round model and file format of docs/schedule-format.md), the exact
  * simulator/verifier, and the JSON reader and streaming writer. */
 #ifndef GOSSIP_SCHED_H
 #define GOSSIP_SCHED_H

@@ -13,6 +13,30 @@ jqcheck 'length >= 1 and all(.[]; .collective == "allreduce")'
 expect 0 list --topology "file:$DATA/dicycle3.txt" --json
 jqcheck 'any(.[]; .name == "tree" and .applies == false)'
 
+# Reduce-scatter and the block allreduce: the allgather's rounds, exact by contribution counting.
+expect 0 plan reduce-scatter torus:4x4 --json
+jqcheck '.collective == "reduce-scatter" and .method == "reverse" and .rounds == 4 and .optimal and .form == "blocks" and .exact_forms'
+expect 0 plan allreduce torus:4x4 --method rs-ag -o "$tmp/rsag.json" --json
+jqcheck '.rounds == 8 and .form == "blocks" and .exact_forms and .verified'
+expect 0 verify "$tmp/rsag.json" && grepcheck 'every contribution counted exactly once at its owner'
+jq -c '.rounds[0].send |= .[1:]' "$tmp/rsag.json" >"$tmp/rsag-bad.json"
+expect 1 verify "$tmp/rsag-bad.json" && grepcheck 'rule complete'
+# The runtime's candidates with the cost model.
+expect 0 plan allreduce torus:8x8 --bytes 1048576 --json
+jqcheck '.choice == "rs-ag" and (.candidates | length) == 4 and ([.candidates[] | select(.chosen)] | length) == 1'
+jqcheck '(.candidates[] | select(.algorithm == "rs-ag") | .rounds == 32 and .busiest_link_bytes == 524288)'
+expect 0 plan allreduce torus:8x8 --bytes 8 --json
+jqcheck '.choice == "gather"'
+expect 0 plan broadcast torus:8x8 --bytes 4194304 --root 5 --json
+jqcheck '.choice == "scatter-allgather"'
+expect 0 plan reduce hypercube:6 --bytes 64 --alpha 1e-5 --json
+jqcheck '.choice == "tree" and .cost.alpha == 1e-05'
+expect 2 plan reduce torus:4x4
+expect 2 plan allreduce torus:4x4 --bytes 100 --packets 2
+expect 2 plan allreduce torus:4x4 --bytes 100 --alpha -1
+expect 2 plan allreduce torus:4x4 --beta 1e-9
+expect 2 plan allreduce "file:$DATA/dicycle3.txt" --bytes 100
+
 expect 0 plan allgather torus:5x5 --packets inf --json
 jqcheck '.collective == "allgather" and .topology == "torus:5x5" and .nodes == 25 and .method == "flood"'
 jqcheck '.rounds == 4 and .lower_bound == 4 and .optimal == true and .bounds.diameter == 4 and .verified'

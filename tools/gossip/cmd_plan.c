@@ -28,7 +28,7 @@ static const char usage_text[] =
     "  --root R      broadcast root (default 0)\n"
     "  --seed S      seed for randomized methods and the numeric allreduce check (default 1)\n"
     "  --degree M    approx: rounds (polynomial degree) of the estimate (default D - 1)\n"
-    "  -o FILE       write the schedule (JSON, DESIGN.md format version 1)\n"
+    "  -o FILE       write the schedule (JSON, docs/schedule-format.md, version 1)\n"
     "  --bytes B     the runtime's candidates for B bytes (see above)\n"
     "  --alpha S     cost model: seconds per message (default 1e-6; GOSSIP_ALPHA in the runtime)\n"
     "  --beta S      seconds per byte on a link (default 1e-10: 10 GB/s; GOSSIP_BETA)\n"
@@ -279,6 +279,10 @@ static int run(int argc, char **argv) {
         gsp_jw_key(&w, "transfers"); gsp_jw_int(&w, plan.report.transfers);
         gsp_jw_key(&w, "duplicates"); gsp_jw_int(&w, plan.report.duplicates);
         gsp_jw_key(&w, "peak_arc_load"); gsp_jw_int(&w, plan.report.peak_arc_load);
+        if (coll == GSP_COLL_ALLREDUCE || coll == GSP_COLL_REDUCE_SCATTER) {
+            gsp_jw_key(&w, "form"); gsp_jw_str(&w, plan.sched.blocks ? "blocks" : "registers");
+            gsp_jw_key(&w, "exact_forms"); gsp_jw_bool(&w, plan.report.exact_forms);
+        }
         if (coll == GSP_COLL_ALLREDUCE) {
             gsp_jw_key(&w, "max_rel_error"); gsp_jw_num(&w, plan.report.max_rel_error);
             gsp_jw_key(&w, "diameter"); gsp_jw_int(&w, dist.diameter);
@@ -306,9 +310,12 @@ static int run(int argc, char **argv) {
         printf("%-12s yes: %lld transfers, %lld duplicate deliveries, peak %lld packets on an arc in a round\n",
                "verified", (long long)plan.report.transfers, (long long)plan.report.duplicates,
                (long long)plan.report.peak_arc_load);
-        if (coll == GSP_COLL_ALLREDUCE) {
+        if (plan.sched.blocks)
+            printf("%-12s every contribution counted exactly once at its owner (block form)\n", "exact");
+        if (coll == GSP_COLL_ALLREDUCE && !plan.sched.blocks)
             printf("%-12s %.3g on random inputs%s\n", "rel. error", plan.report.max_rel_error,
                    plan.report.exact_forms ? "; exact linear forms checked" : "");
+        if (coll == GSP_COLL_ALLREDUCE) {
             if (plan.method->approximate)
                 printf("%-12s estimate after %lld rounds (D = %lld): relative variance %.3g measured, %.3g bound (Theorem 5)\n",
                        "global sum", (long long)plan.sched.nrounds, (long long)dist.diameter, plan.report.rel_variance,

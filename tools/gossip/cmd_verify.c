@@ -10,7 +10,7 @@
 static const char usage_text[] =
     "usage: gossip verify FILE [--seed S] [--json]\n"
     "\n"
-    "Simulates the schedule in FILE (DESIGN.md's JSON format, version 1) on the topology it names\n"
+    "Simulates the schedule in FILE (docs/schedule-format.md, version 1) on the topology it names\n"
     "and checks every rule of its model: transfers on arcs, packets held before they are sent,\n"
     "at most p transfers per arc per round, ports, duplex, and that every node ends with every\n"
     "packet (allgather), the root's packet (broadcast) or the sum (allreduce, checked as exact\n"
@@ -79,8 +79,9 @@ static int run(int argc, char **argv) {
         gsp_jw_key(&w, "max"); gsp_jw_int(&w, rep.recv_max);
         gsp_jw_obj_end(&w);
         gsp_jw_key(&w, "peak_arc_load"); gsp_jw_int(&w, rep.peak_arc_load);
-        if (s.coll == GSP_COLL_ALLREDUCE) {
-            gsp_jw_key(&w, "max_rel_error"); gsp_jw_num(&w, rep.max_rel_error);
+        if (s.coll == GSP_COLL_ALLREDUCE || s.coll == GSP_COLL_REDUCE_SCATTER) {
+            gsp_jw_key(&w, "form"); gsp_jw_str(&w, s.blocks ? "blocks" : "registers");
+            if (!s.blocks) { gsp_jw_key(&w, "max_rel_error"); gsp_jw_num(&w, rep.max_rel_error); }
             gsp_jw_key(&w, "exact_forms"); gsp_jw_bool(&w, rep.exact_forms);
         }
         if (s.symmetric) { gsp_jw_key(&w, "checked_by_expansion"); gsp_jw_bool(&w, rep.by_expansion); }
@@ -88,8 +89,9 @@ static int run(int argc, char **argv) {
         fputc('\n', stdout);
         gsp_jw_finish(&w);
     } else if (rep.ok) {
-        printf("correct: %s on %s, %lld rounds, %lld transfers, %lld duplicates\n", gsp_collective_name(s.coll),
-               s.topology, (long long)rep.rounds, (long long)rep.transfers, (long long)rep.duplicates);
+        printf("correct: %s on %s, %lld rounds, %lld transfers, %lld duplicates%s\n", gsp_collective_name(s.coll),
+               s.topology, (long long)rep.rounds, (long long)rep.transfers, (long long)rep.duplicates,
+               s.blocks ? "; every contribution counted exactly once at its owner" : "");
     } else {
         printf("incorrect: rule %s: %s\n", gsp_rule_name(rep.rule), rep.message);
     }
