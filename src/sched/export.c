@@ -8,8 +8,9 @@
 
 /* An explicit allgather view of s: s itself, or its expansion on t. */
 static gsp_err_t explicit_view(const gsp_sched_t *s, const gsp_topo_t *t, gsp_sched_t *tmp, const gsp_sched_t **out) {
-    if (s->coll != GSP_COLL_ALLGATHER)
-        return gsp_error(GSP_ERR_UNSUPPORTED, "export: only allgather schedules (this one is %s)", gsp_collective_name(s->coll));
+    if (s->coll != GSP_COLL_ALLGATHER && !s->blocks)
+        return gsp_error(GSP_ERR_UNSUPPORTED, "export: allgather schedules, and reduce-scatter and allreduce in block form, only "
+                         "(this one is %s%s)", gsp_collective_name(s->coll), s->coll == GSP_COLL_ALLREDUCE ? " in register form" : "");
     if (s->nodes > GSP_EXPORT_MAX)
         return gsp_error(GSP_ERR_TOOBIG, "export: %lld nodes is above the limit of %d", (long long)s->nodes, GSP_EXPORT_MAX);
     if (s->nodes != t->n)
@@ -48,6 +49,9 @@ gsp_err_t gsp_export_msccl_json(const gsp_sched_t *s0, const gsp_topo_t *t, cons
     gsp_sched_t tmp;
     const gsp_sched_t *s;
     memset(&tmp, 0, sizeof tmp);
+    if (s0->blocks)
+        return gsp_error(GSP_ERR_UNSUPPORTED, "export: msccl-tools JSON describes non-combining collectives; "
+                         "export the %s as msccl-xml", gsp_collective_name(s0->coll));
     gsp_err_t err = explicit_view(s0, t, &tmp, &s);
     if (err) return err;
     char name[512];
@@ -162,12 +166,159 @@ typedef struct {
     gsp_vec_t ops;      /* packed (round << 20 | chunk) in round order */
 } tb_t;
 
+/* Block forms (reduce-scatter, allreduce as reduce-scatter + allgather) as MSCCL XML. Chunk x
+ * of buffer i is block x. A reduce round's transfer is a send "s" of i[x] and, at the receiver,
+ * a receive-reduce-copy "rrc" into i[x]; a gather round's is "s" and "r". Each step depends on
+ * the last step that wrote the chunk it reads at its rank (the previous rrc of the chunk, or the
+ * receive of the finished block), so writes of a chunk form one chain and a send waits for
+ * every contribution its partial sum must hold. Reduce-scatter ends with a copy of i[rank] to
+ * o[0]; the allreduce is in place. */
+static gsp_err_t export_xml_blocks(const gsp_sched_t *s, const gsp_topo_t *t, const char *name, int64_t minb, int64_t maxb,
+                                   FILE *f) {
+    gsp_err_t err;
+    int64_t n = s->nodes, K = s->reduce_rounds;
+    bool rs = s->coll == GSP_COLL_REDUCE_SCATTER;
+    tb_t **tbs = NULL;
+    int64_t *ntb = NULL, *last_tb = NULL, *last_step = NULL;
+    unsigned char *hasdep = NULL;
+    int64_t nops = s->nsends * 2;
+    /* Per transfer k: the step its send depends on (sender side) and the one its receive
+     * depends on (receiver side, rrc chains); hasdep per (rank, tb, step) is set through
+     * marks keyed by the op's index. */
+    int64_t *sdep_tb = NULL, *sdep_step = NULL, *rdep_tb = NULL, *rdep_step = NULL, *rtb = NULL, *rstep = NULL, *stb = NULL,
+            *sstep = NULL;
+    if ((err = gsp_alloc_array((void **)&tbs, n, sizeof *tbs, true)) || (err = gsp_alloc_array((void **)&ntb, n, sizeof *ntb, true)) ||
+        (err = gsp_alloc_array((void **)&last_tb, n * n, sizeof *last_tb, false)) ||
+        (err = gsp_alloc_array((void **)&last_step, n * n, sizeof *last_step, false)) ||
+        (err = gsp_alloc_array((void **)&sdep_tb, s->nsends + 1, sizeof *sdep_tb, false)) ||
+        (err = gsp_alloc_array((void **)&sdep_step, s->nsends + 1, sizeof *sdep_step, false)) ||
+        (err = gsp_alloc_array((void **)&rdep_tb, s->nsends + 1, sizeof *rdep_tb, false)) ||
+        (err = gsp_alloc_array((void **)&rdep_step, s->nsends + 1, sizeof *rdep_step, false)) ||
+        (err = gsp_alloc_array((void **)&stb, s->nsends + 1, sizeof *stb, false)) ||
+        (err = gsp_alloc_array((void **)&sstep, s->nsends + 1, sizeof *sstep, false)) ||
+        (err = gsp_alloc_array((void **)&rtb, s->nsends + 1, sizeof *rtb, false)) ||
+        (err = gsp_alloc_array((void **)&rstep, s->nsends + 1, sizeof *rstep, false)) ||
+        (err = gsp_alloc_array((void **)&hasdep, nops + 1, 1, true)))
+        goto done;
+    for (int64_t v = 0; v < n; v++) {
+        int64_t deg = t->off[v + 1] - t->off[v];
+        if ((err = gsp_alloc_array((void **)&tbs[v], 2 * deg + 2 * (t->in_dmax + 1), sizeof *tbs[v], true))) goto done;
+        for (int64_t a = t->off[v]; a < t->off[v + 1]; a++) tbs[v][ntb[v]++] = (tb_t){t->adj[a], true, {0}};
+    }
+    for (int64_t u = 0; u < n; u++)
+        for (int64_t a = t->off[u]; a < t->off[u + 1]; a++) tbs[t->adj[a]][ntb[t->adj[a]]++] = (tb_t){u, false, {0}};
+    memset(last_tb, 0xff, (size_t)(n * n) * sizeof *last_tb);
+    for (int64_t r = 0; r < s->nrounds; r++) {
+        int64_t b = s->send_off.v[r], e = s->send_off.v[r + 1];
+        /* Sends read the state at the start of the round: dependencies first, then the writes. */
+        for (int64_t k = b; k < e; k++) {
+            const gsp_send_t *x = &s->sends[k];
+            int64_t su = -1, rv = -1;
+            for (int64_t j = 0; j < ntb[x->u]; j++)
+                if (tbs[x->u][j].send && tbs[x->u][j].peer == x->v) su = j;
+            for (int64_t j = 0; j < ntb[x->v]; j++)
+                if (!tbs[x->v][j].send && tbs[x->v][j].peer == x->u) rv = j;
+            if (su < 0 || rv < 0) {
+                err = gsp_error(GSP_ERR_INVAL, "export: (%lld, %lld) is not an arc of %s", (long long)x->u, (long long)x->v, t->spec);
+                goto done;
+            }
+            stb[k] = su;
+            rtb[k] = rv;
+            sdep_tb[k] = last_tb[x->u * n + x->x];
+            sdep_step[k] = last_step[x->u * n + x->x];
+            if ((err = gsp_vec_push(&tbs[x->u][su].ops, k)) || (err = gsp_vec_push(&tbs[x->v][rv].ops, k))) goto done;
+            sstep[k] = tbs[x->u][su].ops.len - 1;
+            rstep[k] = tbs[x->v][rv].ops.len - 1;
+        }
+        for (int64_t k = b; k < e; k++) {
+            const gsp_send_t *x = &s->sends[k];
+            /* A reduce receive chains after the chunk's previous writer; a gather receive writes
+             * a chunk nobody else writes then. */
+            rdep_tb[k] = r < K ? last_tb[x->v * n + x->x] : -1;
+            rdep_step[k] = r < K ? last_step[x->v * n + x->x] : -1;
+            last_tb[x->v * n + x->x] = rtb[k];
+            last_step[x->v * n + x->x] = rstep[k];
+        }
+    }
+    /* hasdep: mark the receive steps some other step depends on (by transfer id). */
+    for (int64_t k = 0; k < s->nsends; k++) {
+        const gsp_send_t *x = &s->sends[k];
+        int64_t pairs[2][3] = {{x->u, sdep_tb[k], sdep_step[k]}, {x->v, rdep_tb[k], rdep_step[k]}};
+        for (int q = 0; q < 2; q++) {
+            if (pairs[q][1] < 0) continue;
+            int64_t id = tbs[pairs[q][0]][pairs[q][1]].ops.v[pairs[q][2]];
+            hasdep[id] = 1;
+        }
+    }
+    fprintf(f, "<algo name=\"%s\" proto=\"Simple\" nchannels=\"1\" nchunksperloop=\"%lld\" ngpus=\"%lld\" "
+               "coll=\"%s\" inplace=\"%d\" outofplace=\"%d\" minBytes=\"%lld\" maxBytes=\"%lld\">\n",
+            name, (long long)n, (long long)n, rs ? "reduce_scatter" : "allreduce", rs ? 0 : 1, rs ? 1 : 0, (long long)minb,
+            (long long)maxb);
+    for (int64_t u = 0; u < n; u++) {
+        fprintf(f, "  <gpu id=\"%lld\" i_chunks=\"%lld\" o_chunks=\"%lld\" s_chunks=\"0\">\n", (long long)u, (long long)n,
+                (long long)(rs ? 1 : n));
+        for (int64_t j = 0; j < ntb[u]; j++) {
+            const tb_t *tb = &tbs[u][j];
+            fprintf(f, "    <tb id=\"%lld\" send=\"%lld\" recv=\"%lld\" chan=\"0\">\n", (long long)j,
+                    (long long)(tb->send ? tb->peer : -1), (long long)(tb->send ? -1 : tb->peer));
+            for (int64_t q = 0; q < tb->ops.len; q++) {
+                int64_t k = tb->ops.v[q], c = s->sends[k].x;
+                bool reduce = k < (K ? s->send_off.v[K] : 0);
+                const char *type = tb->send ? "s" : reduce ? "rrc" : "r";
+                int64_t depid = tb->send ? sdep_tb[k] : rdep_tb[k], deps = tb->send ? sdep_step[k] : rdep_step[k];
+                fprintf(f, "      <step s=\"%lld\" type=\"%s\" srcbuf=\"i\" srcoff=\"%lld\" dstbuf=\"i\" dstoff=\"%lld\" "
+                           "cnt=\"1\" depid=\"%lld\" deps=\"%lld\" hasdep=\"%d\"/>\n",
+                        (long long)q, type, (long long)c, (long long)c, (long long)depid, (long long)(depid < 0 ? -1 : deps),
+                        !tb->send && hasdep[k] ? 1 : 0);
+            }
+            fputs("    </tb>\n", f);
+        }
+        if (rs) {
+            /* The finished block to the output, after its last contribution. */
+            fprintf(f, "    <tb id=\"%lld\" send=\"-1\" recv=\"-1\" chan=\"0\">\n", (long long)ntb[u]);
+            fprintf(f, "      <step s=\"0\" type=\"cpy\" srcbuf=\"i\" srcoff=\"%lld\" dstbuf=\"o\" dstoff=\"0\" cnt=\"1\" "
+                       "depid=\"%lld\" deps=\"%lld\" hasdep=\"0\"/>\n    </tb>\n",
+                    (long long)u, (long long)last_tb[u * n + u], (long long)last_step[u * n + u]);
+        }
+        fputs("  </gpu>\n", f);
+    }
+    fputs("</algo>\n", f);
+    if (fflush(f) != 0 || ferror(f)) err = gsp_error(GSP_ERR_IO, "export: write failed");
+done:
+    if (tbs)
+        for (int64_t v = 0; v < n; v++) {
+            for (int64_t j = 0; tbs[v] && j < ntb[v]; j++) gsp_vec_destroy(&tbs[v][j].ops);
+            gsp_free(tbs[v]);
+        }
+    gsp_free(tbs);
+    gsp_free(ntb);
+    gsp_free(last_tb);
+    gsp_free(last_step);
+    gsp_free(sdep_tb);
+    gsp_free(sdep_step);
+    gsp_free(rdep_tb);
+    gsp_free(rdep_step);
+    gsp_free(stb);
+    gsp_free(sstep);
+    gsp_free(rtb);
+    gsp_free(rstep);
+    gsp_free(hasdep);
+    return err;
+}
+
 gsp_err_t gsp_export_msccl_xml(const gsp_sched_t *s0, const gsp_topo_t *t, const gsp_export_opts_t *o, FILE *f) {
     gsp_sched_t tmp;
     const gsp_sched_t *s;
     memset(&tmp, 0, sizeof tmp);
     gsp_err_t err = explicit_view(s0, t, &tmp, &s);
     if (err) return err;
+    if (s->blocks) {
+        char bname[512];
+        name_of(s, o, bname, sizeof bname, true);
+        err = export_xml_blocks(s, t, bname, o ? o->min_bytes : 0, o && o->max_bytes ? o->max_bytes : (int64_t)1 << 40, f);
+        gsp_sched_destroy(&tmp);
+        return err;
+    }
     char name[512];
     name_of(s, o, name, sizeof name, true);
     int64_t n = s->nodes;

@@ -161,6 +161,154 @@ static void test_roundtrips(void **state) {
     roundtrip("star:4", "rotation");
 }
 
+/* Block forms in MSCCL XML, run as the executor would: every step waits for the previous step
+ * of its threadblock and for its dependency; a receive also for the matching send (the j-th
+ * send on a channel meets the j-th receive). Among the steps that may run, a random one runs,
+ * so a missing dependency shows up as a wrong result under some order. Each chunk's value is
+ * tracked as the set of ranks whose contribution it holds (N <= 64: one word). */
+typedef struct {
+    long rank, tb, peer, q, c, depid, deps, dst;
+    char type[4];
+    bool done;
+} xstep_t;
+
+/* True when the run ends with every result complete and nothing counted twice. */
+static bool run_xml_blocks(const char *path, int64_t n, bool rs, uint64_t seed) {
+    xmlDoc *doc = xmlReadFile(path, NULL, 0);
+    assert_non_null(doc);
+    xmlNode *algo = xmlDocGetRootElement(doc);
+    assert_int_equal(attr(algo, "ngpus"), n);
+    int cap = 1 << 16, ns = 0;
+    xstep_t *st = calloc((size_t)cap, sizeof *st);
+    for (xmlNode *g = algo->children; g; g = g->next) {
+        if (g->type != XML_ELEMENT_NODE) continue;
+        long u = attr(g, "id");
+        for (xmlNode *tb = g->children; tb; tb = tb->next) {
+            if (tb->type != XML_ELEMENT_NODE) continue;
+            long id = attr(tb, "id"), snd = attr(tb, "send"), rcv = attr(tb, "recv");
+            for (xmlNode *x = tb->children; x; x = x->next) {
+                if (x->type != XML_ELEMENT_NODE) continue;
+                assert_true(ns < cap);
+                xstep_t *e = &st[ns++];
+                xmlChar *ty = xmlGetProp(x, (const xmlChar *)"type");
+                snprintf(e->type, sizeof e->type, "%s", (const char *)ty);
+                xmlFree(ty);
+                *e = (xstep_t){u, id, snd >= 0 ? snd : rcv, attr(x, "s"), attr(x, "srcoff"), attr(x, "depid"), attr(x, "deps"),
+                               attr(x, "dstoff"), "", false};
+                ty = xmlGetProp(x, (const xmlChar *)"type");
+                snprintf(e->type, sizeof e->type, "%s", (const char *)ty);
+                xmlFree(ty);
+            }
+        }
+    }
+    xmlFreeDoc(doc);
+    uint64_t *val = calloc((size_t)(n * n), sizeof *val), out[64] = {0}, full = n == 64 ? ~0ull : (1ull << n) - 1;
+    for (int64_t u = 0; u < n; u++)
+        for (int64_t x = 0; x < n; x++) val[u * n + x] = 1ull << u;
+    /* FIFO per channel (u, v): payloads in flight. */
+    uint64_t *fifo = calloc((size_t)(n * n * 256), sizeof *fifo);
+    int *head = calloc((size_t)(n * n), sizeof *head), *tail = calloc((size_t)(n * n), sizeof *tail);
+    int *ready = malloc(sizeof *ready * (size_t)ns), *prev = malloc(sizeof *prev * (size_t)ns), *dep = malloc(sizeof *dep * (size_t)ns);
+    for (int i = 0; i < ns; i++) {
+        prev[i] = dep[i] = -1;
+        for (int j = 0; j < ns; j++) {
+            if (st[j].rank != st[i].rank) continue;
+            if (st[j].tb == st[i].tb && st[j].q == st[i].q - 1) prev[i] = j;
+            if (st[i].depid >= 0 && st[j].tb == st[i].depid && st[j].q == st[i].deps) dep[i] = j;
+        }
+        if (st[i].depid >= 0 && dep[i] < 0) fail_msg("%s: a dependency on a step that does not exist", path);
+    }
+    uint64_t rng = seed * 2654435761u + 1;
+    bool good = true;
+    for (int left = ns; left > 0 && good; left--) {
+        int nr = 0;
+        for (int i = 0; i < ns; i++) {
+            xstep_t *e = &st[i];
+            if (e->done) continue;
+            bool ok = (prev[i] < 0 || st[prev[i]].done) && (dep[i] < 0 || st[dep[i]].done);
+            if (ok && strcmp(e->type, "s") && strcmp(e->type, "cpy")) ok = head[e->peer * n + e->rank] < tail[e->peer * n + e->rank];
+            if (ok) ready[nr++] = i;
+        }
+        if (nr == 0) {
+            good = false; /* deadlock */
+            break;
+        }
+        rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17;
+        xstep_t *e = &st[ready[rng % (uint64_t)nr]];
+        e->done = true;
+        if (!strcmp(e->type, "s")) {
+            int ch = (int)(e->rank * n + e->peer);
+            assert_true(tail[ch] - head[ch] < 256);
+            fifo[(size_t)ch * 256 + (size_t)(tail[ch]++ % 256)] = val[e->rank * n + e->c];
+        } else if (!strcmp(e->type, "cpy")) {
+            out[e->rank] = val[e->rank * n + e->c];
+        } else {
+            int ch = (int)(e->peer * n + e->rank);
+            uint64_t got = fifo[(size_t)ch * 256 + (size_t)(head[ch]++ % 256)], *mine = &val[e->rank * n + e->dst];
+            if (!strcmp(e->type, "rrc")) {
+                if (got & *mine) good = false; /* a contribution counted twice */
+                *mine |= got;
+            } else {
+                assert_string_equal(e->type, "r");
+                if (got != full) good = false; /* only finished blocks may travel in the gather rounds */
+                *mine = got;
+            }
+        }
+    }
+    for (int64_t u = 0; u < n; u++) {
+        if (rs) good &= out[u] == full;
+        else
+            for (int64_t x = 0; x < n; x++) good &= val[u * n + x] == full;
+    }
+    free(st);
+    free(val);
+    free(fifo);
+    free(head);
+    free(tail);
+    free(ready);
+    free(prev);
+    free(dep);
+    return good;
+}
+
+static void test_blocks_xml(void **state) {
+    (void)state;
+    const char *specs[] = {"torus:4x4", "hypercube:4", "cycle:5", "star:4"};
+    for (size_t i = 0; i < sizeof specs / sizeof specs[0]; i++) {
+        gsp_topo_t t;
+        gsp_distances_t d;
+        gsp_plan_t ag;
+        plan(specs[i], "auto", &t, &d, &ag);
+        for (int rs = 0; rs < 2; rs++) {
+            gsp_sched_t b;
+            assert_int_equal(rs ? gsp_sched_reverse(&ag.sched, &t, &b) : gsp_sched_allreduce_blocks(&ag.sched, &t, &b), GSP_OK);
+            char path[64];
+            snprintf(path, sizeof path, "/tmp/gossip_xml_%d", (int)getpid());
+            FILE *f = fopen(path, "w");
+            assert_int_equal(gsp_export_msccl_xml(&b, &t, NULL, f), GSP_OK);
+            fclose(f);
+            for (uint64_t seed = 1; seed <= 3; seed++)
+                if (!run_xml_blocks(path, t.n, rs, seed)) fail_msg("%s: %s XML wrong under order %d", specs[i], rs ? "reduce-scatter" : "allreduce", (int)seed);
+            /* The checker can fail: without the sends' dependencies, some order goes wrong. */
+            char cmd[256];
+            snprintf(cmd, sizeof cmd, "sed -i '/type=\"s\"/s/depid=\"[0-9]*\"/depid=\"-1\"/' %s", path);
+            assert_int_equal(system(cmd), 0);
+            bool caught = false;
+            for (uint64_t seed = 1; seed <= 20 && !caught; seed++) caught = !run_xml_blocks(path, t.n, rs, seed);
+            assert_true(caught);
+            /* msccl-tools JSON has no combining sends: refused with a reason. */
+            f = fopen("/dev/null", "w");
+            assert_int_equal(gsp_export_msccl_json(&b, &t, NULL, f), GSP_ERR_UNSUPPORTED);
+            fclose(f);
+            unlink(path);
+            gsp_sched_destroy(&b);
+        }
+        gsp_plan_destroy(&ag);
+        gsp_distances_destroy(&d);
+        gsp_topo_destroy(&t);
+    }
+}
+
 static void test_refusals(void **state) {
     (void)state;
     gsp_topo_t t;
@@ -176,6 +324,6 @@ static void test_refusals(void **state) {
 }
 
 int main(void) {
-    const struct CMUnitTest tests[] = {cmocka_unit_test(test_roundtrips), cmocka_unit_test(test_refusals)};
+    const struct CMUnitTest tests[] = {cmocka_unit_test(test_roundtrips), cmocka_unit_test(test_blocks_xml), cmocka_unit_test(test_refusals)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
