@@ -71,6 +71,9 @@ done
 exact 16 torus:4x4 GOSSIP_ALGORITHM=allreduce=tree,bcast=scatter-allgather,reduce=rs-gather,allgather=flood,reduce-scatter=flood
 exact 13 optcirc:13 GOSSIP_ALGORITHM=allreduce=gather,bcast=tree,reduce=tree
 exact 8 hypercube:3 GOSSIP_ALGORITHM=allreduce=rs-ag-flood GOSSIP_METHOD=greedy
+# Pipelined lanes (blocks cut into segments, the schedule run once per segment, all at once).
+exact 16 torus:4x4 GOSSIP_SEGMENT=256
+exact 8 hypercube:3 GOSSIP_SEGMENT=64 GOSSIP_ALGORITHM=allreduce=tree,bcast=scatter-allgather,reduce=rs-gather,allgather=flood,reduce-scatter=flood
 # A 2 GiB broadcast (MPI's int count of doubles, 2^31 bytes and more) on 2 ranks.
 out=$(timeout 300 mpirun --oversubscribe -n 2 -x LD_PRELOAD="$PRELOAD" -x GOSSIP_TOPOLOGY=complete:2 "$EXACT" 10 --big 2>&1)
 if [ $? = 0 ] && grep -q "every check passed" <<<"$out"; then pass=$((pass + 1)); else failn=$((failn + 1)); echo "FAIL: exact_mpi --big"; grep -m3 FAIL <<<"$out"; fi
