@@ -157,6 +157,11 @@ gsp_err_t gsp_sched_expand(const gsp_sched_t *s, const gsp_topo_t *t, gsp_sched_
         if ((err = gsp_sched_round(out))) goto fail;
         for (; k < s->nsym && s->sym[k].t == r; k++) {
             const gsp_symsend_t *e = &s->sym[k];
+            if (e->i < 0 || e->i >= d || e->g < 0 || e->g >= t->n) {
+                err = gsp_error(GSP_ERR_RANGE, "symmetric entry [%lld, %lld, %lld]: %s has generators 0..%lld and nodes 0..%lld",
+                                (long long)e->t, (long long)e->i, (long long)e->g, t->spec, (long long)d - 1, (long long)t->n - 1);
+                goto fail;
+            }
             for (int64_t h = 0; h < t->n; h++) {
                 int64_t u = gsp_group_mul(t->group, e->g, h);
                 if ((err = gsp_sched_send(out, u, t->adj[u * d + e->i], h))) goto fail;

@@ -482,7 +482,7 @@ static gsp_err_t forms_check(const gsp_sched_t *s, int64_t n, gsp_report_t *rep)
         for (int64_t v = 0; v < n && rep->ok; v++) {
             const double *f = val + reg[base[v] + s->result[v]] * W;
             for (int q = 0; q < W && c0 + q < n; q++)
-                if (fabs(f[q] - 1) > 1e-9) {
+                if (!(fabs(f[q] - 1) <= 1e-9)) { /* NaN fails too */
                     violation(rep, GSP_RULE_COMPLETE, -1, -1,
                               "node %lld: result register %lld has coefficient %.12g for input %lld, not 1", (long long)v,
                               (long long)s->result[v], f[q], (long long)(c0 + q));
@@ -582,8 +582,14 @@ static gsp_err_t verify_allreduce(const gsp_sched_t *s, const gsp_topo_t *t, uin
                 break;
             }
             int64_t id = R.regs[v].v[reg];
+            /* NaN compares false with everything: a non-finite result is wrong, said so. */
+            if (!isfinite(R.val[id])) {
+                violation(rep, GSP_RULE_COMPLETE, -1, -1, "result: node %lld's register %lld is %g, not a finite sum", (long long)v,
+                          (long long)reg, R.val[id]);
+                break;
+            }
             double rel = fabs((double)((long double)R.val[id] - exact) / (double)exact);
-            if (rel > rep->max_rel_error) rep->max_rel_error = rel;
+            if (!(rel <= rep->max_rel_error)) rep->max_rel_error = rel;
         }
         if (rep->ok && approx) {
             /* Estimates of the mean: result / n; relative variance against the inputs'. */
@@ -729,7 +735,9 @@ gsp_err_t gsp_sched_verify_flags(const gsp_sched_t *s, const gsp_topo_t *t, uint
         if (s->coll != GSP_COLL_ALLGATHER)
             return gsp_error(GSP_ERR_NOTAPPLIC, "symmetric schedules are allgather schedules");
         if ((err = verify_symmetric(s, t, rep))) return err;
-        if (t->n <= GSP_VERIFY_EXPAND_MAX && !(flags & GSP_VERIFY_NO_EXPAND)) {
+        /* The cross-check expands only what the symmetric check accepted (an entry naming a
+         * generator the graph does not have cannot be expanded). */
+        if (rep->ok && t->n <= GSP_VERIFY_EXPAND_MAX && !(flags & GSP_VERIFY_NO_EXPAND)) {
             /* Cross-check: expand by translation and simulate every transfer. */
             gsp_sched_t x;
             gsp_report_t xr = {.ok = true, .round = -1, .transfer = -1};

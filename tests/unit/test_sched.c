@@ -123,6 +123,19 @@ static void expect_load_error(const char *text, gsp_err_t want, const char *need
  * cycle:3, where every node is adjacent to every other. */
 #define RS3 "[[0,1,1],[0,2,2],[1,0,0],[1,2,2],[2,0,0],[2,1,1]]"
 #define AG3 "[[0,1,0],[0,2,0],[1,0,1],[1,2,1],[2,0,2],[2,1,2]]"
+/* Arithmetic cannot fool the verifier: a result of inf - inf (NaN) plus the sum is not the sum,
+ * and a symmetric entry naming a generator the graph lacks is an error, not a crash. */
+static void test_nonfinite(void **state) {
+    (void)state;
+    const char *fin = "[[0,[[0,1e308],[0,1e308]]],[0,[[2,1],[2,-1]]],[0,[[3,1],[0,1],[1,1]]],"
+                      "[1,[[0,1e308],[0,1e308]]],[1,[[2,1],[2,-1]]],[1,[[3,1],[0,1],[1,1]]]]";
+    char text[1024];
+    snprintf(text, sizeof text, HEAD("allreduce", "cycle:2", 2) "\"rounds\":[{\"send\":[[0,1,0],[1,0,0]]}],\"final\":%s,"
+             "\"result\":[4,4]}", fin);
+    expect_rule(text, GSP_RULE_COMPLETE, -1);
+    expect_rule(HEAD("allgather", "cycle:3", 3) "\"symmetric\":[[0,9,0]]}", GSP_RULE_ARC, 0);
+}
+
 static void test_reduce_rules(void **state) {
     (void)state;
     gsp_report_t ok = check_text(HEAD("reduce-scatter", "cycle:3", 3) "\"rounds\":[{\"send\":" RS3 "}]}");
@@ -285,6 +298,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_rules),
         cmocka_unit_test(test_reduce_rules),
+        cmocka_unit_test(test_nonfinite),
         cmocka_unit_test(test_malformed),
         cmocka_unit_test(test_roundtrip),
         cmocka_unit_test(test_symmetric_vs_expansion),
