@@ -72,7 +72,7 @@ run_one() { # platform spec coll mode alg
     [ "$coll" = allgather ] && [ "$mode" = mpi ] && [ "$name" != t88-fast ] && sizes=(8 1024 65536 1048576)
     # Local computation is not simulated for either side (SMPI's own reductions cost nothing in
     # simulated time, so gossip's must not either): the comparison is the network's.
-    out=$(GOSSIP_ALPHA=$a GOSSIP_BETA=$b GOSSIP_SEGMENT=8192 timeout 900 smpirun -np 64 -platform "$w/$name.xml" -hostfile "$w/hosts" --cfg=smpi/simulate-computation:no \
+    out=$(GOSSIP_ALPHA=$a GOSSIP_BETA=$b GOSSIP_SEGMENT=8192 timeout 300 smpirun -np 64 -platform "$w/$name.xml" -hostfile "$w/hosts" --cfg=smpi/simulate-computation:no \
         "${extra[@]}" "$w/smpi_bench" "$coll" "$spec" "$mode" "${sizes[@]}" 2>/dev/null | grep -E "^$coll (gossip|mpi) ") || true
     [ -n "$out" ] || out="$coll $mode - - failed"
     while read -r line; do echo "$name $alg $line"; done <<<"$out"

@@ -7,6 +7,7 @@
  * gathers every vector in D rounds and reduces them in rank order); trees (eccentricity rounds,
  * whole vectors). Every phase is a schedule without duplicate deliveries. */
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -93,35 +94,144 @@ static gsp_err_t flip(const gsp_sched_t *fd, gsp_collective_t c, gsp_sched_t *ou
     return err;
 }
 
-/* The root's broadcast tree as a scatter (reversed: a gather) of N blocks: the tree arc into w,
- * in the round w first hears from the root, carries the blocks of w's whole subtree. */
-static gsp_err_t scatter_of(const gsp_sched_t *tree, int64_t root, bool gather, gsp_sched_t *out) {
+/* A scatter from the root (reversed: a gather into it) in the packet model: block x travels to
+ * node x down a BFS tree whose branches at the root are balanced (each node picks, among its
+ * parents one level up, the one whose root branch is smallest), one block per tree arc and
+ * round, deepest destination first. The root's d arcs carry about (N-1)/d blocks each, so the
+ * scatter takes about (N-1)/d + ecc rounds and no arc ever carries a bundle: what a
+ * store-and-forward tree of whole subtrees would pay at every level, this pays once. */
+static gsp_err_t scatter_of(const gsp_topo_t *t, int64_t root, bool gather, const gsp_model_t *model, gsp_sched_t *out) {
     gsp_err_t err;
-    int64_t n = tree->nodes, R = tree->nrounds, *parent = NULL, *when = NULL;
-    if ((err = gsp_alloc_array((void **)&parent, n, sizeof *parent, false)) ||
-        (err = gsp_alloc_array((void **)&when, n, sizeof *when, false)))
+    int64_t n = t->n, *parent = NULL, *branch = NULL, *bsize = NULL, *order = NULL, *depth = NULL, *at = NULL, *ptr = NULL,
+            *sub = NULL, *suboff = NULL;
+    gsp_send_t *moves = NULL;
+    int64_t *moff = NULL;
+    int64_t nmoves = 0, R = 0;
+    memset(out, 0, sizeof *out);
+    if ((err = gsp_alloc_array((void **)&parent, n, sizeof *parent, false)) || (err = gsp_alloc_array((void **)&branch, n, sizeof *branch, false)) ||
+        (err = gsp_alloc_array((void **)&bsize, n, sizeof *bsize, true)) || (err = gsp_alloc_array((void **)&order, n, sizeof *order, false)) ||
+        (err = gsp_alloc_array((void **)&depth, n, sizeof *depth, false)) || (err = gsp_alloc_array((void **)&at, n, sizeof *at, false)) ||
+        (err = gsp_alloc_array((void **)&ptr, n, sizeof *ptr, false)) || (err = gsp_alloc_array((void **)&suboff, n + 1, sizeof *suboff, true)))
         goto done;
-    for (int64_t v = 0; v < n; v++) parent[v] = when[v] = -1;
-    for (int64_t r = 0; r < R; r++)
-        for (int64_t k = tree->send_off.v[r]; k < tree->send_off.v[r + 1]; k++) {
-            parent[tree->sends[k].v] = tree->sends[k].u;
-            when[tree->sends[k].v] = r;
+    /* Balanced BFS tree: level by level. */
+    for (int64_t v = 0; v < n; v++) depth[v] = parent[v] = branch[v] = -1;
+    depth[root] = 0;
+    int64_t head = 0, tail = 0;
+    order[tail++] = root;
+    while (head < tail) {
+        int64_t lvl_end = tail;
+        /* Discover the next level first, then choose parents among this level. */
+        for (int64_t q = head; q < lvl_end; q++)
+            for (int64_t a = t->off[order[q]]; a < t->off[order[q] + 1]; a++) {
+                int64_t y = t->adj[a];
+                if (depth[y] < 0) {
+                    depth[y] = depth[order[q]] + 1;
+                    order[tail++] = y;
+                }
+            }
+        for (int64_t q = lvl_end; q < tail; q++) {
+            int64_t y = order[q], best = -1, bestsize = INT64_MAX;
+            /* Parents: neighbours one level up; the root's neighbours are branches of their own. */
+            for (int64_t a = t->off[y]; a < t->off[y + 1] && best != root; a++) {
+                int64_t p = t->adj[a];
+                if (depth[p] != depth[y] - 1 || gsp_topo_arc_index(t, p, y) < 0) continue;
+                if (p == root) best = root;
+                else if (bsize[branch[p]] < bestsize) {
+                    best = p;
+                    bestsize = bsize[branch[p]];
+                }
+            }
+            if (best < 0) { /* a directed graph: any in-neighbour one level up */
+                for (int64_t u = 0; u < n && best < 0; u++)
+                    if (depth[u] == depth[y] - 1 && gsp_topo_arc_index(t, u, y) >= 0) best = u;
+            }
+            parent[y] = best;
+            branch[y] = best == root ? y : branch[best];
+            bsize[branch[y]]++;
         }
-    if ((err = gsp_sched_init(out, GSP_COLL_ALLGATHER, tree->topology, n, &tree->model, -1, tree->method))) goto done;
-    out->model.packets = GSP_PACKETS_INF;
+        head = lvl_end;
+    }
+    if (tail < n) {
+        err = gsp_error(GSP_ERR_NOTAPPLIC, "%s: not every node is reachable from %lld", t->spec, (long long)root);
+        goto done;
+    }
+    /* Subtree lists: blocks each tree arc (parent[c] -> c) must carry, deepest first. */
+    for (int64_t y = 0; y < n; y++)
+        for (int64_t w = y; w != root; w = parent[w]) suboff[w + 1]++;
+    for (int64_t v = 0; v < n; v++) suboff[v + 1] += suboff[v];
+    if ((err = gsp_alloc_array((void **)&sub, suboff[n] + 1, sizeof *sub, false))) goto done;
+    for (int64_t v = 0; v < n; v++) ptr[v] = suboff[v];
+    for (int64_t k = n - 1; k >= 0; k--) { /* BFS order reversed: deepest destinations first */
+        int64_t y = order[k];
+        for (int64_t w = y; w != root; w = parent[w]) sub[ptr[w]++] = y;
+    }
+    /* at[y]: the node holding block y now; ptr[c]: next block for arc into c. */
+    for (int64_t y = 0; y < n; y++) at[y] = root;
+    for (int64_t v = 0; v < n; v++) ptr[v] = suboff[v];
+    int64_t cap = 4 * n + 16;
+    if ((err = gsp_alloc_array((void **)&moves, cap, sizeof *moves, false)) ||
+        (err = gsp_alloc_array((void **)&moff, n * 2 + 2, sizeof *moff, false)))
+        goto done;
+    int64_t remaining = n - 1;
+    while (remaining > 0) {
+        if (R + 1 >= 2 * n + 1) {
+            err = gsp_error(GSP_ERR_INTERNAL, "scatter did not finish");
+            goto done;
+        }
+        moff[R] = nmoves;
+        int64_t first = nmoves;
+        for (int64_t c = 0; c < n; c++) {
+            if (c == root) continue;
+            /* The first block of c's list that sits at c's parent since an earlier round. */
+            for (int64_t q = ptr[c]; q < suboff[c + 1]; q++) {
+                int64_t y = sub[q];
+                if (at[y] != parent[c]) continue;
+                if (nmoves == cap) {
+                    cap *= 2;
+                    void *nq = gsp_realloc(moves, (size_t)cap * sizeof *moves);
+                    if (!nq) {
+                        err = gsp_error(GSP_ERR_NOMEM, "out of memory");
+                        goto done;
+                    }
+                    moves = nq;
+                }
+                moves[nmoves++] = (gsp_send_t){parent[c], c, y};
+                /* Keep the list compact: swap the chosen block to the front. */
+                sub[q] = sub[ptr[c]];
+                sub[ptr[c]++] = y;
+                break;
+            }
+        }
+        for (int64_t k = first; k < nmoves; k++) {
+            at[moves[k].x] = moves[k].v;
+            if (moves[k].v == moves[k].x) remaining--;
+        }
+        R++;
+    }
+    moff[R] = nmoves;
+    gsp_model_t m = *model;
+    m.packets = 1;
+    if ((err = gsp_sched_init(out, GSP_COLL_ALLGATHER, t->spec, n, &m, -1, "scatter"))) goto done;
     for (int64_t j = 0; j < R && !err; j++) {
         int64_t r = gather ? R - 1 - j : j;
         if ((err = gsp_sched_round(out))) break;
-        /* Block y crosses every tree arc on its path from the root. */
-        for (int64_t y = 0; y < n && !err; y++)
-            for (int64_t w = y; w != root && w >= 0 && !err; w = parent[w])
-                if (when[w] == r) err = gather ? gsp_sched_send(out, w, parent[w], y) : gsp_sched_send(out, parent[w], w, y);
+        for (int64_t k = moff[r]; k < moff[r + 1] && !err; k++)
+            err = gather ? gsp_sched_send(out, moves[k].v, moves[k].u, moves[k].x) : gsp_sched_send(out, moves[k].u, moves[k].v, moves[k].x);
     }
     if (!err) err = gsp_sched_finish(out);
     if (err) gsp_sched_destroy(out);
 done:
     gsp_free(parent);
-    gsp_free(when);
+    gsp_free(branch);
+    gsp_free(bsize);
+    gsp_free(order);
+    gsp_free(depth);
+    gsp_free(at);
+    gsp_free(ptr);
+    gsp_free(sub);
+    gsp_free(suboff);
+    gsp_free(moves);
+    gsp_free(moff);
     return err;
 }
 
@@ -259,19 +369,19 @@ gsp_err_t gsp_rt_algos(const gsp_topo_t *t, const gsp_distances_t *d, gsp_collec
             goto fail;
         snprintf(al->built_from, sizeof al->built_from, "%s%s", bc ? "" : "reversed ", f_tree);
         if (have_ag1) {
-            if ((err = scatter_of(&tree, root, !bc, &sc)))
+            if ((err = scatter_of(t, root, !bc, &tree.model, &sc)))
                 goto fail;
             if ((err = add_algo(out, bc ? "scatter-allgather" : "rs-gather", c, root, &al))) goto fail;
             if (bc) {
                 if ((err = add_phase(al, t, &sc, -1, GSP_RT_STORE, GSP_RT_SPLIT)) ||
                     (err = add_phase(al, t, &ag1, false, GSP_RT_STORE, GSP_RT_SPLIT)))
                     goto fail;
-                snprintf(al->built_from, sizeof al->built_from, "%s scattered, then %s", f_tree, f_ag1);
+                snprintf(al->built_from, sizeof al->built_from, "a balanced BFS scatter, then %s", f_ag1);
             } else {
                 if ((err = add_phase(al, t, &ag1, true, GSP_RT_REDUCE, GSP_RT_SPLIT)) ||
                     (err = add_phase(al, t, &sc, -1, GSP_RT_STORE, GSP_RT_SPLIT)))
                     goto fail;
-                snprintf(al->built_from, sizeof al->built_from, "reversed %s, then gathered up %s", f_ag1, f_tree);
+                snprintf(al->built_from, sizeof al->built_from, "reversed %s, then a balanced BFS gather", f_ag1);
             }
         }
         break;
