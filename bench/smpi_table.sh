@@ -13,7 +13,7 @@ for name in "${want[@]}"; do
     [ -s "$f" ] || continue
     case $name in t88*) d=4 ;; *) d=6 ;; esac
     case $name in *fast) bw=10e9 ;; *) bw=1.25e9 ;; esac
-    echo "## $name ($(case $name in t88*) echo torus 8x8;; t444*) echo torus 4x4x4;; *) echo 6-cube;; esac), $d links per node, $(case $name in *fast) echo '10 GB/s, 1 us';; *) echo '1.25 GB/s, 5 us';; esac)"
+    echo "## $name ($(case $name in t88*) echo torus 8x8;; t444*) echo torus 4x4x4;; *) echo 6-cube;; esac), $d links per node, $(case $name in *fast) echo '10 GB/s, 1 us';; *) echo '1.25 GB/s, 5 us';; esac))"
     echo
     echo "| collective | bytes | gossip us (algorithm) | best SMPI us (algorithm) | ratio | bound us | gossip/bound |"
     echo "|---|---:|---:|---:|---:|---:|---:|"
@@ -39,8 +39,11 @@ for name in "${want[@]}"; do
                 else recv = B
                 bound = recv / (d * bw) * 1e6
                 r = (k in best) ? sprintf("%.2f", best[k] / g[k]) : "-"
-                printf "| %s | %d | %.1f (%s%s) | %s (%s) | %s | %.1f | %.2f |\n", cs[i], B, g[k], ga[k], gs[k] == "ok" ? "" : ", " gs[k],
-                    (k in best) ? sprintf("%.1f", best[k]) : "-", (k in ba) ? ba[k] : "-", r, bound, g[k] / bound
+                # The bandwidth bound means something once it dominates the latency (64 KiB up).
+                bb = B >= 65536 ? sprintf("%.1f", bound) : "-"
+                gb = B >= 65536 ? sprintf("%.2f", g[k] / bound) : "-"
+                printf "| %s | %d | %.1f (%s%s) | %s (%s) | %s | %s | %s |\n", cs[i], B, g[k], ga[k], gs[k] == "ok" ? "" : ", " gs[k],
+                    (k in best) ? sprintf("%.1f", best[k]) : "-", (k in ba) ? ba[k] : "-", r, bb, gb
             }
         }' "$f"
     echo

@@ -65,7 +65,8 @@ int main(int argc, char **argv) {
         long count = sizes[s] / 8 > 0 ? sizes[s] / 8 : 1;
         if (rs) count = count / n > 0 ? count / n : 1; /* the result block */
         long inc = rs ? count * n : count, outc = ag ? count * n : count;
-        int shared = ag && sizes[s] >= 4194304;
+        const char *sf = getenv("SMPI_BENCH_SHARED_FROM");
+        int shared = ag && sizes[s] >= (sf ? atol(sf) : 4194304);
         double *in = malloc(sizeof *in * (size_t)inc);
         double *out = shared ? SMPI_SHARED_MALLOC(sizeof *out * (size_t)outc) : malloc(sizeof *out * (size_t)(outc > inc ? outc : inc));
         int *rc = malloc(sizeof *rc * (size_t)n);
