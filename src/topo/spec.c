@@ -158,9 +158,10 @@ static gsp_err_t build_star(gsp_topo_t *t, const char *spec, const char *args) {
     if ((err = symmetric_group(spec, K, &g))) return err;
     int64_t arcs;
     if (!gsp_mul_ok(g->order, K - 1, &arcs) || arcs > GSP_MAX_ARCS) {
+        /* The arc count may not fit in 64 bits (star:20): say it in floating point. */
         err = gsp_error(GSP_ERR_TOOBIG,
-                        "%s: %lld nodes and %lld arcs need %.0f GB; the limit is %lld arcs", spec,
-                        (long long)g->order, (long long)(g->order * (K - 1)),
+                        "%s: %lld nodes and %.4g arcs need %.0f GB; the limit is %lld arcs", spec,
+                        (long long)g->order, (double)g->order * (double)(K - 1),
                         (double)g->order * (double)K * 8 / 1e9, (long long)GSP_MAX_ARCS);
         gsp_group_free(g);
         return err;
@@ -266,8 +267,8 @@ static gsp_err_t build_complete(gsp_topo_t *t, const char *spec, const char *arg
         return gsp_error(GSP_ERR_PARSE, "%s: expected complete:N with N an integer", spec);
     if (N < 2) return gsp_error(GSP_ERR_RANGE, "%s: N must be at least 2", spec);
     if (N > 46341) /* N(N-1) arcs must stay under the arc limit */
-        return gsp_error(GSP_ERR_TOOBIG, "%s: %lld arcs is above the limit", spec,
-                         (long long)(N * (N - 1)));
+        return gsp_error(GSP_ERR_TOOBIG, "%s: %.4g arcs is above the limit of %lld", spec,
+                         (double)N * (double)(N - 1), (long long)GSP_MAX_ARCS);
     int64_t *S = NULL;
     if ((err = gsp_alloc_array((void **)&S, N / 2, sizeof *S, false))) return err;
     for (int64_t i = 0; i < N / 2; i++) S[i] = i + 1;

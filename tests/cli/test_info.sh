@@ -85,4 +85,9 @@ expect 2 revolve 10
 expect 2 revolve 7 --variant snext2x
 expect 2 revolve
 expect 2 revolve 2
+# Sizes that overflow 64 bits are said in floating point, never as a negative count.
+for spec in complete:3037000501 star:20 hypercube:62; do
+    expect 2 info "$spec" && { grep -q -- ' -[0-9]' "$tmp/err" && fail "info $spec: a negative count in: $(cat "$tmp/err")"; checks=$((checks + 1)); }
+done
+expect 2 plan allgather torus:3x3 --seed 99999999999999999999 && grep -q 'too large' "$tmp/err" || fail "--seed overflow not said"
 finish

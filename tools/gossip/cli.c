@@ -1,4 +1,5 @@
 /* cli.c — helpers shared by the subcommands. */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -54,9 +55,14 @@ bool cli_parse_int(const char *s, int64_t lo, int64_t hi, const char *what, int6
         cli_usage_error("%s: expected an integer", what);
         return false;
     }
+    errno = 0;
     long long v = strtoll(s, &end, 10);
     if (*end || end == s) {
         cli_usage_error("%s: '%s' is not an integer", what, s);
+        return false;
+    }
+    if (errno == ERANGE) { /* strtoll saturated: the number is too large, not the limit */
+        cli_usage_error("%s: %s is too large (at most %lld)", what, s, (long long)hi);
         return false;
     }
     if (v < lo || v > hi) {
