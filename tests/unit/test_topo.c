@@ -177,6 +177,10 @@ static void test_bad_specs(void **state) {
     expect_error("circulant:10:0", GSP_ERR_RANGE);
     expect_error("circulant:10:20", GSP_ERR_RANGE);
     expect_error("star:13", GSP_ERR_TOOBIG);
+    /* Arc counts beyond 64 bits: refused without signed overflow (UBSan in the asan tier). */
+    expect_error("star:20", GSP_ERR_TOOBIG);
+    expect_error("complete:3037000501", GSP_ERR_TOOBIG);
+    expect_error("hypercube:62", GSP_ERR_TOOBIG);
     expect_error("star:21", GSP_ERR_OVERFLOW);
     expect_error("star:1", GSP_ERR_RANGE);
     expect_error("hypercube:64", GSP_ERR_OVERFLOW);
