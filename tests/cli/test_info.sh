@@ -89,5 +89,8 @@ expect 2 revolve 2
 for spec in complete:3037000501 star:20 hypercube:62; do
     expect 2 info "$spec" && { grep -q -- ' -[0-9]' "$tmp/err" && fail "info $spec: a negative count in: $(cat "$tmp/err")"; checks=$((checks + 1)); }
 done
+# A missing option value is said, in one line.
+expect 2 revolve 7 --steps && grep -q 'needs a value' "$tmp/err" || fail "revolve --steps without a value"
+expect 2 verify x.json --seed && grep -q 'needs a value' "$tmp/err" || fail "verify --seed without a value"
 expect 2 plan allgather torus:3x3 --seed 99999999999999999999 && grep -q 'too large' "$tmp/err" || fail "--seed overflow not said"
 finish

@@ -51,7 +51,11 @@ bool cli_is_help(const char *arg) { return !strcmp(arg, "-h") || !strcmp(arg, "-
 
 bool cli_parse_int(const char *s, int64_t lo, int64_t hi, const char *what, int64_t *out) {
     char *end;
-    if (!s || !*s) {
+    if (!s) {
+        cli_usage_error("%s needs a value (an integer)", what);
+        return false;
+    }
+    if (!*s) {
         cli_usage_error("%s: expected an integer", what);
         return false;
     }

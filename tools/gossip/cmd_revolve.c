@@ -160,13 +160,13 @@ static int run(int argc, char **argv) {
             if (strcmp(variant, "next") && strcmp(variant, "snext") && strcmp(variant, "snext2") && strcmp(variant, "bcnext"))
                 return cli_usage_error("revolve: unknown variant '%s' (next, snext, snext2, bcnext)", variant);
         } else if (!strcmp(a, "--async")) {
-            if (i + 1 >= argc || !cli_parse_int(argv[++i], 1, 1000000, "--async", &async)) return EXIT_USAGE;
+            if (!cli_parse_int(i + 1 < argc ? argv[++i] : NULL, 1, 1000000, "--async", &async)) return EXIT_USAGE;
         } else if (!strcmp(a, "--arity")) {
-            if (i + 1 >= argc || !cli_parse_int(argv[++i], 2, 64, "--arity", &arity)) return EXIT_USAGE;
+            if (!cli_parse_int(i + 1 < argc ? argv[++i] : NULL, 2, 64, "--arity", &arity)) return EXIT_USAGE;
         } else if (!strcmp(a, "--simulate")) {
-            if (i + 1 >= argc || !cli_parse_int(argv[++i], 1, 10000000, "--simulate", &simulate)) return EXIT_USAGE;
+            if (!cli_parse_int(i + 1 < argc ? argv[++i] : NULL, 1, 10000000, "--simulate", &simulate)) return EXIT_USAGE;
         } else if (!strcmp(a, "--steps")) {
-            if (i + 1 >= argc || !cli_parse_int(argv[++i], 0, 1000000, "--steps", &steps)) return EXIT_USAGE;
+            if (!cli_parse_int(i + 1 < argc ? argv[++i] : NULL, 0, 1000000, "--steps", &steps)) return EXIT_USAGE;
         } else if (a[0] == '-' && a[1]) return cli_usage_error("revolve: unknown option '%s'", a);
         else if (N >= 0) return cli_usage_error("revolve: more than one N");
         else if (!cli_parse_int(a, 3, ((int64_t)1 << GSP_REVOLVE_MAX_N) - 1, "N", &N)) return EXIT_USAGE;

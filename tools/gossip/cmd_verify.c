@@ -32,7 +32,7 @@ static int run(int argc, char **argv) {
         if (cli_is_help(argv[i])) return cli_help(&cmd_verify);
         if (!strcmp(argv[i], "--json")) json = true;
         else if (!strcmp(argv[i], "--seed")) {
-            if (i + 1 >= argc || !cli_parse_int(argv[++i], 0, INT64_MAX, "--seed", &seed)) return EXIT_USAGE;
+            if (!cli_parse_int(i + 1 < argc ? argv[++i] : NULL, 0, INT64_MAX, "--seed", &seed)) return EXIT_USAGE;
         } else if (argv[i][0] == '-' && argv[i][1]) return cli_usage_error("verify: unknown option '%s'", argv[i]);
         else if (path) return cli_usage_error("verify: more than one FILE");
         else path = argv[i];
