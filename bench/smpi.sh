@@ -4,6 +4,7 @@
 # two link speeds and latencies. Every result is checked (bench/smpi/smpi_bench.c).
 #   bench/smpi.sh [PLATFORM ...]      platforms: t88-fast t88-slow t444-fast t444-slow q6-fast q6-slow
 #   ONLY=gossip bench/smpi.sh ...     rerun gossip's side only (after a change), keeping SMPI's lines
+#   COLLS="bcast" ...                  only these collectives (with ONLY=gossip: replace their lines)
 # Writes bench/out/smpi/PLATFORM.txt (one line per run) and prints the summary table
 # (bench/smpi_table.sh). Needs libsimgrid-dev (installed with apt-get when missing) and a built
 # build/libgossip.a (./dev run builds it). Takes about 10 minutes per platform on 2 cores.
@@ -49,7 +50,7 @@ while read -r name params spec bw lat; do
   <cluster id="$name" topology="TORUS" topo_parameters="$params" prefix="node-" radical="0-63" suffix="" speed="1Gf" bw="$bw" lat="$lat"/>
 </platform>
 XML
-    for coll in allgather allreduce reduce-scatter bcast; do
+    for coll in ${COLLS:-allgather allreduce reduce-scatter bcast}; do
         cfg=${coll//-/_}
         jobs+=("$name $spec $coll gossip -")
         [ "${ONLY:-}" = gossip ] && continue
@@ -83,7 +84,8 @@ export -f run_one
 export w
 for name in "${want[@]}"; do
     if [ "${ONLY:-}" = gossip ]; then
-        grep -v "^$name - " "bench/out/smpi/$name.txt" >"bench/out/smpi/$name.tmp" || true
+        colls=${COLLS:-allgather allreduce reduce-scatter bcast}
+        grep -Ev "^$name - (${colls// /|}) " "bench/out/smpi/$name.txt" >"bench/out/smpi/$name.tmp" || true
         mv "bench/out/smpi/$name.tmp" "bench/out/smpi/$name.txt"
     else
         : >"bench/out/smpi/$name.txt"
