@@ -158,11 +158,12 @@ static gsp_err_t build_star(gsp_topo_t *t, const char *spec, const char *args) {
     if ((err = symmetric_group(spec, K, &g))) return err;
     int64_t arcs;
     if (!gsp_mul_ok(g->order, K - 1, &arcs) || arcs > GSP_MAX_ARCS) {
-        /* The arc count may not fit in 64 bits (star:20): say it in floating point. */
-        err = gsp_error(GSP_ERR_TOOBIG,
-                        "%s: %lld nodes and %.4g arcs need %.0f GB; the limit is %lld arcs", spec,
-                        (long long)g->order, (double)g->order * (double)(K - 1),
-                        (double)g->order * (double)K * 8 / 1e9, (long long)GSP_MAX_ARCS);
+        /* The arc count may not fit in 64 bits (star:20): then it is said in floating point. */
+        char count[32];
+        if (gsp_mul_ok(g->order, K - 1, &arcs)) snprintf(count, sizeof count, "%lld", (long long)arcs);
+        else snprintf(count, sizeof count, "%.4g", (double)g->order * (double)(K - 1));
+        err = gsp_error(GSP_ERR_TOOBIG, "%s: %lld nodes and %s arcs need %.0f GB; the limit is %lld arcs", spec,
+                        (long long)g->order, count, (double)g->order * (double)K * 8 / 1e9, (long long)GSP_MAX_ARCS);
         gsp_group_free(g);
         return err;
     }
