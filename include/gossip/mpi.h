@@ -42,6 +42,8 @@ gsp_err_t gsp_mpi_allreduce(gsp_mpi_plan_t *p, const void *sendbuf, void *recvbu
 /** inout = in op inout with the MPI standard's semantics for the predefined ops on the basic
  * integer and floating types (signed sums and products wrap around), else MPI_Reduce_local. */
 gsp_err_t gsp_mpi_reduce_local(const void *in, void *inout, int count, MPI_Datatype dt, MPI_Op op);
+/** out = in op in2 in one pass (out may be in2; plain datatypes). */
+gsp_err_t gsp_mpi_reduce_local3(const void *in, const void *in2, void *out, int count, MPI_Datatype dt, MPI_Op op);
 
 /** Plans collective c on the topology spec for comm (every rank computes the same plan; no
  * communication) with method (NULL or "auto"), then gsp_mpi_plan_create. */

@@ -117,9 +117,9 @@ gsp_err_t gsp_mpi_bcast(gsp_mpi_plan_t *p, void *buf, int count, MPI_Datatype dt
 
 #define RED_LOOP(T, EXPR)                                   \
     do {                                                    \
-        const T *a = (const T *)in;                         \
-        T *b = (T *)inout;                                  \
-        for (int i = 0; i < count; i++) b[i] = (T)(EXPR);   \
+        const T *a = (const T *)in, *b = (const T *)in2;    \
+        T *o = (T *)out;                                    \
+        for (int i = 0; i < count; i++) o[i] = (T)(EXPR);   \
     } while (0)
 
 #define RED_INT(T, UT)                                                                        \
@@ -148,9 +148,10 @@ gsp_err_t gsp_mpi_bcast(gsp_mpi_plan_t *p, void *buf, int count, MPI_Datatype dt
         return true;                                                    \
     } while (0)
 
-/* inout = in op inout for the predefined ops on the basic types; false if not covered. Unsigned
- * arithmetic makes signed sums and products wrap (two's complement) instead of saturating. */
-static bool reduce_builtin(const void *in, void *inout, int count, MPI_Datatype dt, MPI_Op op) {
+/* out = in op in2 (out may be in2) for the predefined ops on the basic types; false if not
+ * covered. Unsigned arithmetic makes signed sums and products wrap (two's complement) instead
+ * of saturating. */
+static bool reduce_builtin(const void *in, const void *in2, void *out, int count, MPI_Datatype dt, MPI_Op op) {
     if (dt == MPI_SIGNED_CHAR || dt == MPI_INT8_T) RED_INT(int8_t, uint8_t);
     if (dt == MPI_UNSIGNED_CHAR || dt == MPI_UINT8_T) RED_INT(uint8_t, uint8_t);
     if (dt == MPI_SHORT || dt == MPI_INT16_T) RED_INT(int16_t, uint16_t);
@@ -166,9 +167,18 @@ static bool reduce_builtin(const void *in, void *inout, int count, MPI_Datatype 
 }
 
 gsp_err_t gsp_mpi_reduce_local(const void *in, void *inout, int count, MPI_Datatype dt, MPI_Op op) {
-    if (reduce_builtin(in, inout, count, dt, op)) return GSP_OK;
+    if (reduce_builtin(in, inout, inout, count, dt, op)) return GSP_OK;
     if (MPI_Reduce_local(in, inout, count, dt, op) != MPI_SUCCESS) return gsp_error(GSP_ERR_INTERNAL, "MPI_Reduce_local failed");
     return GSP_OK;
+}
+
+gsp_err_t gsp_mpi_reduce_local3(const void *in, const void *in2, void *out, int count, MPI_Datatype dt, MPI_Op op) {
+    if (reduce_builtin(in, in2, out, count, dt, op)) return GSP_OK;
+    /* Other ops and types: through the output (plain types only, as the runtime's reductions). */
+    int size;
+    MPI_Type_size(dt, &size);
+    if (out != in2) memcpy(out, in2, (size_t)count * (size_t)size);
+    return gsp_mpi_reduce_local(in, out, count, dt, op);
 }
 
 typedef struct {

@@ -68,6 +68,12 @@ struct gsp_mpi_ctx {
     const char *last;
     bool communicated; /* the current call has posted a message (no falling back after that) */
     const void *mine;  /* allgather: this rank's block is read from here (the send buffer) */
+    /* Reduce phases: the input, when it is not the working buffer. A block (per lane) stays
+     * "fresh" — its value still the input's — until its first contribution arrives, which is
+     * combined with the input straight into the working buffer: no copy of the whole vector. */
+    const void *in;
+    unsigned char *fresh;
+    size_t fresh_cap;
 };
 
 static void prog_free(prog_t *p) {
@@ -106,6 +112,7 @@ void gsp_mpi_ctx_free(gsp_mpi_ctx_t *c) {
     gsp_free(c->soff);
     gsp_free(c->lane);
     gsp_free(c->idx);
+    gsp_free(c->fresh);
     gsp_free(c->method);
     gsp_distances_destroy(&c->dist);
     gsp_topo_destroy(&c->topo);
@@ -349,9 +356,14 @@ static inline bool direct(const prog_t *p, const xfer_t *x, bool recv) { return 
 
 /* Where a send reads block b: the caller's send buffer for this rank's own allgather block (so
  * the local copy can wait until the messages are out), else the working buffer. */
+static inline bool is_fresh(const gsp_mpi_ctx_t *c, const lay_t *l, int64_t b) {
+    return c->in && c->fresh[(size_t)l->lane * (size_t)l->n + (size_t)(l->layout == GSP_RT_WHOLE ? 0 : b)];
+}
+
 static inline char *src_at(const gsp_mpi_ctx_t *c, void *base, const lay_t *l, int64_t b, const dtinfo_t *d) {
     if (c->mine && l->layout == GSP_RT_RANK && b == c->rank)
         return (char *)((uintptr_t)c->mine + (uintptr_t)((blk_first(l, b) - whole_first(l, b)) * (int64_t)d->ext));
+    if (is_fresh(c, l, b)) return at((void *)(uintptr_t)c->in, blk_first(l, b), d);
     return at(base, blk_first(l, b), d);
 }
 
@@ -373,7 +385,12 @@ static gsp_err_t absorb(gsp_mpi_ctx_t *c, const prog_t *p, int64_t b, int64_t e,
             char *dst = at(base, blk_first(l, blk), d);
             if (p->kind == GSP_RT_REDUCE) {
                 /* Reduce phases run on plain types only (checked by the callers). */
-                if ((err = gsp_mpi_reduce_local(src + pos, dst, (int)len, d->dt, op))) return err;
+                if (is_fresh(c, l, blk)) {
+                    const char *inb = at((void *)(uintptr_t)c->in, blk_first(l, blk), d);
+                    if ((err = gsp_mpi_reduce_local3(src + pos, inb, dst, (int)len, d->dt, op))) return err;
+                    c->fresh[(size_t)l->lane * (size_t)l->n + (size_t)(l->layout == GSP_RT_WHOLE ? 0 : blk)] = 0;
+                } else if ((err = gsp_mpi_reduce_local(src + pos, dst, (int)len, d->dt, op)))
+                    return err;
                 pos += (int)(len * d->size);
             } else if (d->plain) {
                 memcpy(dst, src + pos, (size_t)(len * d->size));
@@ -420,6 +437,10 @@ static gsp_err_t run_phase(gsp_mpi_ctx_t *c, const prog_t *p, int phase, void *b
         }
     }
     if ((err = reserve((void **)&c->stage, &c->stage_cap, total + 1))) return err;
+    if (c->in) {
+        if ((err = reserve((void **)&c->fresh, &c->fresh_cap, (size_t)K * (size_t)l0->n + 1))) return err;
+        memset(c->fresh, 1, (size_t)K * (size_t)l0->n);
+    }
     for (int64_t q = 0; q < K * per; q++) c->req[q] = MPI_REQUEST_NULL; /* sends not yet issued */
     c->communicated = true;
     for (int j = 0; j < K; j++) {
@@ -621,10 +642,6 @@ static gsp_err_t prepare(gsp_mpi_ctx_t *c, gsp_collective_t coll, int root, int6
     return GSP_OK;
 }
 
-static gsp_err_t copy_plain(const void *src, void *dst, int64_t count, const dtinfo_t *d) {
-    if (src != dst && count > 0) memmove(dst, src, (size_t)(count * d->size));
-    return GSP_OK;
-}
 
 bool gsp_mpi_ctx_plain(MPI_Datatype dt) {
     dtinfo_t d;
@@ -661,14 +678,25 @@ gsp_err_t gsp_mpi_ctx_allgather(gsp_mpi_ctx_t *c, const void *sendbuf, int sendc
 }
 
 /* Runs a's reduce-scatter phase on work (count elements) and, for rs-ag, its allgather. */
-static gsp_err_t run_algo(gsp_mpi_ctx_t *c, const gsp_rt_algo_t *a, const prog_t *pg, void *work, int64_t count, const dtinfo_t *d,
-                          MPI_Op op) {
-    gsp_err_t err;
-    for (int k = 0; k < a->nphases; k++) {
+/* Runs a's phases on work. in: the input of a reducing algorithm when it is not work (NULL
+ * otherwise): the first phase combines it block by block instead of copying it whole first;
+ * what is still the input afterwards and stays with this rank (its own block; with one block,
+ * the block) is copied then. */
+static gsp_err_t run_algo(gsp_mpi_ctx_t *c, const gsp_rt_algo_t *a, const prog_t *pg, void *work, const void *in, int64_t count,
+                          const dtinfo_t *d, MPI_Op op) {
+    gsp_err_t err = GSP_OK;
+    for (int k = 0; k < a->nphases && !err; k++) {
         lay_t l = layout(c, a->phase[k].layout, count, d);
-        if ((err = run_phase(c, &pg[k], k, work, &l, d, op))) return err;
+        c->in = k == 0 && a->phase[k].kind == GSP_RT_REDUCE && in != work ? in : NULL;
+        if (!(err = run_phase(c, &pg[k], k, work, &l, d, op)) && c->in)
+            for (int j = 0; j < l.lanes; j++) {
+                l.lane = j;
+                int64_t b = l.layout == GSP_RT_WHOLE ? 0 : c->rank;
+                if (is_fresh(c, &l, b)) memcpy(at(work, blk_first(&l, b), d), at((void *)(uintptr_t)in, blk_first(&l, b), d), (size_t)(blk_len(&l, b) * d->size));
+            }
+        c->in = NULL;
     }
-    return GSP_OK;
+    return err;
 }
 
 /* The gather algorithm: every rank's vector to every rank, reduced in rank order. */
@@ -700,8 +728,7 @@ gsp_err_t gsp_mpi_ctx_allreduce(gsp_mpi_ctx_t *c, const void *sendbuf, void *rec
     const void *in = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
     if (count == 0) return GSP_OK;
     if (a->local_reduce) return run_gather(c, pg, in, recvbuf, count, &d, op);
-    copy_plain(in, recvbuf, count, &d);
-    return run_algo(c, a, pg, recvbuf, count, &d, op);
+    return run_algo(c, a, pg, recvbuf, in, count, &d, op);
 }
 
 gsp_err_t gsp_mpi_ctx_reduce_scatter_block(gsp_mpi_ctx_t *c, const void *sendbuf, void *recvbuf, int recvcount, MPI_Datatype dt,
@@ -721,11 +748,10 @@ gsp_err_t gsp_mpi_ctx_reduce_scatter_block(gsp_mpi_ctx_t *c, const void *sendbuf
     else {
         if ((err = reserve((void **)&c->work, &c->work_cap, vb + 1))) return err;
         w = c->work;
-        memcpy(w, sendbuf, vb);
     }
+    if ((err = run_algo(c, a, pg, w, sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf, count, &d, op))) return err;
     lay_t l = layout(c, GSP_RT_SPLIT, count, &d);
-    if ((err = run_phase(c, &pg[0], 0, w, &l, &d, op))) return err;
-    memmove(recvbuf, w + (size_t)blk_first(&l, c->rank) * (size_t)d.size, (size_t)bytes);
+    memmove(recvbuf, w + (size_t)whole_first(&l, c->rank) * (size_t)d.size, (size_t)bytes);
     return GSP_OK;
 }
 
@@ -738,7 +764,7 @@ gsp_err_t gsp_mpi_ctx_bcast(gsp_mpi_ctx_t *c, void *buf, int count, MPI_Datatype
     int64_t bytes = (int64_t)count * d.size;
     if ((err = prepare(c, GSP_COLL_BROADCAST, root, bytes, (double)bytes, (double)bytes, &a, &pg))) return err;
     if (count == 0) return GSP_OK;
-    return run_algo(c, a, pg, buf, count, &d, MPI_OP_NULL);
+    return run_algo(c, a, pg, buf, buf, count, &d, MPI_OP_NULL);
 }
 
 gsp_err_t gsp_mpi_ctx_reduce(gsp_mpi_ctx_t *c, const void *sendbuf, void *recvbuf, int count, MPI_Datatype dt, MPI_Op op, int root) {
@@ -756,14 +782,13 @@ gsp_err_t gsp_mpi_ctx_reduce(gsp_mpi_ctx_t *c, const void *sendbuf, void *recvbu
     char *w;
     /* A leaf of a reduction tree only sends its input: straight from the caller's buffer, which
      * nothing writes (no receives, one phase). */
-    if (c->rank != root && a->nphases == 1 && pg[0].nrecv == 0) return run_algo(c, a, pg, (void *)(uintptr_t)in, count, &d, op);
+    if (c->rank != root && a->nphases == 1 && pg[0].nrecv == 0) return run_algo(c, a, pg, (void *)(uintptr_t)in, in, count, &d, op);
     if (c->rank == root) w = recvbuf;
     else {
         if ((err = reserve((void **)&c->work, &c->work_cap, vb + 1))) return err;
         w = c->work;
     }
-    copy_plain(in, w, count, &d);
-    return run_algo(c, a, pg, w, count, &d, op);
+    return run_algo(c, a, pg, w, in, count, &d, op);
 }
 
 const gsp_rt_algo_t *gsp_mpi_ctx_choice(gsp_mpi_ctx_t *c, gsp_collective_t coll, int root, int64_t bytes) {
