@@ -69,6 +69,10 @@ gsp_err_t gsp__sched_rename(gsp_sched_t *s, const char *method, const char *from
 /* True when some exact method for c applies to in; otherwise why [out] says so. */
 bool gsp__some_method_applies(const gsp_plan_in_t *in, gsp_collective_t c, char *why, size_t whylen);
 
+/* Where a method built on the best allgather run backwards applies: an undirected graph within
+ * the exact reduce check's size, on which some allgather method applies. */
+bool gsp__reversal_applies(const gsp_plan_in_t *in, char *why, size_t whylen);
+
 /* BFS tree helper shared by methods: parent (and the arc index into each node) of a BFS tree
  * from root, nodes in BFS order. Arrays of n entries [out], allocated here. */
 gsp_err_t gsp__bfs_tree(const gsp_topo_t *t, int64_t root, int64_t **parent, int32_t **dist,

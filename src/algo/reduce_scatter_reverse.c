@@ -12,17 +12,7 @@
 
 #include "gossip/algo.h"
 
-static bool applies(const gsp_plan_in_t *in, char *why, size_t n) {
-    if (in->topo->directed) {
-        snprintf(why, n, "needs an undirected graph (partial sums travel the allgather's arcs backwards)");
-        return false;
-    }
-    if (in->topo->n > GSP_VERIFY_REDUCE_MAX) {
-        snprintf(why, n, "limited to %d nodes (the exact reduce check)", GSP_VERIFY_REDUCE_MAX);
-        return false;
-    }
-    return gsp__some_method_applies(in, GSP_COLL_ALLGATHER, why, n);
-}
+static bool applies(const gsp_plan_in_t *in, char *why, size_t n) { return gsp__reversal_applies(in, why, n); }
 
 static int64_t rounds(const gsp_plan_in_t *in) {
     (void)in;

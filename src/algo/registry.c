@@ -184,3 +184,15 @@ bool gsp__some_method_applies(const gsp_plan_in_t *in, gsp_collective_t c, char 
     snprintf(why, whylen, "no %s method applies under this model (the last one: %s)", gsp_collective_name(c), w);
     return false;
 }
+
+bool gsp__reversal_applies(const gsp_plan_in_t *in, char *why, size_t whylen) {
+    if (in->topo->directed) {
+        snprintf(why, whylen, "needs an undirected graph (partial sums travel the allgather's arcs backwards)");
+        return false;
+    }
+    if (in->topo->n > GSP_VERIFY_REDUCE_MAX) {
+        snprintf(why, whylen, "limited to %d nodes (the exact reduce check)", GSP_VERIFY_REDUCE_MAX);
+        return false;
+    }
+    return gsp__some_method_applies(in, GSP_COLL_ALLGATHER, why, whylen);
+}

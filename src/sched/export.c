@@ -166,6 +166,42 @@ typedef struct {
     gsp_vec_t ops;      /* packed (round << 20 | chunk) in round order */
 } tb_t;
 
+/* Threadblocks of every rank: one per out-arc (sends), then one per in-arc (receives). */
+static gsp_err_t tbs_create(const gsp_topo_t *t, int64_t n, tb_t ***tbs, int64_t **ntb) {
+    gsp_err_t err;
+    if ((err = gsp_alloc_array((void **)tbs, n, sizeof **tbs, true)) || (err = gsp_alloc_array((void **)ntb, n, sizeof **ntb, true)))
+        return err;
+    for (int64_t v = 0; v < n; v++) {
+        int64_t deg = t->off[v + 1] - t->off[v];
+        if ((err = gsp_alloc_array((void **)&(*tbs)[v], 2 * deg + 2 * (t->in_dmax + 1), sizeof *(*tbs)[v], true))) return err;
+        for (int64_t a = t->off[v]; a < t->off[v + 1]; a++) (*tbs)[v][(*ntb)[v]++] = (tb_t){t->adj[a], true, {0}};
+    }
+    for (int64_t u = 0; u < n; u++)
+        for (int64_t a = t->off[u]; a < t->off[u + 1]; a++) (*tbs)[t->adj[a]][(*ntb)[t->adj[a]]++] = (tb_t){u, false, {0}};
+    return GSP_OK;
+}
+
+static void tbs_free(tb_t **tbs, int64_t *ntb, int64_t n) {
+    if (tbs)
+        for (int64_t v = 0; v < n; v++) {
+            for (int64_t j = 0; tbs[v] && j < ntb[v]; j++) gsp_vec_destroy(&tbs[v][j].ops);
+            gsp_free(tbs[v]);
+        }
+    gsp_free(tbs);
+    gsp_free(ntb);
+}
+
+/* The send threadblock of u towards v and the receive threadblock of v from u. */
+static gsp_err_t tbs_find(tb_t **tbs, const int64_t *ntb, const gsp_topo_t *t, int64_t u, int64_t v, int64_t *su, int64_t *rv) {
+    *su = *rv = -1;
+    for (int64_t j = 0; j < ntb[u]; j++)
+        if (tbs[u][j].send && tbs[u][j].peer == v) *su = j;
+    for (int64_t j = 0; j < ntb[v]; j++)
+        if (!tbs[v][j].send && tbs[v][j].peer == u) *rv = j;
+    if (*su < 0 || *rv < 0) return gsp_error(GSP_ERR_INVAL, "export: (%lld, %lld) is not an arc of %s", (long long)u, (long long)v, t->spec);
+    return GSP_OK;
+}
+
 /* Block forms (reduce-scatter, allreduce as reduce-scatter + allgather) as MSCCL XML. Chunk x
  * of buffer i is block x. A reduce round's transfer is a send "s" of i[x] and, at the receiver,
  * a receive-reduce-copy "rrc" into i[x]; a gather round's is "s" and "r". Each step depends on
@@ -187,8 +223,7 @@ static gsp_err_t export_xml_blocks(const gsp_sched_t *s, const gsp_topo_t *t, co
      * marks keyed by the op's index. */
     int64_t *sdep_tb = NULL, *sdep_step = NULL, *rdep_tb = NULL, *rdep_step = NULL, *rtb = NULL, *rstep = NULL, *stb = NULL,
             *sstep = NULL;
-    if ((err = gsp_alloc_array((void **)&tbs, n, sizeof *tbs, true)) || (err = gsp_alloc_array((void **)&ntb, n, sizeof *ntb, true)) ||
-        (err = gsp_alloc_array((void **)&last_tb, n * n, sizeof *last_tb, false)) ||
+    if ((err = tbs_create(t, n, &tbs, &ntb)) || (err = gsp_alloc_array((void **)&last_tb, n * n, sizeof *last_tb, false)) ||
         (err = gsp_alloc_array((void **)&last_step, n * n, sizeof *last_step, false)) ||
         (err = gsp_alloc_array((void **)&sdep_tb, s->nsends + 1, sizeof *sdep_tb, false)) ||
         (err = gsp_alloc_array((void **)&sdep_step, s->nsends + 1, sizeof *sdep_step, false)) ||
@@ -200,28 +235,14 @@ static gsp_err_t export_xml_blocks(const gsp_sched_t *s, const gsp_topo_t *t, co
         (err = gsp_alloc_array((void **)&rstep, s->nsends + 1, sizeof *rstep, false)) ||
         (err = gsp_alloc_array((void **)&hasdep, nops + 1, 1, true)))
         goto done;
-    for (int64_t v = 0; v < n; v++) {
-        int64_t deg = t->off[v + 1] - t->off[v];
-        if ((err = gsp_alloc_array((void **)&tbs[v], 2 * deg + 2 * (t->in_dmax + 1), sizeof *tbs[v], true))) goto done;
-        for (int64_t a = t->off[v]; a < t->off[v + 1]; a++) tbs[v][ntb[v]++] = (tb_t){t->adj[a], true, {0}};
-    }
-    for (int64_t u = 0; u < n; u++)
-        for (int64_t a = t->off[u]; a < t->off[u + 1]; a++) tbs[t->adj[a]][ntb[t->adj[a]]++] = (tb_t){u, false, {0}};
     memset(last_tb, 0xff, (size_t)(n * n) * sizeof *last_tb);
     for (int64_t r = 0; r < s->nrounds; r++) {
         int64_t b = s->send_off.v[r], e = s->send_off.v[r + 1];
         /* Sends read the state at the start of the round: dependencies first, then the writes. */
         for (int64_t k = b; k < e; k++) {
             const gsp_send_t *x = &s->sends[k];
-            int64_t su = -1, rv = -1;
-            for (int64_t j = 0; j < ntb[x->u]; j++)
-                if (tbs[x->u][j].send && tbs[x->u][j].peer == x->v) su = j;
-            for (int64_t j = 0; j < ntb[x->v]; j++)
-                if (!tbs[x->v][j].send && tbs[x->v][j].peer == x->u) rv = j;
-            if (su < 0 || rv < 0) {
-                err = gsp_error(GSP_ERR_INVAL, "export: (%lld, %lld) is not an arc of %s", (long long)x->u, (long long)x->v, t->spec);
-                goto done;
-            }
+            int64_t su, rv;
+            if ((err = tbs_find(tbs, ntb, t, x->u, x->v, &su, &rv))) goto done;
             stb[k] = su;
             rtb[k] = rv;
             sdep_tb[k] = last_tb[x->u * n + x->x];
@@ -285,13 +306,7 @@ static gsp_err_t export_xml_blocks(const gsp_sched_t *s, const gsp_topo_t *t, co
     fputs("</algo>\n", f);
     if (fflush(f) != 0 || ferror(f)) err = gsp_error(GSP_ERR_IO, "export: write failed");
 done:
-    if (tbs)
-        for (int64_t v = 0; v < n; v++) {
-            for (int64_t j = 0; tbs[v] && j < ntb[v]; j++) gsp_vec_destroy(&tbs[v][j].ops);
-            gsp_free(tbs[v]);
-        }
-    gsp_free(tbs);
-    gsp_free(ntb);
+    tbs_free(tbs, ntb, n);
     gsp_free(last_tb);
     gsp_free(last_step);
     gsp_free(sdep_tb);
@@ -328,38 +343,16 @@ gsp_err_t gsp_export_msccl_xml(const gsp_sched_t *s0, const gsp_topo_t *t, const
     tb_t **tbs = NULL;
     int64_t *ntb = NULL, *recv_tb = NULL, *recv_step = NULL;
     unsigned char *hasdep = NULL;
-    if ((err = gsp_alloc_array((void **)&tbs, n, sizeof *tbs, true)) ||
-        (err = gsp_alloc_array((void **)&ntb, n, sizeof *ntb, true)) ||
-        (err = gsp_alloc_array((void **)&recv_tb, n * n, sizeof *recv_tb, false)) ||
+    if ((err = tbs_create(t, n, &tbs, &ntb)) || (err = gsp_alloc_array((void **)&recv_tb, n * n, sizeof *recv_tb, false)) ||
         (err = gsp_alloc_array((void **)&recv_step, n * n, sizeof *recv_step, false)) ||
         (err = gsp_alloc_array((void **)&hasdep, n * n, 1, true)))
         goto done;
-    for (int64_t v = 0; v < n; v++) {
-        int64_t deg = t->off[v + 1] - t->off[v];
-        /* Send tbs for out-arcs, then receive tbs for in-arcs (found by scanning arcs). */
-        int64_t cap = 2 * deg + 2 * (t->in_dmax + 1);
-        if ((err = gsp_alloc_array((void **)&tbs[v], cap, sizeof *tbs[v], true))) goto done;
-        for (int64_t a = t->off[v]; a < t->off[v + 1]; a++) tbs[v][ntb[v]++] = (tb_t){t->adj[a], true, {0}};
-    }
-    for (int64_t u = 0; u < n; u++)
-        for (int64_t a = t->off[u]; a < t->off[u + 1]; a++) {
-            int64_t v = t->adj[a];
-            tbs[v][ntb[v]++] = (tb_t){u, false, {0}};
-        }
     memset(recv_tb, 0xff, (size_t)(n * n) * sizeof *recv_tb);
     for (int64_t r = 0; r < s->nrounds; r++)
         for (int64_t k = s->send_off.v[r]; k < s->send_off.v[r + 1]; k++) {
             const gsp_send_t *x = &s->sends[k];
-            int64_t su = -1, rv = -1;
-            for (int64_t j = 0; j < ntb[x->u]; j++)
-                if (tbs[x->u][j].send && tbs[x->u][j].peer == x->v) su = j;
-            for (int64_t j = 0; j < ntb[x->v]; j++)
-                if (!tbs[x->v][j].send && tbs[x->v][j].peer == x->u) rv = j;
-            if (su < 0 || rv < 0) {
-                err = gsp_error(GSP_ERR_INVAL, "export: (%lld, %lld) is not an arc of %s", (long long)x->u,
-                                (long long)x->v, t->spec);
-                goto done;
-            }
+            int64_t su, rv;
+            if ((err = tbs_find(tbs, ntb, t, x->u, x->v, &su, &rv))) goto done;
             if ((err = gsp_vec_push(&tbs[x->u][su].ops, r << 20 | x->x)) ||
                 (err = gsp_vec_push(&tbs[x->v][rv].ops, r << 20 | x->x)))
                 goto done;
@@ -412,13 +405,7 @@ gsp_err_t gsp_export_msccl_xml(const gsp_sched_t *s0, const gsp_topo_t *t, const
     fputs("</algo>\n", f);
     if (fflush(f) != 0 || ferror(f)) err = gsp_error(GSP_ERR_IO, "export: write failed");
 done:
-    if (tbs)
-        for (int64_t v = 0; v < n; v++) {
-            for (int64_t j = 0; tbs[v] && j < ntb[v]; j++) gsp_vec_destroy(&tbs[v][j].ops);
-            gsp_free(tbs[v]);
-        }
-    gsp_free(tbs);
-    gsp_free(ntb);
+    tbs_free(tbs, ntb, n);
     gsp_free(recv_tb);
     gsp_free(recv_step);
     gsp_free(hasdep);
