@@ -230,8 +230,15 @@ int main(int argc, char **argv) {
     MPI_Error_class(e, &cls);
     CHECK(cls == MPI_ERR_TYPE, "allgather of MPI_DATATYPE_NULL returns class %d", cls);
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
-    /* 12. Repeated calls: no growth. */
-    for (int k = 0; k < 50; k++) MPI_Allreduce(x, y, count, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+    /* 12. Repeated calls: no growth. MPI's own free lists and unexpected-message queues may
+     * grow once under oversubscription; a leak grows with every call. So: a warm-up, then the
+     * growth over 1500 further calls must stay under 192 KiB (measured: 0, at most 64 on a
+     * rank); a leak of 128 bytes a call fails. */
+    for (int k = 0; k < 300; k++) {
+        MPI_Allreduce(x, y, count, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+        MPI_Allgather(x, count / size + 1, MPI_DOUBLE, y, count / size + 1, MPI_DOUBLE, MPI_COMM_WORLD);
+        MPI_Bcast(x, count, MPI_DOUBLE, k % size, MPI_COMM_WORLD);
+    }
     long before = rss_kb();
     for (int k = 0; k < 500; k++) {
         MPI_Allreduce(x, y, count, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
@@ -239,7 +246,7 @@ int main(int argc, char **argv) {
         MPI_Bcast(x, count, MPI_DOUBLE, k % size, MPI_COMM_WORLD);
     }
     long after = rss_kb();
-    CHECK(after - before < 1024, "memory grew by %ld KiB over 1500 calls", after - before);
+    CHECK(after - before < 192, "memory grew by %ld KiB over 1500 calls after a warm-up", after - before);
     /* 13. A broadcast of more than 2 GiB (only with --big). */
     if (big) {
         size_t n = ((size_t)1 << 28) + 16; /* doubles: 2 GiB + 128 B */
