@@ -230,23 +230,31 @@ int main(int argc, char **argv) {
     MPI_Error_class(e, &cls);
     CHECK(cls == MPI_ERR_TYPE, "allgather of MPI_DATATYPE_NULL returns class %d", cls);
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
-    /* 12. Repeated calls: no growth. MPI's own free lists and unexpected-message queues may
-     * grow once under oversubscription; a leak grows with every call. So: a warm-up, then the
-     * growth over 1500 further calls must stay under 192 KiB (measured: 0, at most 64 on a
-     * rank); a leak of 128 bytes a call fails. */
+    /* 12. Repeated calls: no growth (measured: 0 KiB, at most 64 on a rank, per 1500 calls). A
+     * leak of 128 bytes a call fails; an injected 1 KiB-per-call leak grew 508 KiB a window. */
     for (int k = 0; k < 300; k++) {
         MPI_Allreduce(x, y, count, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
         MPI_Allgather(x, count / size + 1, MPI_DOUBLE, y, count / size + 1, MPI_DOUBLE, MPI_COMM_WORLD);
         MPI_Bcast(x, count, MPI_DOUBLE, k % size, MPI_COMM_WORLD);
     }
-    long before = rss_kb();
-    for (int k = 0; k < 500; k++) {
-        MPI_Allreduce(x, y, count, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
-        MPI_Allgather(x, count / size + 1, MPI_DOUBLE, y, count / size + 1, MPI_DOUBLE, MPI_COMM_WORLD);
-        MPI_Bcast(x, count, MPI_DOUBLE, k % size, MPI_COMM_WORLD);
+    /* A leak grows in every window; MPI growing a pool once (seen under heavy load) does not:
+     * the smallest growth of three windows of 1500 calls must stay under 192 KiB. */
+    long least = -1;
+    for (int w = 0; w < 3; w++) {
+        long before = rss_kb();
+        for (int k = 0; k < 500; k++) {
+            MPI_Allreduce(x, y, count, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+            MPI_Allgather(x, count / size + 1, MPI_DOUBLE, y, count / size + 1, MPI_DOUBLE, MPI_COMM_WORLD);
+            MPI_Bcast(x, count, MPI_DOUBLE, k % size, MPI_COMM_WORLD);
+        }
+        long g = rss_kb() - before;
+        if (least < 0 || g < least) least = g;
+        /* Every rank runs the same number of windows (the calls are collective). */
+        long worst;
+        PMPI_Allreduce(&least, &worst, 1, MPI_LONG, MPI_MAX, MPI_COMM_WORLD);
+        if (worst == 0) break;
     }
-    long after = rss_kb();
-    CHECK(after - before < 192, "memory grew by %ld KiB over 1500 calls after a warm-up", after - before);
+    CHECK(least < 192, "memory grew by %ld KiB over 1500 calls, in each of three windows after a warm-up", least);
     /* 13. A broadcast of more than 2 GiB (only with --big). */
     if (big) {
         size_t n = ((size_t)1 << 28) + 16; /* doubles: 2 GiB + 128 B */
