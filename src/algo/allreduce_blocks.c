@@ -18,15 +18,7 @@ static int64_t rounds(const gsp_plan_in_t *in) {
     return -1;
 }
 
-static gsp_err_t build(const gsp_plan_in_t *in, gsp_sched_t *out) {
-    gsp_err_t err;
-    gsp_plan_t ag;
-    if ((err = gsp_plan(in, GSP_COLL_ALLGATHER, "auto", &ag))) return err;
-    err = gsp_sched_allreduce_blocks(&ag.sched, in->topo, out);
-    if (!err) err = gsp__sched_rename(out, "rs-ag", ag.method->name);
-    gsp_plan_destroy(&ag);
-    return err;
-}
+static gsp_err_t build(const gsp_plan_in_t *in, gsp_sched_t *out) { return gsp__build_from_allgather(in, gsp_sched_allreduce_blocks, "rs-ag", out); }
 
 const gsp_method_t gsp__method_allreduce_blocks = {
     "rs-ag", GSP_COLL_ALLREDUCE, "undirected graphs: reduce-scatter (the best allgather reversed), then that allgather; N blocks",

@@ -196,3 +196,14 @@ bool gsp__reversal_applies(const gsp_plan_in_t *in, char *why, size_t whylen) {
     }
     return gsp__some_method_applies(in, GSP_COLL_ALLGATHER, why, whylen);
 }
+
+gsp_err_t gsp__build_from_allgather(const gsp_plan_in_t *in, gsp_err_t (*transform)(const gsp_sched_t *, const gsp_topo_t *, gsp_sched_t *),
+                                    const char *name, gsp_sched_t *out) {
+    gsp_err_t err;
+    gsp_plan_t ag;
+    if ((err = gsp_plan(in, GSP_COLL_ALLGATHER, "auto", &ag))) return err;
+    err = transform(&ag.sched, in->topo, out);
+    if (!err) err = gsp__sched_rename(out, name, ag.method->name);
+    gsp_plan_destroy(&ag);
+    return err;
+}
