@@ -28,6 +28,8 @@ typedef struct {
     int64_t *maxblk;    /* per round: most blocks on one arc */
     int64_t *maxred;    /* per round: most blocks combined at one node (reduce phases) */
     int64_t busiest;    /* most blocks one arc carries over the whole phase */
+    int64_t nblocks;    /* SPLIT: the vector is cut into this many blocks (0: one per node) */
+    bool pipelined;     /* run in many segments, each flowing on as soon as it arrives */
 } gsp_rt_phase_t;
 
 /** A runtime algorithm: one or two phases run back to back on one buffer. */
@@ -55,6 +57,14 @@ gsp_err_t gsp_rt_algos(const gsp_topo_t *t, const gsp_distances_t *d, gsp_collec
                        gsp_rt_algos_t *out);
 void gsp_rt_algos_destroy(gsp_rt_algos_t *a);
 
+/** Arc-disjoint spanning out-trees of t rooted at root, as many as t allows — the fewest
+ * arc-disjoint paths from root to any node (Edmonds' branching theorem), at most kmax (0: no
+ * cap). *k [out]: their number; parent [out]: k * n entries, parent[i * n + v] the parent of v
+ * in tree i (-1 at the root); depth [out] (may be NULL): likewise each node's depth. Built by
+ * Lovász's constructive proof, shallowest arcs first; one max flow per arc tried, about
+ * O(k^2 n (k n + m)) in all. Release both with gsp_free. */
+gsp_err_t gsp_arborescences(const gsp_topo_t *t, int64_t root, int64_t kmax, int64_t *k, int64_t **parent, int64_t **depth);
+
 /** The cost model: alpha seconds per message (per round on the critical path), beta seconds
  * per byte on one link, gamma seconds per byte combined. */
 typedef struct {
@@ -80,10 +90,18 @@ typedef struct {
 /** Predicts a's time for `bytes` with MPI's meaning (allgather: one rank's block; reduce-scatter:
  * one rank's result block; the others: the vector) on `nodes` ranks. Rounds are synchronous
  * in the model: sum over rounds of alpha + beta * (bytes on the busiest arc) + gamma * (bytes
- * combined at the busiest node), plus the local reduction of `gather`. */
+ * combined at the busiest node), plus the local reduction of `gather`; pipelined phases as
+ * gsp_rt_segments says. */
 void gsp_rt_predict(const gsp_rt_algo_t *a, int64_t nodes, int64_t bytes, const gsp_cost_t *c, gsp_rt_pred_t *p);
 /** Index of the algorithm with the least predicted time (the first on ties). */
 int gsp_rt_choose(const gsp_rt_algos_t *a, int64_t nodes, int64_t bytes, const gsp_cost_t *c);
+/** Segments a pipelined phase runs in for blocks of blk bytes: about blk / c->segment when the
+ * segment is set, else segments whose transfer takes about alpha (w / alpha, w the time of
+ * the phase's worst round on whole blocks); between 1 and GSP_RT_MAX_SEGMENTS. 1 for other
+ * phases. A pipelined phase of R rounds is predicted at alpha + w + (R - 1)(alpha + w / S). */
+int64_t gsp_rt_segments(const gsp_rt_phase_t *ph, double blk, const gsp_cost_t *c);
+#define GSP_RT_MAX_SEGMENTS 256
+
 /** The algorithm called name, or -1. */
 int gsp_rt_find(const gsp_rt_algos_t *a, const char *name);
 

@@ -235,6 +235,43 @@ done:
     return err;
 }
 
+/* Largest graph the runtime packs arborescences for: the packing costs about a second at
+ * 1024 nodes of degree 10 (bench/README.md), paid once per root. */
+#define MULTITREE_MAX_NODES 1024
+
+/* k arc-disjoint spanning trees from the root (gsp_arborescences): block i of k travels down
+ * tree i, level by level. Every arc belongs to one tree, so it carries one block in one round
+ * and the phase can run in many segments at once: each tree is a pipeline, and the k of them
+ * together use every arc into every node but the root. Reversed (gather): every node sends
+ * its partial sum of block i to its parent in tree i, deepest level first. */
+static gsp_err_t multitree_of(const gsp_topo_t *t, int64_t root, bool gather, const gsp_model_t *model, gsp_sched_t *out,
+                              int64_t *kout) {
+    gsp_err_t err;
+    int64_t n = t->n, k, *par = NULL, *dep = NULL, H = 0;
+    memset(out, 0, sizeof *out);
+    if ((err = gsp_arborescences(t, root, 0, &k, &par, &dep))) return err;
+    for (int64_t i = 0; i < k * n; i++)
+        if (dep[i] > H) H = dep[i];
+    gsp_model_t m = *model;
+    m.packets = 1;
+    if ((err = gsp_sched_init(out, GSP_COLL_ALLGATHER, t->spec, n, &m, -1, "arborescences"))) goto done;
+    for (int64_t j = 0; j < H && !err; j++) {
+        int64_t r = gather ? H - 1 - j : j;
+        if ((err = gsp_sched_round(out))) break;
+        for (int64_t i = 0; i < k && !err; i++)
+            for (int64_t v = 0; v < n && !err; v++)
+                if (dep[i * n + v] == r + 1)
+                    err = gather ? gsp_sched_send(out, v, par[i * n + v], i) : gsp_sched_send(out, par[i * n + v], v, i);
+    }
+    if (!err) err = gsp_sched_finish(out);
+    if (err) gsp_sched_destroy(out);
+    else *kout = k;
+done:
+    gsp_free(par);
+    gsp_free(dep);
+    return err;
+}
+
 /* Plans c with method on t (model: packets p) and keeps its first deliveries. */
 static gsp_err_t plan_fd(const gsp_topo_t *t, const gsp_distances_t *d, gsp_collective_t c, int64_t packets, int64_t root,
                          const char *method, gsp_sched_t *out, char *from, size_t fromlen) {
@@ -384,6 +421,20 @@ gsp_err_t gsp_rt_algos(const gsp_topo_t *t, const gsp_distances_t *d, gsp_collec
                 snprintf(al->built_from, sizeof al->built_from, "reversed %s, then a balanced BFS gather", f_ag1);
             }
         }
+        if (t->n > 1 && t->n <= MULTITREE_MAX_NODES) {
+            int64_t k = 0;
+            gsp_sched_t mt;
+            if ((err = multitree_of(t, root, !bc, &tree.model, &mt, &k))) goto fail;
+            if (!(err = add_algo(out, "multitree", c, root, &al))) {
+                err = add_phase(al, t, &mt, -1, bc ? GSP_RT_STORE : GSP_RT_REDUCE, GSP_RT_SPLIT);
+                al->phase[0].nblocks = k;
+                al->phase[0].pipelined = true;
+                snprintf(al->built_from, sizeof al->built_from, "%lld arc-disjoint spanning trees%s, pipelined", (long long)k,
+                         bc ? "" : " reversed");
+            }
+            gsp_sched_destroy(&mt);
+            if (err) goto fail;
+        }
         break;
     }
     }
@@ -402,16 +453,46 @@ done:
     return err;
 }
 
+/* One round's cost on whole blocks of blk bytes, without alpha: the worst round of the phase. */
+static double round_work(const gsp_rt_phase_t *ph, double blk, const gsp_cost_t *c) {
+    double w = 0;
+    for (int64_t r = 0; r < ph->sched.nrounds; r++) {
+        double x = c->beta * (double)ph->maxblk[r] * blk + c->gamma * (double)ph->maxred[r] * blk;
+        if (x > w) w = x;
+    }
+    return w;
+}
+
+int64_t gsp_rt_segments(const gsp_rt_phase_t *ph, double blk, const gsp_cost_t *c) {
+    if (!ph->pipelined || blk <= 0) return 1;
+    double s;
+    if (c->segment > 0) s = ceil(blk / (double)c->segment);
+    /* A segment whose transfer takes about one latency: shorter ones pay alpha more often
+     * than they save, longer ones lengthen every hop of the pipeline. */
+    else s = c->alpha > 0 ? ceil(round_work(ph, blk, c) / c->alpha * (1 - 1e-12)) : GSP_RT_MAX_SEGMENTS;
+    if (s > GSP_RT_MAX_SEGMENTS) s = GSP_RT_MAX_SEGMENTS;
+    if (s > blk) s = floor(blk);
+    return s < 1 ? 1 : (int64_t)s;
+}
+
 void gsp_rt_predict(const gsp_rt_algo_t *a, int64_t nodes, int64_t bytes, const gsp_cost_t *c, gsp_rt_pred_t *p) {
     memset(p, 0, sizeof *p);
     double vec = a->coll == GSP_COLL_REDUCE_SCATTER ? (double)bytes * (double)nodes : (double)bytes;
     for (int k = 0; k < a->nphases; k++) {
         const gsp_rt_phase_t *ph = &a->phase[k];
-        double blk = ph->layout == GSP_RT_RANK ? (double)bytes : ph->layout == GSP_RT_SPLIT ? ceil(vec / (double)nodes) : vec;
+        double nb = ph->nblocks > 0 ? (double)ph->nblocks : (double)nodes;
+        double blk = ph->layout == GSP_RT_RANK ? (double)bytes : ph->layout == GSP_RT_SPLIT ? ceil(vec / nb) : vec;
         if (ph->layout == GSP_RT_RANK && a->coll == GSP_COLL_ALLREDUCE) blk = vec;
         p->rounds += ph->sched.nrounds;
         p->transfers += ph->sched.nsends;
         p->busiest_bytes += (double)ph->busiest * blk;
+        if (ph->pipelined) {
+            /* S segments stream through R levels: the busiest arc's whole load once, plus
+             * one segment's latency and transfer per further level (latencies overlap). */
+            double S = (double)gsp_rt_segments(ph, blk, c), R = (double)ph->sched.nrounds, w = round_work(ph, blk, c);
+            if (R > 0) p->seconds += c->alpha + w + (R - 1) * (c->alpha + w / S);
+            continue;
+        }
         for (int64_t r = 0; r < ph->sched.nrounds; r++)
             p->seconds += c->alpha + c->beta * (double)ph->maxblk[r] * blk + c->gamma * (double)ph->maxred[r] * blk;
     }

@@ -20,11 +20,15 @@ typedef struct {
     int32_t round;
     int32_t need;   /* sends: receives of rounds <= need must be complete first (-1: none) */
     int64_t first, n; /* blocks items[first .. first+n) */
+    /* Pipelined phases (one block per message): a receive's prev/next receive of the same
+     * block; a send's prev: the last receive of its block before it (-1: none). */
+    int64_t prev, next;
 } xfer_t;
 
 typedef struct {
     gsp_rt_kind_t kind;
     gsp_rt_layout_t layout;
+    bool pipelined;
     int64_t nrounds;
     xfer_t *send, *recv;
     int64_t nsend, nrecv;
@@ -216,6 +220,7 @@ static gsp_err_t prog_build(const gsp_rt_phase_t *ph, int me, int64_t n, prog_t 
     memset(p, 0, sizeof *p);
     p->kind = ph->kind;
     p->layout = ph->layout;
+    p->pipelined = ph->pipelined;
     p->nrounds = s->nrounds;
     if (s->nrounds >= INT32_MAX) return gsp_error(GSP_ERR_TOOBIG, "too many rounds");
     if ((err = gsp_alloc_array((void **)&last, n, sizeof *last, false))) goto done;
@@ -235,7 +240,7 @@ static gsp_err_t prog_build(const gsp_rt_phase_t *ph, int me, int64_t n, prog_t 
                 /* One message per peer and round, in the order peers first appear. */
                 bool seen = false;
                 for (int64_t q = mfirst; q < *nv && !seen; q++) seen = (*v)[q].peer == other;
-                if (!seen && (err = push_xfer(v, nv, dir ? &capR : &capS, (xfer_t){(int)other, (int32_t)r, -1, -1, 0}))) goto done;
+                if (!seen && (err = push_xfer(v, nv, dir ? &capR : &capS, (xfer_t){(int)other, (int32_t)r, -1, -1, 0, -1, -1}))) goto done;
             }
             /* Fill the items message by message, so each message's blocks are contiguous. */
             int64_t nv = dir ? p->nrecv : p->nsend;
@@ -264,6 +269,31 @@ static gsp_err_t prog_build(const gsp_rt_phase_t *ph, int me, int64_t n, prog_t 
         for (int64_t q = 0; q < p->nrecv; q++)
             if (p->recv[q].round == r)
                 for (int64_t i = 0; i < p->recv[q].n; i++) last[p->items[p->recv[q].first + i]] = r;
+    }
+    if (ph->pipelined) {
+        /* Links between the receives and sends of each block (messages carry one block each:
+         * the trees are arc-disjoint). */
+        for (int64_t q = 0; q < p->nrecv + p->nsend && !err; q++) {
+            const xfer_t *x = q < p->nrecv ? &p->recv[q] : &p->send[q - p->nrecv];
+            if (x->n != 1) err = gsp_error(GSP_ERR_INTERNAL, "a pipelined phase carries several blocks in one message");
+        }
+        for (int64_t q = 0; q < p->nrecv && !err; q++) {
+            int64_t b = p->items[p->recv[q].first];
+            for (int64_t e = q - 1; e >= 0; e--)
+                if (p->items[p->recv[e].first] == b) {
+                    p->recv[q].prev = e;
+                    p->recv[e].next = q;
+                    break;
+                }
+        }
+        for (int64_t q = 0; q < p->nsend && !err; q++) {
+            int64_t b = p->items[p->send[q].first];
+            for (int64_t e = p->nrecv - 1; e >= 0; e--)
+                if (p->recv[e].round < p->send[q].round && p->items[p->recv[e].first] == b) {
+                    p->send[q].prev = e;
+                    break;
+                }
+        }
     }
 done:
     gsp_free(last);
@@ -402,23 +432,12 @@ static gsp_err_t absorb(gsp_mpi_ctx_t *c, const prog_t *p, int64_t b, int64_t e,
     return GSP_OK;
 }
 
-/* Runs one phase on buffer base, as `lanes` copies of the schedule on segments of the blocks.
- * Dataflow: all receives are posted first; a lane's send goes out as soon as the receives it
- * depends on (that lane's rounds <= need) are complete and processed. Each lane processes its
- * receives in round order and lanes touch disjoint segments, so the reduction order of every
- * element is the schedule's, whatever the timing. */
-static gsp_err_t run_phase(gsp_mpi_ctx_t *c, const prog_t *p, int phase, void *base, const lay_t *l0, const dtinfo_t *d,
-                           MPI_Op op) {
-    gsp_err_t err;
+/* Staging offsets, lane by lane (c->soff[j * per + q]: receive q, then send q at nR + q):
+ * receives that are combined or hold several blocks, then packed sends. *total [out]: bytes. */
+static gsp_err_t stage_offsets(gsp_mpi_ctx_t *c, const prog_t *p, const lay_t *l0, const dtinfo_t *d, size_t *total_out) {
     int K = l0->lanes;
     int64_t nR = p->nrecv, nS = p->nsend, per = nR + nS;
     size_t total = 0;
-    if ((err = reserve((void **)&c->req, &c->req_cap, (size_t)(K * per + 1) * sizeof *c->req)) ||
-        (err = reserve((void **)&c->soff, &c->soff_cap, (size_t)(K * per + 1) * sizeof *c->soff)) ||
-        (err = reserve((void **)&c->lane, &c->lane_cap, (size_t)(2 * K + 1) * sizeof *c->lane)) ||
-        (err = reserve((void **)&c->idx, &c->idx_cap, (size_t)(K * per + 1) * sizeof *c->idx)))
-        return err;
-    /* Staging: receives that are combined or hold several blocks, then packed sends. */
     for (int j = 0; j < K; j++) {
         lay_t l = *l0;
         l.lane = j;
@@ -436,6 +455,176 @@ static gsp_err_t run_phase(gsp_mpi_ctx_t *c, const prog_t *p, int phase, void *b
             }
         }
     }
+    *total_out = total;
+    return GSP_OK;
+}
+
+/* Issues send q of lane l->lane: one block straight from its buffer, or several packed into
+ * the lane's staging area (so: the lane's offsets). */
+static gsp_err_t issue_send(gsp_mpi_ctx_t *c, const prog_t *p, int phase, int64_t q, void *base, const lay_t *l, const dtinfo_t *d,
+                            const size_t *so, MPI_Request *req) {
+    const xfer_t *x = &p->send[q];
+    int64_t b0 = p->items[x->first];
+    int tag = tag_of(phase, l->lane, x->round), rc;
+    if (direct(p, x, false) && p->pipelined) /* synchronous: completion means delivered (the window) */
+        rc = MPI_Issend(src_at(c, base, l, b0, d), (int)blk_len(l, b0), d->dt, x->peer, tag, c->comm, req);
+    else if (direct(p, x, false)) rc = MPI_Isend(src_at(c, base, l, b0, d), (int)blk_len(l, b0), d->dt, x->peer, tag, c->comm, req);
+    else {
+        char *dst = c->stage + so[p->nrecv + q];
+        int pos = 0, bytes = (int)msg_bytes(p, x, l, d, c->comm);
+        for (int64_t i = 0; i < x->n; i++) {
+            int64_t blk = p->items[x->first + i], len = blk_len(l, blk);
+            if (d->plain) {
+                memcpy(dst + pos, src_at(c, base, l, blk, d), (size_t)(len * d->size));
+                pos += (int)(len * d->size);
+            } else
+                MPI_Pack(src_at(c, base, l, blk, d), (int)len, d->dt, dst, bytes, &pos, c->comm);
+        }
+        rc = MPI_Isend(dst, pos, MPI_PACKED, x->peer, tag, c->comm, req);
+    }
+    return rc == MPI_SUCCESS ? GSP_OK : gsp_error(GSP_ERR_INTERNAL, "MPI_Isend failed");
+}
+
+/* Posts receive q of lane l->lane into the buffer (one stored block) or the staging area. */
+static gsp_err_t post_recv(gsp_mpi_ctx_t *c, const prog_t *p, int phase, int64_t q, void *base, const lay_t *l, const dtinfo_t *d,
+                           const size_t *so, MPI_Request *req) {
+    const xfer_t *x = &p->recv[q];
+    int64_t b0 = p->items[x->first];
+    int tag = tag_of(phase, l->lane, x->round), rc;
+    if (direct(p, x, true)) rc = MPI_Irecv(at(base, blk_first(l, b0), d), (int)blk_len(l, b0), d->dt, x->peer, tag, c->comm, req);
+    else if (p->kind == GSP_RT_REDUCE && x->n == 1) rc = MPI_Irecv(c->stage + so[q], (int)blk_len(l, b0), d->dt, x->peer, tag, c->comm, req);
+    else rc = MPI_Irecv(c->stage + so[q], (int)msg_bytes(p, x, l, d, c->comm), MPI_PACKED, x->peer, tag, c->comm, req);
+    return rc == MPI_SUCCESS ? GSP_OK : gsp_error(GSP_ERR_INTERNAL, "MPI_Irecv failed");
+}
+
+/* Messages of one arc in flight at once in a pipelined phase, across lanes. */
+#define WINDOW 4
+
+typedef struct {
+    gsp_mpi_ctx_t *c;
+    const prog_t *p;
+    int phase;
+    void *base;
+    const lay_t *l0;
+    const dtinfo_t *d;
+    int window;
+    int *rstate, *sstate;
+    MPI_Request *sq;
+    int64_t issued;
+} pipe_t;
+
+/* Issues lane j's sends whose block is absorbed and whose window is free. */
+static gsp_err_t try_issue(pipe_t *pp, int j) {
+    const prog_t *p = pp->p;
+    int64_t nR = p->nrecv, nS = p->nsend, per = nR + nS;
+    lay_t l = *pp->l0;
+    l.lane = j;
+    for (int64_t q = 0; q < nS; q++) {
+        int *st = &pp->sstate[(size_t)j * (size_t)nS + (size_t)q];
+        int64_t dep = p->send[q].prev;
+        if (*st || (dep >= 0 && pp->rstate[(size_t)j * (size_t)nR + (size_t)dep] != 2)) continue;
+        if (j >= pp->window && pp->sstate[(size_t)(j - pp->window) * (size_t)nS + (size_t)q] != 2) continue;
+        gsp_err_t err = issue_send(pp->c, p, pp->phase, q, pp->base, &l, pp->d, pp->c->soff + (size_t)j * (size_t)per,
+                                   &pp->sq[(size_t)j * (size_t)nS + (size_t)q]);
+        if (err) return err;
+        *st = 1;
+        pp->issued++;
+    }
+    return GSP_OK;
+}
+
+/* A pipelined phase (arc-disjoint trees, many lanes): messages are handled in the order they
+ * complete, so a node on several trees forwards each tree's segments as they arrive, whatever
+ * the other trees do (a fixed order would make a tree wait for another's whole message).
+ * Per arc, a lane's send waits until the send WINDOW lanes earlier has completed: networks,
+ * and SimGrid, share a link among concurrent messages, and without a window all segments
+ * would arrive together at the end and nothing would pipeline. Each lane still absorbs its
+ * receives in schedule order, so reductions keep the schedule's order. */
+static gsp_err_t run_pipelined(gsp_mpi_ctx_t *c, const prog_t *p, int phase, void *base, const lay_t *l0, const dtinfo_t *d,
+                               MPI_Op op) {
+    gsp_err_t err;
+    int window = WINDOW;
+    int K = l0->lanes;
+    int64_t nR = p->nrecv, nS = p->nsend, per = nR + nS, all = (int64_t)K * per;
+    size_t total = 0;
+    if (all > INT_MAX / 2) return gsp_error(GSP_ERR_TOOBIG, "too many messages in one phase");
+    if ((err = reserve((void **)&c->req, &c->req_cap, (size_t)(all + 1) * sizeof *c->req)) ||
+        (err = reserve((void **)&c->soff, &c->soff_cap, (size_t)(all + 1) * sizeof *c->soff)) ||
+        (err = reserve((void **)&c->idx, &c->idx_cap, (size_t)(all + 1) * sizeof *c->idx)))
+        return err;
+    if ((err = stage_offsets(c, p, l0, d, &total))) return err;
+    if ((err = reserve((void **)&c->stage, &c->stage_cap, total + 1))) return err;
+    if (c->in) {
+        if ((err = reserve((void **)&c->fresh, &c->fresh_cap, (size_t)K * (size_t)l0->n + 1))) return err;
+        memset(c->fresh, 1, (size_t)K * (size_t)l0->n);
+    }
+    /* req: receives of every lane [0, K nR), then sends [K nR, K per). state: receives 0
+     * (posted) / 1 (complete) / 2 (absorbed), sends 0 (not issued) / 1 (in flight) / 2 (done). */
+    MPI_Request *rq = c->req, *sq = c->req + (size_t)K * (size_t)nR;
+    int *state = c->idx, *sstate = c->idx + (size_t)K * (size_t)nR;
+    for (int64_t q = 0; q < all; q++) {
+        c->req[q] = MPI_REQUEST_NULL;
+        state[q] = 0;
+    }
+    c->communicated = true;
+    lay_t l = *l0;
+    for (int j = 0; j < K; j++) {
+        l.lane = j;
+        for (int64_t q = 0; q < nR; q++)
+            if ((err = post_recv(c, p, phase, q, base, &l, d, c->soff + (size_t)j * (size_t)per, &rq[(size_t)j * (size_t)nR + (size_t)q])))
+                return err;
+    }
+    int64_t rdone = 0, sdone = 0;
+    pipe_t pp = {c, p, phase, base, l0, d, window, state, sstate, sq, 0};
+    for (int j = 0; j < K && !err; j++) err = try_issue(&pp, j);
+    if (err) return err;
+    while (rdone < (int64_t)K * nR || sdone < (int64_t)K * nS) {
+        int i;
+        if (MPI_Waitany((int)all, c->req, &i, MPI_STATUS_IGNORE) != MPI_SUCCESS) return gsp_error(GSP_ERR_INTERNAL, "MPI_Waitany failed");
+        if (i == MPI_UNDEFINED)
+            return gsp_error(GSP_ERR_INTERNAL, "pipelined phase stalled with %lld of %lld sends issued", (long long)pp.issued, (long long)K * nS);
+        if (i < K * nR) {
+            int j = (int)(i / nR);
+            int64_t q = i % nR;
+            state[i] = 1;
+            rdone++;
+            /* Absorb it, and the later receives of its block that were waiting for it. */
+            if (p->recv[q].prev >= 0 && state[(size_t)j * (size_t)nR + (size_t)p->recv[q].prev] != 2) continue;
+            l.lane = j;
+            for (int64_t r = q; r >= 0 && state[(size_t)j * (size_t)nR + (size_t)r] == 1; r = p->recv[r].next) {
+                if ((err = absorb(c, p, r, r + 1, c->soff + (size_t)j * (size_t)per, base, &l, d, op))) return err;
+                state[(size_t)j * (size_t)nR + (size_t)r] = 2;
+            }
+            if ((err = try_issue(&pp, j))) return err;
+        } else {
+            int64_t s = i - (int64_t)K * nR;
+            int j = (int)(s / nS);
+            sstate[s] = 2;
+            sdone++;
+            if (j + window < K && (err = try_issue(&pp, j + window))) return err;
+        }
+    }
+    return GSP_OK;
+}
+
+/* Runs one phase on buffer base, as `lanes` copies of the schedule on segments of the blocks.
+ * Dataflow: all receives are posted first; a lane's send goes out as soon as the receives it
+ * depends on (that lane's rounds <= need) are complete and processed. Each lane processes its
+ * receives in round order and lanes touch disjoint segments, so the reduction order of every
+ * element is the schedule's, whatever the timing. */
+static gsp_err_t run_phase(gsp_mpi_ctx_t *c, const prog_t *p, int phase, void *base, const lay_t *l0, const dtinfo_t *d,
+                           MPI_Op op) {
+    if (p->pipelined) return run_pipelined(c, p, phase, base, l0, d, op);
+    gsp_err_t err;
+    int K = l0->lanes;
+    int64_t nR = p->nrecv, nS = p->nsend, per = nR + nS;
+    size_t total = 0;
+    if ((err = reserve((void **)&c->req, &c->req_cap, (size_t)(K * per + 1) * sizeof *c->req)) ||
+        (err = reserve((void **)&c->soff, &c->soff_cap, (size_t)(K * per + 1) * sizeof *c->soff)) ||
+        (err = reserve((void **)&c->lane, &c->lane_cap, (size_t)(2 * K + 1) * sizeof *c->lane)) ||
+        (err = reserve((void **)&c->idx, &c->idx_cap, (size_t)(K * per + 1) * sizeof *c->idx)))
+        return err;
+    if ((err = stage_offsets(c, p, l0, d, &total))) return err;
     if ((err = reserve((void **)&c->stage, &c->stage_cap, total + 1))) return err;
     if (c->in) {
         if ((err = reserve((void **)&c->fresh, &c->fresh_cap, (size_t)K * (size_t)l0->n + 1))) return err;
@@ -448,16 +637,8 @@ static gsp_err_t run_phase(gsp_mpi_ctx_t *c, const prog_t *p, int phase, void *b
         l.lane = j;
         MPI_Request *rq = c->req + (size_t)j * (size_t)per;
         const size_t *so = c->soff + (size_t)j * (size_t)per;
-        for (int64_t q = 0; q < nR; q++) {
-            const xfer_t *x = &p->recv[q];
-            int64_t b0 = p->items[x->first];
-            int tag = tag_of(phase, j, x->round), rc;
-            if (direct(p, x, true)) rc = MPI_Irecv(at(base, blk_first(&l, b0), d), (int)blk_len(&l, b0), d->dt, x->peer, tag, c->comm, &rq[q]);
-            else if (p->kind == GSP_RT_REDUCE && x->n == 1)
-                rc = MPI_Irecv(c->stage + so[q], (int)blk_len(&l, b0), d->dt, x->peer, tag, c->comm, &rq[q]);
-            else rc = MPI_Irecv(c->stage + so[q], (int)msg_bytes(p, x, &l, d, c->comm), MPI_PACKED, x->peer, tag, c->comm, &rq[q]);
-            if (rc != MPI_SUCCESS) return gsp_error(GSP_ERR_INTERNAL, "MPI_Irecv failed");
-        }
+        for (int64_t q = 0; q < nR; q++)
+            if ((err = post_recv(c, p, phase, q, base, &l, d, so, &rq[q]))) return err;
     }
     /* Sends go out in round order, lane by lane within a round; before each, its lane's
      * receives up to the round it needs are waited for (blocking: SMPI charges simulated time
@@ -485,24 +666,7 @@ static gsp_err_t run_phase(gsp_mpi_ctx_t *c, const prog_t *p, int phase, void *b
                     done[j] = e;
                 }
                 if (q >= nS) break;
-                const xfer_t *x = &p->send[q];
-                int64_t b0 = p->items[x->first];
-                int tag = tag_of(phase, j, x->round), rc;
-                if (direct(p, x, false)) rc = MPI_Isend(src_at(c, base, &l, b0, d), (int)blk_len(&l, b0), d->dt, x->peer, tag, c->comm, &sq[q]);
-                else {
-                    char *dst = c->stage + so[nR + q];
-                    int pos = 0, bytes = (int)msg_bytes(p, x, &l, d, c->comm);
-                    for (int64_t i = 0; i < x->n; i++) {
-                        int64_t blk = p->items[x->first + i], len = blk_len(&l, blk);
-                        if (d->plain) {
-                            memcpy(dst + pos, src_at(c, base, &l, blk, d), (size_t)(len * d->size));
-                            pos += (int)(len * d->size);
-                        } else
-                            MPI_Pack(src_at(c, base, &l, blk, d), (int)len, d->dt, dst, bytes, &pos, c->comm);
-                    }
-                    rc = MPI_Isend(dst, pos, MPI_PACKED, x->peer, tag, c->comm, &sq[q]);
-                }
-                if (rc != MPI_SUCCESS) return gsp_error(GSP_ERR_INTERNAL, "MPI_Isend failed");
+                if ((err = issue_send(c, p, phase, q, base, &l, d, so, &sq[q]))) return err;
             }
         }
         if (s0 == nS) break;
@@ -530,6 +694,16 @@ static int lanes_for(const gsp_mpi_ctx_t *c, const lay_t *l, const dtinfo_t *d) 
 static lay_t layout(const gsp_mpi_ctx_t *c, gsp_rt_layout_t kind, int64_t count, const dtinfo_t *d) {
     lay_t l = {kind, count, c->size, 1, 0};
     l.lanes = lanes_for(c, &l, d);
+    return l;
+}
+
+/* A phase's layout: its own block count, and for a pipelined phase the cost model's segments. */
+static lay_t phase_layout(const gsp_mpi_ctx_t *c, const gsp_rt_phase_t *ph, int64_t count, const dtinfo_t *d) {
+    if (!ph->pipelined) return layout(c, ph->layout, count, d);
+    lay_t l = {ph->layout, count, ph->nblocks > 0 ? ph->nblocks : c->size, 1, 0};
+    int64_t shortest = whole_len(&l, l.n - 1), k = gsp_rt_segments(ph, (double)whole_len(&l, 0) * d->size, &c->cost);
+    if (k > shortest) k = shortest;
+    l.lanes = k < 1 ? 1 : (int)k;
     return l;
 }
 
@@ -686,13 +860,20 @@ static gsp_err_t run_algo(gsp_mpi_ctx_t *c, const gsp_rt_algo_t *a, const prog_t
                           const dtinfo_t *d, MPI_Op op) {
     gsp_err_t err = GSP_OK;
     for (int k = 0; k < a->nphases && !err; k++) {
-        lay_t l = layout(c, a->phase[k].layout, count, d);
+        lay_t l = phase_layout(c, &a->phase[k], count, d);
         c->in = k == 0 && a->phase[k].kind == GSP_RT_REDUCE && in != work ? in : NULL;
+        /* The blocks that stay here: the one of a tree, this rank's of a reduce-scatter, all
+         * of a multitree reduce at its root (elsewhere none). */
+        int64_t b0 = 0, b1 = 0;
+        if (l.layout == GSP_RT_WHOLE) b1 = 1;
+        else if (l.n == c->size) b0 = c->rank, b1 = c->rank + 1;
+        else if (a->root == c->rank) b1 = l.n;
         if (!(err = run_phase(c, &pg[k], k, work, &l, d, op)) && c->in)
             for (int j = 0; j < l.lanes; j++) {
                 l.lane = j;
-                int64_t b = l.layout == GSP_RT_WHOLE ? 0 : c->rank;
-                if (is_fresh(c, &l, b)) memcpy(at(work, blk_first(&l, b), d), at((void *)(uintptr_t)in, blk_first(&l, b), d), (size_t)(blk_len(&l, b) * d->size));
+                for (int64_t b = b0; b < b1; b++)
+                    if (is_fresh(c, &l, b))
+                        memcpy(at(work, blk_first(&l, b), d), at((void *)(uintptr_t)in, blk_first(&l, b), d), (size_t)(blk_len(&l, b) * d->size));
             }
         c->in = NULL;
     }

@@ -13,14 +13,15 @@ static int usage(int rank, const char *msg) {
         else
             fputs("usage: mpirun -n P gossip-mpi run COLLECTIVE SPEC [--count C] [--type double|float|int|int16|int8]\n"
                   "                    [--op sum|max|prod] [--method M] [--algorithm A] [--root R] [--reps K]\n"
-                  "                    [--alpha S] [--beta S] [--gamma S] [--approximate]\n"
+                  "                    [--alpha S] [--beta S] [--gamma S] [--segment B] [--approximate]\n"
                   "       mpirun -n P gossip-mpi bench COLLECTIVE SPEC [same options] [--max-bytes B]\n"
                   "Runs COLLECTIVE (broadcast, allgather, allreduce, reduce-scatter, reduce) with gossip's exact\n"
                   "runtime for the topology SPEC (its node count must be P) and with MPI's own, checks that\n"
                   "every rank got the same bits as every other and the closed-form answer, and prints the\n"
                   "median time of the slowest rank and the algorithm the cost model chose (--algorithm forces\n"
-                  "one: packet, flood, rs-ag, rs-ag-flood, gather, tree, scatter-allgather, rs-gather;\n"
-                  "--method names the allgather or broadcast construction). bench repeats run for 8 B to B\n"
+                  "one: packet, flood, rs-ag, rs-ag-flood, gather, tree, scatter-allgather, rs-gather,\n"
+                  "multitree; --method names the allgather or broadcast construction; --segment cuts blocks\n"
+                  "into pipelined segments of about B bytes). bench repeats run for 8 B to B\n"
                   "(default 1 MiB) per rank, x4 each step. --approximate runs an allreduce schedule of the\n"
                   "register form (spectral, product, ...: real coefficients) and labels it approximate.\n",
                   stdout);
@@ -102,6 +103,10 @@ int main(int argc, char **argv) {
         else if (!strcmp(o, "--root")) root = strtoll(v, &end, 10);
         else if (!strcmp(o, "--reps")) reps = (int)strtol(v, &end, 10);
         else if (!strcmp(o, "--max-bytes")) max_bytes = strtol(v, &end, 10);
+        else if (!strcmp(o, "--segment")) {
+            cost.segment = strtoll(v, &end, 10);
+            if (cost.segment < 0) return fail(rank, "--segment: expected a number of bytes >= 0");
+        }
         else if (!strcmp(o, "--op")) {
             if (!strcmp(v, "max")) op = MPI_MAX;
             else if (!strcmp(v, "prod")) op = MPI_PROD;

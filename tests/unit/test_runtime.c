@@ -1,0 +1,214 @@
+/* test_runtime.c — the runtime's arc-disjoint spanning trees and the multitree phases.
+ *
+ * Independent truth: the trees are checked arc by arc (every node but the root has one parent
+ * per tree over an arc of the graph, parents lead to the root, no arc in two trees), and their
+ * number is the graph's known arc connectivity (a d-regular torus, hypercube, complete graph,
+ * star graph and the Petersen graph are d-arc-connected; a cycle 2; a path from its end 1).
+ * The multitree phases are simulated: a broadcast must leave every block at every node, moving
+ * only blocks the sender holds, one per arc and round; a reduction must count every node's
+ * contribution exactly once at the root. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gossip/gossip.h"
+#include "gossip/runtime.h"
+
+static gsp_topo_t build(const char *spec) {
+    gsp_topo_t t;
+    if (gsp_topo_from_spec(&t, spec)) fail_msg("%s: %s", spec, gsp_errmsg());
+    return t;
+}
+
+/* Checks k trees of parent arrays on t from root; returns the deepest depth. */
+static int64_t check_trees(const gsp_topo_t *t, int64_t root, int64_t k, const int64_t *par, const int64_t *dep, const char *spec) {
+    int64_t n = t->n, H = 0;
+    unsigned char *used = calloc((size_t)t->m + 1, 1);
+    for (int64_t i = 0; i < k; i++) {
+        if (par[i * n + root] != -1 || dep[i * n + root] != 0) fail_msg("%s: tree %lld: the root has a parent", spec, (long long)i);
+        for (int64_t v = 0; v < n; v++) {
+            if (v == root) continue;
+            int64_t u = par[i * n + v];
+            if (u < 0 || u >= n) fail_msg("%s: tree %lld: node %lld has no parent", spec, (long long)i, (long long)v);
+            int64_t a = gsp_topo_arc_index(t, u, v);
+            if (a < 0) fail_msg("%s: tree %lld: %lld -> %lld is not an arc", spec, (long long)i, (long long)u, (long long)v);
+            if (used[t->off[u] + a]++) fail_msg("%s: arc %lld -> %lld in two trees", spec, (long long)u, (long long)v);
+            if (dep[i * n + v] != dep[i * n + u] + 1) fail_msg("%s: tree %lld: depth of %lld", spec, (long long)i, (long long)v);
+            int64_t w = v, steps = 0;
+            while (w != root && steps <= n) w = par[i * n + w], steps++;
+            if (w != root) fail_msg("%s: tree %lld: %lld does not lead to the root", spec, (long long)i, (long long)v);
+            if (dep[i * n + v] > H) H = dep[i * n + v];
+        }
+    }
+    free(used);
+    return H;
+}
+
+static void test_arborescences(void **state) {
+    (void)state;
+    static const struct {
+        const char *spec;
+        int64_t root, k;
+    } cases[] = {
+        {"torus:4x4", 5, 4},       {"torus:8x8", 0, 4},        {"torus:4x4x4", 21, 6},     {"torus:3x5x4", 7, 6},
+        {"hypercube:6", 0, 6},     {"hypercube:5", 19, 5},     {"complete:7", 3, 6},       {"cycle:9", 4, 2},
+        {"star:5", 0, 4},          {"optcirc:13", 2, 4},       {"file:" GOSSIP_TEST_DATA "/petersen.txt", 6, 3},
+        {"file:" GOSSIP_TEST_DATA "/path4.txt", 0, 1},         {"file:" GOSSIP_TEST_DATA "/dicycle3.txt", 1, 1},
+        {"file:" GOSSIP_TEST_DATA "/frucht.txt", 11, 3},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+        gsp_topo_t t = build(cases[c].spec);
+        int64_t k, *par, *dep;
+        if (gsp_arborescences(&t, cases[c].root, 0, &k, &par, &dep)) fail_msg("%s: %s", cases[c].spec, gsp_errmsg());
+        if (k != cases[c].k) fail_msg("%s: %lld trees, expected %lld", cases[c].spec, (long long)k, (long long)cases[c].k);
+        int64_t H = check_trees(&t, cases[c].root, k, par, dep, cases[c].spec);
+        /* No tree can be shallower than the root's eccentricity. */
+        int32_t *dist = malloc(sizeof *dist * (size_t)t.n);
+        int64_t ecc, reached;
+        assert_int_equal(gsp_bfs(&t, cases[c].root, dist, NULL, &ecc, &reached), GSP_OK);
+        assert_true(H >= ecc);
+        free(dist);
+        /* A cap is honoured. */
+        gsp_free(par);
+        gsp_free(dep);
+        if (k > 1) {
+            assert_int_equal(gsp_arborescences(&t, cases[c].root, k - 1, &k, &par, &dep), GSP_OK);
+            assert_int_equal(k, cases[c].k - 1);
+            check_trees(&t, cases[c].root, k, par, dep, cases[c].spec);
+            gsp_free(par);
+            gsp_free(dep);
+        }
+        gsp_topo_destroy(&t);
+    }
+    /* Unreachable nodes and a bad root are errors. */
+    gsp_topo_t t = build("file:" GOSSIP_TEST_DATA "/path4.txt");
+    int64_t k, *par, *dep;
+    assert_int_equal(gsp_arborescences(&t, 4, 0, &k, &par, &dep), GSP_ERR_RANGE);
+    gsp_topo_destroy(&t);
+}
+
+/* Simulates the broadcast phase: block x starts at the root only. */
+static void simulate_broadcast(const gsp_topo_t *t, const gsp_rt_phase_t *ph, int64_t root, const char *spec) {
+    int64_t n = t->n, k = ph->nblocks;
+    unsigned char *has = calloc((size_t)(n * k), 1), *arc = calloc((size_t)t->m + 1, 1);
+    for (int64_t x = 0; x < k; x++) has[root * k + x] = 1;
+    const gsp_sched_t *s = &ph->sched;
+    for (int64_t r = 0; r < s->nrounds; r++) {
+        int64_t b = s->send_off.v[r], e = s->send_off.v[r + 1];
+        memset(arc, 0, (size_t)t->m + 1);
+        for (int64_t q = b; q < e; q++) {
+            const gsp_send_t *x = &s->sends[q];
+            int64_t a = gsp_topo_arc_index(t, x->u, x->v);
+            if (a < 0 || arc[t->off[x->u] + a]++) fail_msg("%s: round %lld: arc %lld -> %lld", spec, (long long)r, (long long)x->u, (long long)x->v);
+            if (!has[x->u * k + x->x]) fail_msg("%s: round %lld: %lld sends block %lld it lacks", spec, (long long)r, (long long)x->u, (long long)x->x);
+        }
+        for (int64_t q = b; q < e; q++) has[s->sends[q].v * k + s->sends[q].x] = 1;
+    }
+    for (int64_t i = 0; i < n * k; i++)
+        if (!has[i]) fail_msg("%s: node %lld never gets block %lld", spec, (long long)(i / k), (long long)(i % k));
+    free(has);
+    free(arc);
+}
+
+/* Simulates the reduction phase with contribution sets (n <= 64): every node starts with its
+ * own contribution to every block; a sender's partial sum leaves it (it may not send or take
+ * that block again); at the end the root holds every contribution once per block. */
+static void simulate_reduce(const gsp_topo_t *t, const gsp_rt_phase_t *ph, int64_t root, const char *spec) {
+    int64_t n = t->n, k = ph->nblocks;
+    assert_true(n <= 64);
+    uint64_t *sum = calloc((size_t)(n * k), sizeof *sum);
+    unsigned char *gone = calloc((size_t)(n * k), 1);
+    for (int64_t v = 0; v < n; v++)
+        for (int64_t x = 0; x < k; x++) sum[v * k + x] = (uint64_t)1 << v;
+    const gsp_sched_t *s = &ph->sched;
+    for (int64_t r = 0; r < s->nrounds; r++) {
+        int64_t b = s->send_off.v[r], e = s->send_off.v[r + 1];
+        /* Reads at the round's start, then combines. */
+        uint64_t *snap = malloc((size_t)(e - b + 1) * sizeof *snap);
+        for (int64_t q = b; q < e; q++) {
+            const gsp_send_t *x = &s->sends[q];
+            if (gsp_topo_arc_index(t, x->u, x->v) < 0) fail_msg("%s: not an arc", spec);
+            if (gone[x->u * k + x->x]) fail_msg("%s: %lld sends block %lld twice", spec, (long long)x->u, (long long)x->x);
+            snap[q - b] = sum[x->u * k + x->x];
+            gone[x->u * k + x->x] = 1;
+        }
+        for (int64_t q = b; q < e; q++) {
+            const gsp_send_t *x = &s->sends[q];
+            if (gone[x->v * k + x->x]) fail_msg("%s: %lld takes block %lld after sending it", spec, (long long)x->v, (long long)x->x);
+            if (sum[x->v * k + x->x] & snap[q - b]) fail_msg("%s: a contribution counted twice", spec);
+            sum[x->v * k + x->x] |= snap[q - b];
+        }
+        free(snap);
+    }
+    uint64_t all = n == 64 ? ~(uint64_t)0 : ((uint64_t)1 << n) - 1;
+    for (int64_t x = 0; x < k; x++)
+        if (sum[root * k + x] != all) fail_msg("%s: block %lld incomplete at the root", spec, (long long)x);
+    free(sum);
+    free(gone);
+}
+
+static void test_multitree_phases(void **state) {
+    (void)state;
+    static const char *specs[] = {"torus:4x4", "torus:4x4x4", "hypercube:6", "cycle:6", "optcirc:13", "complete:2",
+                                  "file:" GOSSIP_TEST_DATA "/petersen.txt"};
+    for (size_t c = 0; c < sizeof specs / sizeof *specs; c++) {
+        gsp_topo_t t = build(specs[c]);
+        gsp_distances_t d;
+        assert_int_equal(gsp_distances(&t, false, &d, NULL, NULL), GSP_OK);
+        int64_t root = t.n / 3;
+        for (int coll = 0; coll < 2; coll++) {
+            gsp_rt_algos_t a;
+            gsp_collective_t cc = coll ? GSP_COLL_REDUCE : GSP_COLL_BROADCAST;
+            if (gsp_rt_algos(&t, &d, cc, root, NULL, &a)) fail_msg("%s: %s", specs[c], gsp_errmsg());
+            int i = gsp_rt_find(&a, "multitree");
+            if (i < 0) fail_msg("%s: no multitree", specs[c]);
+            const gsp_rt_phase_t *ph = &a.v[i].phase[0];
+            assert_true(ph->pipelined);
+            assert_int_equal(ph->busiest, 1); /* arc-disjoint: one block per arc in all */
+            if (coll) simulate_reduce(&t, ph, root, specs[c]);
+            else simulate_broadcast(&t, ph, root, specs[c]);
+            /* Large messages go down the trees, small ones down one tree. */
+            gsp_cost_t cost = gsp_cost_default();
+            if (t.n >= 16) {
+                assert_string_equal(a.v[gsp_rt_choose(&a, t.n, 4 << 20, &cost)].name, "multitree");
+                assert_string_equal(a.v[gsp_rt_choose(&a, t.n, 8, &cost)].name, "tree");
+            }
+            gsp_rt_algos_destroy(&a);
+        }
+        gsp_distances_destroy(&d);
+        gsp_topo_destroy(&t);
+    }
+}
+
+static void test_segments(void **state) {
+    (void)state;
+    gsp_rt_phase_t ph;
+    memset(&ph, 0, sizeof ph);
+    int64_t maxblk[3] = {1, 1, 1}, maxred[3] = {0, 0, 0};
+    ph.maxblk = maxblk;
+    ph.maxred = maxred;
+    ph.sched.nrounds = 3;
+    gsp_cost_t c = gsp_cost_default();
+    assert_int_equal(gsp_rt_segments(&ph, 1e6, &c), 1); /* not pipelined */
+    ph.pipelined = true;
+    /* beta 1e-10, alpha 1e-6: 10 kB segments. */
+    assert_int_equal(gsp_rt_segments(&ph, 1e6, &c), 100);
+    c.segment = 8192;
+    assert_int_equal(gsp_rt_segments(&ph, 1e6, &c), 123);
+    assert_int_equal(gsp_rt_segments(&ph, 1e9, &c), GSP_RT_MAX_SEGMENTS);
+    assert_int_equal(gsp_rt_segments(&ph, 3, &c), 1);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_arborescences),
+        cmocka_unit_test(test_multitree_phases),
+        cmocka_unit_test(test_segments),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
