@@ -14,7 +14,7 @@
 extern "C" {
 #endif
 
-#define GSP_VERSION_STRING "0.1.0"
+#include "gossip/version.h"
 
 /* One list generates the enum, the names and the messages. Values are never renumbered:
  * scripts and bindings may store them. */
@@ -60,6 +60,9 @@ void *gsp_calloc(size_t count, size_t size);
 void *gsp_realloc(void *ptr, size_t size);
 void gsp_free(void *ptr);
 char *gsp_strdup(const char *s);
+/** The name among names[0..n-1] nearest to word[0..len-1] (edit distance with transpositions,
+ * at most 1 + len/4 and less than len), or NULL: the "did you mean" of error messages. */
+const char *gsp_nearest(const char *word, size_t len, const char *const *names, size_t n);
 /** Test hook: the k-th allocation from now on fails (k >= 1); k = 0 disables. Per thread. */
 void gsp_alloc_fail_after(int64_t k);
 /** Allocates count*size bytes with an overflow check; sets GSP_ERR_NOMEM or _OVERFLOW. */

@@ -1,8 +1,11 @@
 /* gossip.h — the umbrella header of libgossip: plan, prove and simulate broadcast, gossip
- * (all-gather) and global sum (all-reduce) on interconnection networks. */
+ * (all-gather) and global sum (all-reduce) on interconnection networks. Everything a program
+ * needs to plan, verify, write and export a schedule (examples/plan_verify.c); the MPI
+ * runtime's API is gossip/mpi.h (libgossip_mpi). */
 #ifndef GOSSIP_GOSSIP_H
 #define GOSSIP_GOSSIP_H
 
+#include "gossip/version.h"
 #include "gossip/core.h"
 #include "gossip/model.h"
 #include "gossip/topo.h"
@@ -12,5 +15,8 @@
 #include "gossip/problemb.h"
 #include "gossip/revolve.h"
 #include "gossip/circulant.h"
+#include "gossip/sched.h"
+#include "gossip/algo.h"
+#include "gossip/runtime.h"
 
 #endif

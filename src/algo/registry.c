@@ -80,12 +80,23 @@ fail:
 
 gsp_err_t gsp_plan(const gsp_plan_in_t *in, gsp_collective_t c, const char *method, gsp_plan_t *plan) {
     gsp_err_t err;
+    if (!plan) return gsp_error(GSP_ERR_INVAL, "gsp_plan: no plan to fill");
     memset(plan, 0, sizeof *plan);
+    if (!in || !in->topo || !in->dist)
+        return gsp_error(GSP_ERR_INVAL, "gsp_plan: the input needs a topology and its distances (gsp_distances)");
     if ((err = gsp_bounds_compute(in->topo, in->dist, c, &in->model, c == GSP_COLL_BROADCAST ? (in->root >= 0 ? in->root : 0) : -1, &plan->bounds))) return err;
     plan->lower_bound = gsp_bounds_value(&plan->bounds);
     if (method && strcmp(method, "auto")) {
         const gsp_method_t *m = gsp_method_find(method, c);
-        if (!m) return gsp_error(GSP_ERR_INVAL, "no method '%s' for %s (see 'gossip list')", method, gsp_collective_name(c));
+        if (!m) {
+            const char *names[sizeof registry / sizeof registry[0]];
+            size_t nn = 0;
+            for (size_t i = 0; i < sizeof registry / sizeof registry[0]; i++)
+                if (registry[i]->coll == c) names[nn++] = registry[i]->name;
+            const char *near = gsp_nearest(method, strlen(method), names, nn);
+            if (near) return gsp_error(GSP_ERR_INVAL, "no method '%s' for %s; did you mean '%s'? (see 'gossip list')", method, gsp_collective_name(c), near);
+            return gsp_error(GSP_ERR_INVAL, "no method '%s' for %s (see 'gossip list')", method, gsp_collective_name(c));
+        }
         if ((err = run_one(in, m, plan))) return err;
     } else {
         /* auto: every applicable method, keep the fewest rounds (the first on ties). */

@@ -1,4 +1,6 @@
 /* misc.c — small well-known algorithms: bit counting, xoshiro256**, the int64 vector. */
+#include <string.h>
+
 #include "gossip/core.h"
 
 int64_t gsp_bits_count(const gsp_word_t *b, int64_t n) {
@@ -77,4 +79,37 @@ void gsp_vec_destroy(gsp_vec_t *vec) {
     gsp_free(vec->v);
     vec->v = NULL;
     vec->len = vec->cap = 0;
+}
+
+/* Optimal string alignment distance (Levenshtein plus adjacent transpositions) of a[0..la) and
+ * b[0..lb), both at most 63 characters. */
+static size_t osa_distance(const char *a, size_t la, const char *b, size_t lb) {
+    size_t d[64][64];
+    for (size_t i = 0; i <= la; i++) d[i][0] = i;
+    for (size_t j = 0; j <= lb; j++) d[0][j] = j;
+    for (size_t i = 1; i <= la; i++)
+        for (size_t j = 1; j <= lb; j++) {
+            size_t cost = a[i - 1] != b[j - 1], v = d[i - 1][j - 1] + cost;
+            if (d[i - 1][j] + 1 < v) v = d[i - 1][j] + 1;
+            if (d[i][j - 1] + 1 < v) v = d[i][j - 1] + 1;
+            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] && d[i - 2][j - 2] + 1 < v) v = d[i - 2][j - 2] + 1;
+            d[i][j] = v;
+        }
+    return d[la][lb];
+}
+
+const char *gsp_nearest(const char *word, size_t len, const char *const *names, size_t n) {
+    const char *best = NULL;
+    size_t bd = SIZE_MAX, limit = 1 + len / 4;
+    if (len == 0 || len > 63) return NULL;
+    for (size_t i = 0; i < n; i++) {
+        size_t ln = strlen(names[i]);
+        if (ln > 63) continue;
+        size_t dd = osa_distance(word, len, names[i], ln);
+        if (dd <= limit && dd < len && dd < bd) {
+            best = names[i];
+            bd = dd;
+        }
+    }
+    return best;
 }

@@ -492,6 +492,9 @@ gsp_err_t gsp_topo_from_spec(gsp_topo_t *t, const char *spec) {
     for (size_t i = 0; i < sizeof families / sizeof families[0]; i++)
         if (strlen(families[i].name) == nlen && strncmp(spec, families[i].name, nlen) == 0)
             return families[i].build(t, spec, colon + 1);
+    const char *names[] = {"torus", "hypercube", "star", "circulant", "optcirc", "cycle", "complete", "cayley", "perm", "file"};
+    const char *near = gsp_nearest(spec, nlen, names, sizeof names / sizeof *names);
+    if (near) return gsp_error(GSP_ERR_PARSE, "%s: unknown family '%.*s'; did you mean '%s'?", spec, (int)nlen, spec, near);
     return gsp_error(GSP_ERR_PARSE,
                      "%s: unknown family '%.*s' (torus, hypercube, star, circulant, optcirc, "
                      "cycle, complete, cayley, perm, product, file)",

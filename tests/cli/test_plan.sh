@@ -28,7 +28,12 @@ jqcheck '(.candidates[] | select(.algorithm == "rs-ag") | .rounds == 32 and .bus
 expect 0 plan allreduce torus:8x8 --bytes 8 --json
 jqcheck '.choice == "gather"'
 expect 0 plan broadcast torus:8x8 --bytes 4194304 --root 5 --json
-jqcheck '.choice == "scatter-allgather"'
+jqcheck '.choice == "multitree" and (.candidates | map(.algorithm) | sort) == ["multitree", "scatter-allgather", "tree"]'
+# Four arc-disjoint trees on the 8x8 torus: a quarter of the message on every arc used, and
+# no tree shallower than the root's eccentricity (8).
+jqcheck '(.candidates[] | select(.algorithm == "multitree") | .busiest_link_bytes == 1048576 and .rounds >= 8 and .transfers == 252)'
+expect 0 plan broadcast torus:8x8 --bytes 64 --json
+jqcheck '.choice == "tree"'
 expect 0 plan reduce hypercube:6 --bytes 64 --alpha 1e-5 --json
 jqcheck '.choice == "tree" and .cost.alpha == 1e-05'
 expect 2 plan reduce torus:4x4

@@ -28,6 +28,17 @@ static const cli_command_t *find(const char *name) {
     return NULL;
 }
 
+/* An unknown command: one error line, with the nearest command when one is close. */
+static int unknown(const char *name) {
+    const char *names[NCOMMANDS + 2];
+    for (size_t i = 0; i < NCOMMANDS; i++) names[i] = commands[i]->name;
+    names[NCOMMANDS] = "help";
+    names[NCOMMANDS + 1] = "version";
+    const char *near = gsp_nearest(name, strlen(name), names, NCOMMANDS + 2);
+    if (near) return cli_usage_error("unknown command '%s'; did you mean '%s'? (see 'gossip --help')", name, near);
+    return cli_usage_error("unknown command '%s' (see 'gossip --help')", name);
+}
+
 int main(int argc, char **argv) {
     if (argc < 2) return cli_usage_error("missing COMMAND (see 'gossip --help')");
     const char *name = argv[1];
@@ -35,20 +46,20 @@ int main(int argc, char **argv) {
         usage(stdout);
         return EXIT_OK;
     }
-    if (!strcmp(name, "--version") || !strcmp(name, "version")) {
-        printf("gossip %s\n", GSP_VERSION_STRING);
+    if (!strcmp(name, "--version") || !strcmp(name, "-V") || !strcmp(name, "version")) {
+        printf("gossip %s\n", gsp_version());
         return EXIT_OK;
     }
     if (!strcmp(name, "help")) {
-        if (argc < 3) {
+        if (argc < 3 || !strcmp(argv[2], "help")) {
             usage(stdout);
             return EXIT_OK;
         }
         const cli_command_t *c = find(argv[2]);
-        if (!c) return cli_usage_error("unknown command '%s' (see 'gossip --help')", argv[2]);
+        if (!c) return unknown(argv[2]);
         return cli_help(c);
     }
     const cli_command_t *c = find(name);
-    if (!c) return cli_usage_error("unknown command '%s' (see 'gossip --help')", name);
+    if (!c) return unknown(name);
     return c->run(argc - 1, argv + 1);
 }

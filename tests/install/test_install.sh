@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# test_install.sh — `cmake --install` into a temporary prefix, then what a user does with it:
+# run the tools, read the man pages, complete a command, and build and run a client both with
+# `pkg-config --cflags --libs gossip` and with `find_package(gossip)` (shared and static).
+# Usage: test_install.sh BUILD_DIR SOURCE_DIR
+set -uo pipefail
+build=$(cd "$1" && pwd) src=$(cd "$2" && pwd)
+p=$(mktemp -d /tmp/gossip_install.XXXXXX)
+trap 'rm -rf "$p"' EXIT
+fail=0
+check() { # DESCRIPTION COMMAND...
+    local what=$1; shift
+    if "$@" >"$p/.out" 2>&1; then echo "ok: $what"; else echo "FAIL: $what"; tail -5 "$p/.out"; fail=1; fi
+}
+check "cmake --install" cmake --install "$build" --prefix "$p/usr"
+P=$p/usr
+lib=$(cd "$P" && ls -d lib*/ | head -1)
+lib=${lib%/}
+for f in bin/gossip bin/gossip-mpi "$lib/libgossip.a" "$lib/libgossip_mpi.a" "$lib/libgossip_pmpi.so" \
+    include/gossip/gossip.h include/gossip/version.h include/gossip/mpi.h "$lib/pkgconfig/gossip.pc" \
+    "$lib/pkgconfig/gossip-mpi.pc" "$lib/cmake/gossip/gossipConfig.cmake" "$lib/cmake/gossip/gossipConfigVersion.cmake" \
+    share/man/man1/gossip.1 share/man/man1/gossip-plan.1 share/man/man1/gossip-verify.1 \
+    share/bash-completion/completions/gossip; do
+    check "installed $f" test -s "$P/$f"
+done
+# A versioned SONAME, and the unversioned name for linking.
+check "libgossip.so SONAME" bash -c "objdump -p '$P/$lib/libgossip.so' | grep -q 'SONAME *libgossip.so.0$'"
+check "libgossip.so.0.1.0" test -f "$P/$lib/libgossip.so.0.1.0"
+# The installed tools run from anywhere (no build tree, RPATH to the installed libraries).
+check "installed gossip --version" bash -c "cd / && '$P/bin/gossip' --version | grep -qx 'gossip 0.1.0'"
+check "installed gossip plans" bash -c "'$P/bin/gossip' plan allgather torus:4x4 | grep -q optimal"
+# Man pages: one per command, from the tool's --help.
+check "gossip-plan.1 is a man page of plan" bash -c "grep -q '^\.TH \"GOSSIP-PLAN\" 1' '$P/share/man/man1/gossip-plan.1' && grep -q -- '--packets' '$P/share/man/man1/gossip-plan.1'"
+# Completion: "gossip pl<TAB>" gives plan; "gossip plan --pa<TAB>" gives --packets.
+check "bash completion" bash -c "PATH='$P/bin':\$PATH; source '$P/share/bash-completion/completions/gossip'; COMP_WORDS=(gossip pl); COMP_CWORD=1; _gossip; [ \"\${COMPREPLY[*]}\" = plan ] && COMP_WORDS=(gossip plan --pa); COMP_CWORD=2; _gossip; [ \"\${COMPREPLY[*]}\" = --packets ]"
+# pkg-config: a client compiled and linked with nothing but what gossip.pc says.
+export PKG_CONFIG_PATH=$P/$lib/pkgconfig
+check "pkg-config --modversion" bash -c "[ \"\$(pkg-config --modversion gossip)\" = 0.1.0 ]"
+check "pkg-config client builds" bash -c "cc -std=c11 -Wall -Werror '$src/examples/plan_verify.c' -o '$p/client_pc' \$(pkg-config --cflags --libs gossip)"
+check "pkg-config client runs" bash -c "LD_LIBRARY_PATH='$P/$lib' '$p/client_pc' torus:4x4 '$p/s.json' | grep -q 'verifier: valid' && '$P/bin/gossip' verify '$p/s.json' >/dev/null"
+check "pkg-config --static client builds" bash -c "cc -std=c11 '$src/examples/plan_verify.c' -o '$p/client_pcs' \$(pkg-config --cflags gossip) '$P/$lib/libgossip.a' \$(pkg-config --static --libs-only-l gossip | sed 's/-lgossip\\b//')"
+check "pkg-config --static client runs" bash -c "'$p/client_pcs' hypercube:4 | grep -q 'verifier: valid'"
+# find_package: gossip::gossip (shared) and gossip::gossip_static.
+check "find_package client configures" cmake -S "$src/tests/install/client" -B "$p/cb" -DCMAKE_PREFIX_PATH="$P" -DEXAMPLE="$src/examples/plan_verify.c"
+check "find_package client builds" cmake --build "$p/cb"
+check "find_package client (shared) runs" bash -c "'$p/cb/client_shared' star:4 | grep -q 'verifier: valid'"
+check "find_package client (static) runs" bash -c "'$p/cb/client_static' cycle:7 | grep -q 'verifier: valid'"
+exit $fail
