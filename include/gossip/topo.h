@@ -1,5 +1,5 @@
 /* topo.h — topologies: the explicit arc table, the group of a Cayley graph, and the spec
- * parser of DESIGN.md ("torus:5x5", "star:7", "product(cycle:5,complete:2)", "file:g.txt"). */
+ * parser of docs/topology.md ("torus:5x5", "star:7", "product(cycle:5,complete:2)", "file:g.txt"). */
 #ifndef GOSSIP_TOPO_H
 #define GOSSIP_TOPO_H
 
@@ -52,7 +52,7 @@ void gsp_group_free(gsp_group_t *g);
 bool gsp_group_is_abelian(const gsp_group_t *g);
 
 /** A topology: nodes 0..n-1 and, for each node x, its arcs adj[off[x] .. off[x+1]-1] in the
- * order of DESIGN.md's table. When group != NULL the graph is the Cayley graph of that group
+ * order of docs/topology.md's table. When group != NULL the graph is the Cayley graph of that group
  * on gens[0..ngens-1]: every node has degree ngens and arc i of x goes to gens[i] * x. */
 typedef struct gsp_topo {
     int64_t n, m;         /* nodes, arcs */

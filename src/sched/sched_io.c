@@ -1,4 +1,4 @@
-/* sched_io.c — the schedule file (DESIGN.md, JSON version 1): a streaming writer that emits
+/* sched_io.c — the schedule file (docs/schedule-format.md, JSON version 1): a streaming writer that emits
  * one round per line, and a reader on jansson that names the round, the transfer and the rule
  * of the first thing it rejects. */
 #include <errno.h>

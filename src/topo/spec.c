@@ -1,4 +1,4 @@
-/* spec.c — the topology spec parser of DESIGN.md. Each family turns its arguments into a
+/* spec.c — the topology spec parser (docs/topology.md). Each family turns its arguments into a
  * group and generators (or an edge list) and hands them to topo.c; every rejection names
  * the spec and what is wrong with it. */
 #include <ctype.h>
@@ -471,7 +471,42 @@ static const struct {
     {"complete", build_complete}, {"cayley", build_cayley},       {"perm", build_perm},
 };
 
+static gsp_err_t from_spec(gsp_topo_t *t, const char *spec);
+
+/* Blanks next to punctuation (and at the ends) carry no meaning: "product(cycle:5, complete:2)"
+ * is "product(cycle:5,complete:2)". Blanks between two numbers stay (perm words "(1 0 2)"), and
+ * file paths are left alone. */
+static bool is_punct(char c) { return c == ',' || c == '(' || c == ')' || c == ':' || c == 'x' || c == 0; }
+
 gsp_err_t gsp_topo_from_spec(gsp_topo_t *t, const char *spec) {
+    memset(t, 0, sizeof *t);
+    if (!spec) return gsp_error(GSP_ERR_INVAL, "no topology spec");
+    bool blank = false;
+    for (const char *p = spec; *p && !blank; p++) blank = isspace((unsigned char)*p);
+    while (isspace((unsigned char)*spec)) spec++;
+    if (!blank || strncmp(spec, "file:", 5) == 0 || strlen(spec) > 100000) return from_spec(t, spec);
+    size_t len = strlen(spec);
+    char *norm = gsp_malloc(len + 1);
+    if (!norm) return gsp_error(GSP_ERR_NOMEM, "out of memory");
+    size_t k = 0;
+    for (size_t i = 0; i < len; i++) {
+        if (!isspace((unsigned char)spec[i])) {
+            norm[k++] = spec[i];
+            continue;
+        }
+        size_t j = i;
+        while (j < len && isspace((unsigned char)spec[j])) j++;
+        /* Keep one blank only between two non-punctuation characters. */
+        if (k > 0 && !is_punct(norm[k - 1]) && !is_punct(spec[j])) norm[k++] = ' ';
+        i = j - 1;
+    }
+    norm[k] = 0;
+    gsp_err_t err = from_spec(t, norm);
+    gsp_free(norm);
+    return err;
+}
+
+static gsp_err_t from_spec(gsp_topo_t *t, const char *spec) {
     memset(t, 0, sizeof *t);
     size_t len = strlen(spec);
     if (len == 0) return gsp_error(GSP_ERR_PARSE, "empty topology spec");

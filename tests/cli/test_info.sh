@@ -93,4 +93,15 @@ done
 expect 2 revolve 7 --steps && grep -q 'needs a value' "$tmp/err" || fail "revolve --steps without a value"
 expect 2 verify x.json --seed && grep -q 'needs a value' "$tmp/err" || fail "verify --seed without a value"
 expect 2 plan allgather torus:3x3 --seed 99999999999999999999 && grep -q 'too large' "$tmp/err" || fail "--seed overflow not said"
+# Did you mean: commands, families, methods; -V and help help.
+expect 2 pln && grep -q "did you mean 'plan'" "$tmp/err" || fail "no suggestion for pln"
+expect 2 info toru:4x4 && grep -q "did you mean 'torus'" "$tmp/err" || fail "no suggestion for toru"
+expect 2 plan allgather torus:4x4 --method rotaton && grep -q "did you mean 'rotation'" "$tmp/err" || fail "no suggestion for rotaton"
+expect 2 frobnicate && ! grep -q "did you mean" "$tmp/err" || fail "a far word got a suggestion"
+expect 0 -V && grep -qx "gossip [0-9.]*" "$tmp/out" || fail "gossip -V"
+expect 0 help help && grep -q "usage: gossip" "$tmp/out" || fail "gossip help help"
+# Blanks around punctuation in specs are tolerated; blanks inside perm words still separate.
+expect 0 info "product(cycle:5, complete:2)" --json && [ "$(jq .nodes "$tmp/out")" = 10 ] || fail "spaces in product spec"
+expect 0 info " torus: 4 x 4 " --json && [ "$(jq -r .topology "$tmp/out")" = torus:4x4 ] || fail "spaces in torus spec"
+expect 0 info "perm:4:( 1 0 2 3 ), (1 2 3 0)" --json && [ "$(jq .nodes "$tmp/out")" = 24 ] || fail "spaces in perm spec"
 finish

@@ -1,4 +1,4 @@
-/* test_topo.c — the spec grammar and the node-index and arc-order conventions of DESIGN.md,
+/* test_topo.c — the spec grammar and the node-index and arc-order conventions of docs/topology.md,
  * checked against hand-computed coordinates, and the errors for bad specs. */
 #include <setjmp.h>
 #include <stdarg.h>
