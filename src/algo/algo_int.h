@@ -8,6 +8,12 @@
 #include "gossip/algo.h"
 #include "gossip/problemb.h"
 
+/** One-port (telephone) broadcast from root on t: who informs whom (parent [out], -1 at the
+ * root) and in which round (when [out], -1 at the root); *rounds [out]. Release with gsp_free.
+ * Shared by the matching-tree broadcast and allreduce. */
+gsp_err_t gsp__telephone_tree(const gsp_topo_t *t, int64_t root, uint64_t seed, int64_t **parent, int64_t **when,
+                              int64_t *rounds);
+
 typedef struct {
     int64_t y; /* element added */
     int i;     /* generator it arrives by: y = s_i * g with g in S_t */

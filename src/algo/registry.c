@@ -7,6 +7,11 @@
 
 extern const gsp_method_t gsp__method_broadcast_bfs;
 extern const gsp_method_t gsp__method_broadcast_circulant;
+extern const gsp_method_t gsp__method_broadcast_matching;
+extern const gsp_method_t gsp__method_allgather_matching;
+extern const gsp_method_t gsp__method_allgather_ring;
+extern const gsp_method_t gsp__method_allreduce_matching;
+extern const gsp_method_t gsp__method_allreduce_doubling;
 extern const gsp_method_t gsp__method_allgather_flood;
 extern const gsp_method_t gsp__method_allgather_circulant;
 extern const gsp_method_t gsp__method_allgather_greedy;
@@ -24,12 +29,17 @@ extern const gsp_method_t gsp__method_reduce_scatter_reverse;
 static const gsp_method_t *const registry[] = {
     &gsp__method_broadcast_bfs,
     &gsp__method_broadcast_circulant,
+    &gsp__method_broadcast_matching,
     &gsp__method_allgather_flood,
     &gsp__method_allgather_circulant,
     &gsp__method_allgather_rotation,
     &gsp__method_allgather_balanced_search,
     &gsp__method_allgather_greedy,
+    &gsp__method_allgather_ring,
+    &gsp__method_allgather_matching,
     &gsp__method_allreduce_tree,
+    &gsp__method_allreduce_matching,
+    &gsp__method_allreduce_doubling,
     &gsp__method_allreduce_spectral,
     &gsp__method_allreduce_diameter2,
     &gsp__method_allreduce_product,

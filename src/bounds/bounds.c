@@ -124,6 +124,7 @@ gsp_err_t gsp_bounds_compute(const gsp_topo_t *t, const gsp_distances_t *dist,
     /* Allgather, and reduce-scatter by reversal: a node must send a partial sum of each of
      * the N-1 other blocks, and a block at distance j must leave it j rounds before the end. */
     add(out, "diameter", "packet-gossip paper, Prop. 6", D);
+    if (m->one_port) add(out, "one-port", "what a node knows at most doubles per round", ceil_log2(n));
     if (m->packets == GSP_PACKETS_INF) return GSP_OK;
     int64_t p = m->packets, din = t->in_dmin, cap;
     if (din <= 0) return GSP_OK;
@@ -131,6 +132,12 @@ gsp_err_t gsp_bounds_compute(const gsp_topo_t *t, const gsp_distances_t *dist,
     add(out, "degree", t->directed ? "packet-gossip paper, Prop. 8 (in-degree)" : "packet-gossip paper, Prop. 7",
         gsp_ceil_div(n - 1, cap));
     if (m->one_port) add(out, "one-port", "one in-arc per round carries at most p packets", gsp_ceil_div(n - 1, p));
+    if (m->half_duplex && !t->directed) {
+        /* N(N-1) deliveries; an edge carries at most p packets, one way, per round. */
+        int64_t edges = t->m / 2, need, per;
+        if (edges > 0 && gsp_mul_ok(n, n - 1, &need) && gsp_mul_ok(edges, p, &per))
+            add(out, "half-duplex", "N(N-1) deliveries, at most p per edge and round", gsp_ceil_div(need, per));
+    }
     if (dist->per_node && cap < INT64_MAX / 4) {
         /* Layered bound on the graph's own layers (valid because every node looks alike). */
         int64_t ball = 0, best = 0;
