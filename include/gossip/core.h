@@ -65,6 +65,15 @@ char *gsp_strdup(const char *s);
 const char *gsp_nearest(const char *word, size_t len, const char *const *names, size_t n);
 /** Test hook: the k-th allocation from now on fails (k >= 1); k = 0 disables. Per thread. */
 void gsp_alloc_fail_after(int64_t k);
+/** The memory a topology may plan for: before building a graph the library estimates what it
+ * and the work on it (distances, schedules' per-node arrays) need, and refuses with
+ * GSP_ERR_TOOBIG above this. Default: half the machine's physical memory, or the environment's
+ * GOSSIP_MEMORY_LIMIT (bytes, with an optional K, M, G or T suffix). */
+int64_t gsp_memory_limit(void);
+/** Sets the limit in bytes for this process (0: back to the default). */
+void gsp_set_memory_limit(int64_t bytes);
+/** Parses "1.5G", "512M", "4096": bytes, or -1 when malformed or not positive. */
+int64_t gsp_parse_bytes(const char *s);
 /** Allocates count*size bytes with an overflow check; sets GSP_ERR_NOMEM or _OVERFLOW. */
 gsp_err_t gsp_alloc_array(void **out, int64_t count, size_t size, bool zero);
 

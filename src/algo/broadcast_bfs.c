@@ -11,7 +11,7 @@ static int64_t root_of(const gsp_plan_in_t *in) { return in->root >= 0 ? in->roo
 
 static bool applies(const gsp_plan_in_t *in, char *why, size_t n) {
     if (in->model.one_port) {
-        snprintf(why, n, "one port: the root would send on several arcs at once");
+        snprintf(why, n, "one port: a BFS tree sends on all of a node's tree arcs in one round (use matching-tree)");
         return false;
     }
     if (root_of(in) >= in->topo->n) {

@@ -9,6 +9,19 @@
 
 #include "gossip/topo.h"
 
+/* A character for an error message: the end of the spec, a printable character in quotes, or
+ * its byte value (never a raw control character in a message). */
+typedef struct {
+    char s[24];
+} chardesc_t;
+static chardesc_t describe(char c) {
+    chardesc_t d;
+    if (c == 0) snprintf(d.s, sizeof d.s, "end of the spec");
+    else if (isprint((unsigned char)c)) snprintf(d.s, sizeof d.s, "'%c'", c);
+    else snprintf(d.s, sizeof d.s, "byte 0x%02x", (unsigned char)c);
+    return d;
+}
+
 /* Parses a non-negative decimal integer at *p, advancing *p. Overflow is an error. */
 static bool parse_int(const char **p, int64_t *out) {
     const char *s = *p;
@@ -68,7 +81,7 @@ static gsp_err_t parse_dims(const char *spec, const char *p, int64_t lo, int64_t
         m[(*k)++] = v;
         if (*p == 0) return GSP_OK;
         if (*p != 'x' && *p != 'X')
-            return gsp_error(GSP_ERR_PARSE, "%s: unexpected '%c' in the %s", spec, *p, what);
+            return gsp_error(GSP_ERR_PARSE, "%s: unexpected %s in the %s", spec, describe(*p).s, what);
         p++;
     }
 }
@@ -95,11 +108,12 @@ static gsp_err_t build_torus(gsp_topo_t *t, const char *spec, const char *args) 
     /* A torus is the product C_P1 x torus(P2 x ...): keep the factors, as product() does, so that
      * methods built on products (Theorem 3 of the global-sum paper) and product spectra apply. The
      * node index is the same (row-major: index_A * N_B + index_B); only the arc order differs. */
-    char fa[32], fb[512];
+    /* The factors' specs from the parsed sides, not from the text (which may use 'X', leading
+     * zeros or any length). */
+    char fa[32], fb[GSP_MAX_DIMS * 21 + 8];
     snprintf(fa, sizeof fa, "torus:%lld", (long long)m[0]);
-    const char *rest = strchr(args, 'x');
-    if (!rest) rest = strchr(args, 'X');
-    snprintf(fb, sizeof fb, "torus:%s", rest + 1);
+    size_t used = (size_t)snprintf(fb, sizeof fb, "torus:");
+    for (int j = 1; j < k; j++) used += (size_t)snprintf(fb + used, sizeof fb - used, j > 1 ? "x%lld" : "%lld", (long long)m[j]);
     t->fa = gsp_calloc(1, sizeof *t->fa);
     t->fb = gsp_calloc(1, sizeof *t->fb);
     if (!t->fa || !t->fb) err = gsp_error(GSP_ERR_NOMEM, "out of memory");
@@ -294,7 +308,7 @@ static gsp_err_t parse_tuple(const char *spec, const char **pp, int64_t *v, int 
         while (*p == ' ') p++;
         if (*p == ',') p++;
         else if (*p != ')' && !isdigit((unsigned char)*p) && *p != '-')
-            return gsp_error(GSP_ERR_PARSE, "%s: unexpected '%c' in a tuple", spec, *p);
+            return gsp_error(GSP_ERR_PARSE, "%s: unexpected %s in a tuple", spec, describe(*p).s);
     }
     *pp = p + 1;
     return GSP_OK;
@@ -420,18 +434,27 @@ fail:
 }
 
 gsp_err_t gsp__topo_from_file(gsp_topo_t *t, const char *spec, const char *path);
+gsp_err_t gsp__topo_spec_size(const char *spec, int64_t *n, int64_t *m);
+gsp_err_t gsp__topo_check_size(const char *spec, int64_t n, int64_t m);
 
 /* Splits "A,B" at the comma outside parentheses. */
 static gsp_err_t build_product(gsp_topo_t *t, const char *spec, const char *inner, size_t len) {
     int depth = 0;
     size_t cut = len;
     gsp_err_t err;
+    /* The factors are split at the first comma outside parentheses that is followed by the start
+     * of a spec (a family name and ':', or "product("): circulant:10:1,3 has commas of its own. */
     for (size_t i = 0; i < len; i++) {
         if (inner[i] == '(') depth++;
         else if (inner[i] == ')') depth--;
         else if (inner[i] == ',' && depth == 0) {
-            cut = i;
-            break;
+            size_t j = i + 1;
+            while (j < len && islower((unsigned char)inner[j])) j++;
+            bool starts = j > i + 1 && j < len && (inner[j] == ':' || (inner[j] == '(' && j - i - 1 == 7 && !strncmp(inner + i + 1, "product", 7)));
+            if (starts) {
+                cut = i;
+                break;
+            }
         }
     }
     if (cut == len || cut == 0 || cut + 1 == len)
@@ -446,6 +469,17 @@ static gsp_err_t build_product(gsp_topo_t *t, const char *spec, const char *inne
     sa[cut] = 0;
     memcpy(sb, inner + cut + 1, len - cut - 1);
     sb[len - cut - 1] = 0;
+    {
+        /* Both factors parsed and sized first (dry runs), and the product checked against the
+         * limits, before either is built: a huge A is not built to find B malformed. */
+        int64_t na, ma, nb, mb, n, m1, m2, m;
+        if ((err = gsp__topo_spec_size(sa, &na, &ma)) || (err = gsp__topo_spec_size(sb, &nb, &mb))) goto fail;
+        if (!gsp_mul_ok(na, nb, &n) || !gsp_mul_ok(ma, nb, &m1) || !gsp_mul_ok(mb, na, &m2) || !gsp_add_ok(m1, m2, &m)) {
+            err = gsp_error(GSP_ERR_OVERFLOW, "%s: size overflows", spec);
+            goto fail;
+        }
+        if ((err = gsp__topo_check_size(spec, n, m))) goto fail;
+    }
     if ((err = gsp_topo_from_spec(a, sa))) goto fail;
     if ((err = gsp_topo_from_spec(b, sb))) goto fail;
     gsp_free(sa);

@@ -23,6 +23,17 @@ void gsp_topo_destroy(gsp_topo_t *t) {
     memset(t, 0, sizeof *t);
 }
 
+/* Dry runs (gsp__topo_spec_size): check_size records the size of the graph the spec would
+ * build and stops the build there, before anything large is allocated. */
+static _Thread_local struct {
+    bool on, hit;
+    int64_t n, m;
+} dry;
+
+/* Bytes to plan for an n-node, m-arc graph: the arc table, and per node the arrays the work on
+ * it takes (degrees, distances, a BFS queue, a schedule's per-node state). */
+static double need_bytes(int64_t n, int64_t m) { return 8.0 * (double)(n + 1) + 8.0 * (double)m + 40.0 * (double)n; }
+
 /* Checks that an n-node, m-arc table fits the limits, with a message naming the spec. */
 static gsp_err_t check_size(const char *spec, int64_t n, int64_t per_node) {
     int64_t m;
@@ -34,6 +45,40 @@ static gsp_err_t check_size(const char *spec, int64_t n, int64_t per_node) {
                          "%s: %lld nodes and %lld arcs need %.1f GB; the limit is %lld arcs",
                          spec, (long long)n, (long long)m, (double)(m + n) * 8 / 1e9,
                          (long long)GSP_MAX_ARCS);
+    double need = need_bytes(n, m), limit = (double)gsp_memory_limit();
+    if (need > limit)
+        return gsp_error(GSP_ERR_TOOBIG, "%s: %lld nodes and %lld arcs need about %.1f GB, above the memory limit of %.1f GB (GOSSIP_MEMORY_LIMIT)",
+                         spec, (long long)n, (long long)m, need / 1e9, limit / 1e9);
+    if (dry.on) {
+        dry.hit = true;
+        dry.n = n;
+        dry.m = m;
+        return gsp_error(GSP_ERR_NOTAPPLIC, "%s: dry run", spec);
+    }
+    return GSP_OK;
+}
+
+/* The limits for an n-node graph of m arcs in all (products: the degree need not divide). */
+gsp_err_t gsp__topo_check_size(const char *spec, int64_t n, int64_t m) { return check_size(spec, n, n ? (m + n - 1) / n : 1); }
+
+gsp_err_t gsp__topo_spec_size(const char *spec, int64_t *n, int64_t *m) {
+    gsp_topo_t tmp;
+    bool was = dry.on;
+    dry.on = true;
+    dry.hit = false;
+    gsp_err_t err = gsp_topo_from_spec(&tmp, spec);
+    bool hit = dry.hit;
+    dry.on = was;
+    dry.hit = false;
+    if (hit) {
+        *n = dry.n;
+        *m = dry.m;
+        return GSP_OK;
+    }
+    if (err) return err;
+    *n = tmp.n;
+    *m = tmp.m;
+    gsp_topo_destroy(&tmp);
     return GSP_OK;
 }
 
@@ -61,12 +106,35 @@ static gsp_err_t finish(gsp_topo_t *t) {
      * graphs are checked arc by arc. */
     t->directed = false;
     if (!t->group) {
-        for (int64_t x = 0; x < t->n && !t->directed; x++)
-            for (int64_t a = t->off[x]; a < t->off[x + 1]; a++)
-                if (gsp_topo_arc_index(t, t->adj[a], x) < 0) {
-                    t->directed = true;
-                    break;
-                }
+        /* Symmetric when every node's out-neighbours and in-neighbours are the same multiset:
+         * counted per node with the in-arcs (linear; a lookup per arc would be quadratic in a
+         * hub's degree). */
+        int64_t n = t->n, *ioff = NULL, *iadj = NULL, *cnt = NULL;
+        gsp_err_t e2;
+        if ((e2 = gsp_alloc_array((void **)&ioff, n + 1, sizeof *ioff, true)) ||
+            (e2 = gsp_alloc_array((void **)&iadj, t->m + 1, sizeof *iadj, false)) ||
+            (e2 = gsp_alloc_array((void **)&cnt, n, sizeof *cnt, true))) {
+            gsp_free(ioff);
+            gsp_free(iadj);
+            return e2;
+        }
+        for (int64_t a = 0; a < t->m; a++) ioff[t->adj[a] + 1]++;
+        for (int64_t x = 0; x < n; x++) ioff[x + 1] += ioff[x];
+        for (int64_t x = 0; x < n; x++)
+            for (int64_t a = t->off[x]; a < t->off[x + 1]; a++) iadj[ioff[t->adj[a]]++] = x;
+        for (int64_t x = n; x > 0; x--) ioff[x] = ioff[x - 1];
+        ioff[0] = 0;
+        for (int64_t x = 0; x < n && !t->directed; x++) {
+            for (int64_t a = t->off[x]; a < t->off[x + 1]; a++) cnt[t->adj[a]]++;
+            for (int64_t b = ioff[x]; b < ioff[x + 1]; b++) cnt[iadj[b]]--;
+            for (int64_t a = t->off[x]; a < t->off[x + 1]; a++) t->directed |= cnt[t->adj[a]] != 0;
+            for (int64_t b = ioff[x]; b < ioff[x + 1]; b++) t->directed |= cnt[iadj[b]] != 0;
+            for (int64_t a = t->off[x]; a < t->off[x + 1]; a++) cnt[t->adj[a]] = 0;
+            for (int64_t b = ioff[x]; b < ioff[x + 1]; b++) cnt[iadj[b]] = 0;
+        }
+        gsp_free(ioff);
+        gsp_free(iadj);
+        gsp_free(cnt);
     } else {
         for (int i = 0; i < t->ngens; i++)
             if (gsp_topo_gen_inverse(t, i) < 0) t->directed = true;

@@ -93,6 +93,32 @@ done
 expect 2 revolve 7 --steps && grep -q 'needs a value' "$tmp/err" || fail "revolve --steps without a value"
 expect 2 verify x.json --seed && grep -q 'needs a value' "$tmp/err" || fail "verify --seed without a value"
 expect 2 plan allgather torus:3x3 --seed 99999999999999999999 && grep -q 'too large' "$tmp/err" || fail "--seed overflow not said"
+# Hostile input (issue 15): every reader refuses cleanly, with one line, before allocating.
+expect 0 plan allreduce torus:3X4x5 --json && jqcheck '.verified and .nodes == 60'
+expect 0 plan allreduce "torus:$(printf '0%.0s' $(seq 600))3x4" --json && jqcheck '.verified and .nodes == 12'
+expect 0 info "product(circulant:10:1,3,cycle:3)" --json --no-spectrum && jqcheck '.nodes == 30 and .arcs == 180'
+printf 'nodes 6 trailing garbage\n0 1\n' >"$tmp/g1.txt"
+expect 2 info "file:$tmp/g1.txt" && grep -q "unexpected text after 'nodes 6'" "$tmp/err" || fail "nodes with garbage accepted"
+printf 'nodes 6\nnodes 3\n0 1\n' >"$tmp/g2.txt"
+expect 2 info "file:$tmp/g2.txt" && grep -q "a second 'nodes' line" "$tmp/err" || fail "two nodes lines accepted"
+printf '0 1\n1\0 2\n' >"$tmp/g3.txt"
+expect 2 info "file:$tmp/g3.txt" && grep -q "NUL byte" "$tmp/err" || fail "NUL byte accepted"
+printf '0 1 x\n' >"$tmp/g4.txt"
+expect 2 info "file:$tmp/g4.txt" && grep -q "after the edge: 'x'$" "$tmp/err" || fail "0 1 x"
+expect 2 info file:/dev/zero && grep -q "NUL byte" "$tmp/err" || fail "/dev/zero"
+head -c 10000 /dev/urandom | tr -d '\n\000' >"$tmp/g5.txt"
+expect 2 info "file:$tmp/g5.txt" && grep -q "longer than 4096 bytes" "$tmp/err" || fail "a line without end"
+printf 'nodes 1073741823\n' >"$tmp/g6.txt"
+expect 2 info "file:$tmp/g6.txt" && grep -q "above the memory limit" "$tmp/err" || fail "nodes 1073741823"
+printf '0 1073741823\n' >"$tmp/g7.txt"
+expect 2 info "file:$tmp/g7.txt" && grep -q "above the memory limit" "$tmp/err" || fail "0 1073741823"
+expect 2 info optcirc:249516416 && grep -q "above the memory limit" "$tmp/err" || fail "optcirc:249516416"
+expect 2 info "product(cycle:268435456,:8)"
+expect 2 info "product(cycle:268435456,cycle:268435456)" && grep -q "arc" "$tmp/err" || fail "a product too large, found late"
+GOSSIP_MEMORY_LIMIT=1M expect 2 info torus:300x300 && grep -q "memory limit of 0.0 GB" "$tmp/err" || fail "GOSSIP_MEMORY_LIMIT ignored"
+expect 2 info 'perm:4:(1 0 2 3' && grep -q "unexpected end of the spec" "$tmp/err" && [ "$(tr -d '\000' <"$tmp/err" | wc -c)" = "$(wc -c <"$tmp/err")" ] || fail "perm message"
+expect 2 info $'file:/nonexistent\nfile' && grep -q 'nonexistent\\nfile' "$tmp/err" || fail "a newline echoed raw"
+expect 2 scatter --plot "$tmp/p.svg" --sizes '' && [ ! -e "$tmp/p.svg" ] || fail "scatter --sizes ''"
 # Did you mean: commands, families, methods; -V and help help.
 expect 2 pln && grep -q "did you mean 'plan'" "$tmp/err" || fail "no suggestion for pln"
 expect 2 info toru:4x4 && grep -q "did you mean 'torus'" "$tmp/err" || fail "no suggestion for toru"

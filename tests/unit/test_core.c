@@ -114,8 +114,54 @@ static void test_json_writer(void **state) {
     free(buf);
 }
 
+static void test_memory_limit(void **state) {
+    (void)state;
+    assert_int_equal(gsp_parse_bytes("4096"), 4096);
+    assert_int_equal(gsp_parse_bytes("1.5K"), 1536);
+    assert_int_equal(gsp_parse_bytes("2G"), (int64_t)2 << 30);
+    assert_int_equal(gsp_parse_bytes("512MB"), (int64_t)512 << 20);
+    assert_int_equal(gsp_parse_bytes(""), -1);
+    assert_int_equal(gsp_parse_bytes("-1"), -1);
+    assert_int_equal(gsp_parse_bytes("1X"), -1);
+    assert_int_equal(gsp_parse_bytes("1e30"), -1);
+    assert_true(gsp_memory_limit() > 0);
+    /* A graph above the limit is refused before it is built; below it, built. */
+    gsp_set_memory_limit(1 << 20);
+    gsp_topo_t t;
+    assert_int_equal(gsp_topo_from_spec(&t, "torus:300x300"), GSP_ERR_TOOBIG);
+    assert_int_equal(gsp_topo_from_spec(&t, "product(torus:300x300,cycle:3)"), GSP_ERR_TOOBIG);
+    assert_int_equal(gsp_topo_from_spec(&t, "torus:10x10"), GSP_OK);
+    gsp_topo_destroy(&t);
+    gsp_set_memory_limit(0);
+    assert_int_equal(gsp_topo_from_spec(&t, "torus:300x300"), GSP_OK);
+    gsp_topo_destroy(&t);
+}
+
+/* The directed flag of an explicit graph: symmetric multisets of in- and out-neighbours. */
+static void test_directed_flag(void **state) {
+    (void)state;
+    gsp_topo_t t;
+    int64_t star[2 * 999];
+    for (int64_t i = 0; i < 999; i++) star[2 * i] = 0, star[2 * i + 1] = i + 1;
+    assert_int_equal(gsp_topo_from_edges(&t, 1000, star, 999, false, "star"), GSP_OK);
+    assert_false(t.directed);
+    gsp_topo_destroy(&t);
+    assert_int_equal(gsp_topo_from_edges(&t, 1000, star, 999, true, "out-star"), GSP_OK);
+    assert_true(t.directed);
+    gsp_topo_destroy(&t);
+    int64_t both[] = {0, 1, 1, 0, 1, 2, 2, 1, 2, 0};
+    assert_int_equal(gsp_topo_from_edges(&t, 3, both, 5, true, "almost"), GSP_OK);
+    assert_true(t.directed); /* 2 -> 0 without 0 -> 2 */
+    gsp_topo_destroy(&t);
+    int64_t sym[] = {0, 1, 1, 0, 1, 2, 2, 1, 2, 0, 0, 2};
+    assert_int_equal(gsp_topo_from_edges(&t, 3, sym, 6, true, "sym"), GSP_OK);
+    assert_false(t.directed);
+    gsp_topo_destroy(&t);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_memory_limit), cmocka_unit_test(test_directed_flag),
         cmocka_unit_test(test_error_names), cmocka_unit_test(test_alloc_fault),
         cmocka_unit_test(test_alloc_fault_every_step_of_topo), cmocka_unit_test(test_rng),
         cmocka_unit_test(test_bits), cmocka_unit_test(test_json_writer),

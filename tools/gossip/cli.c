@@ -9,19 +9,30 @@
 
 #include "cli.h"
 
+/* One error line, whatever the input echoed in it: control characters are escaped. */
+static void put_line(const char *msg) {
+    fputs("gossip: error: ", stderr);
+    for (const unsigned char *p = (const unsigned char *)msg; *p; p++) {
+        if (*p == '\n') fputs("\\n", stderr);
+        else if (*p < 0x20 || *p == 0x7f) fprintf(stderr, "\\x%02x", *p);
+        else fputc(*p, stderr);
+    }
+    fputc('\n', stderr);
+}
+
 int cli_usage_error(const char *fmt, ...) {
+    char msg[2048];
     va_list ap;
     va_start(ap, fmt);
-    fputs("gossip: error: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+    vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
+    put_line(msg);
     return EXIT_USAGE;
 }
 
 int cli_lib_error(gsp_err_t err) {
     cli_progress_done();
-    fprintf(stderr, "gossip: error: %s\n", gsp_errmsg());
+    put_line(gsp_errmsg());
     switch (err) {
     case GSP_ERR_NOMEM:
     case GSP_ERR_INTERNAL:

@@ -65,6 +65,8 @@ static int plot(const char *outpath, const char *sizes, int64_t trials, int64_t 
         p = *end == ',' ? end + 1 : end;
         if (*end && *end != ',') return cli_usage_error("scatter: --sizes is a comma-separated list");
     }
+    if (nn == 0) return cli_usage_error("scatter: --sizes is empty (give sizes like 8,64,512)");
+    if (*p) return cli_usage_error("scatter: --sizes takes at most 16 sizes");
     char tmp[4096];
     snprintf(tmp, sizeof tmp, "%s.tmp%ld", outpath, (long)getpid());
     FILE *f = fopen(tmp, "w");
