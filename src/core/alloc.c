@@ -70,7 +70,7 @@ int64_t gsp_parse_bytes(const char *s) {
     else if (*end == 'G' || *end == 'g') k = 1024.0 * 1024 * 1024, end++;
     else if (*end == 'T' || *end == 't') k = 1024.0 * 1024 * 1024 * 1024, end++;
     if (*end == 'B' || *end == 'b') end++;
-    if (*end || v * k >= 9.2e18) return -1;
+    if (*end || v * k >= 9.2e18 || v * k < 1) return -1;
     return (int64_t)(v * k);
 }
 

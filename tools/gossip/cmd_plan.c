@@ -46,28 +46,6 @@ static const char usage_text[] =
     "  verified     yes: 600 transfers, 0 duplicate deliveries, peak 4 packets on an arc in a round\n"
     "  time         0.02 ms\n";
 
-bool cli_parse_model(const char *opt, const char *val, gsp_model_t *m) {
-    if (!strcmp(opt, "--packets")) {
-        if (!strcmp(val, "inf")) {
-            m->packets = GSP_PACKETS_INF;
-            return true;
-        }
-        return cli_parse_int(val, 1, 1000000, "--packets", &m->packets);
-    }
-    if (!strcmp(opt, "--ports")) {
-        if (!strcmp(val, "all")) m->one_port = false;
-        else if (!strcmp(val, "1")) m->one_port = true;
-        else return cli_usage_error("--ports must be all or 1, not '%s'", val), false;
-        return true;
-    }
-    if (!strcmp(opt, "--duplex")) {
-        if (!strcmp(val, "full")) m->half_duplex = false;
-        else if (!strcmp(val, "half")) m->half_duplex = true;
-        else return cli_usage_error("--duplex must be full or half, not '%s'", val), false;
-        return true;
-    }
-    return false;
-}
 
 static void describe_model(const gsp_model_t *m, char *buf, size_t n) {
     char p[32];
