@@ -9,9 +9,9 @@ expect 0 plan --help && grepcheck '^usage: gossip plan'
 expect 0 verify --help && grepcheck '^usage: gossip verify'
 expect 0 list && grepcheck 'bfs-tree' && grepcheck 'flood' && grepcheck 'greedy' && grepcheck 'tree'
 expect 0 list --collective allreduce --json
-jqcheck 'length >= 1 and all(.[]; .collective == "allreduce")'
+jqcheck '(.methods | length) >= 1 and all(.methods[]; .collective == "allreduce") and .topology == null'
 expect 0 list --topology "file:$DATA/dicycle3.txt" --json
-jqcheck 'any(.[]; .name == "tree" and .applies == false)'
+jqcheck 'any(.methods[]; .name == "tree" and .applies == false and (.why_not | type) == "string")'
 
 # Reduce-scatter and the block allreduce: the allgather's rounds, exact by contribution counting.
 expect 0 plan reduce-scatter torus:4x4 --json
@@ -22,6 +22,19 @@ expect 0 verify "$tmp/rsag.json" && grepcheck 'every contribution counted exactl
 jq -c '.rounds[0].send |= .[1:]' "$tmp/rsag.json" >"$tmp/rsag-bad.json"
 expect 1 verify "$tmp/rsag-bad.json" && grepcheck 'rule complete'
 # The runtime's candidates with the cost model.
+# verify --json: the same keys whatever the verdict.
+expect 0 plan allgather torus:3x3 -o "$tmp/v33.json"
+expect 0 verify "$tmp/v33.json" --json && jqcheck '.ok and .rule == null and .round == null and .message == null'
+jq -c '.symmetric |= .[1:]' "$tmp/v33.json" >"$tmp/v33-bad.json"
+expect 1 verify "$tmp/v33-bad.json" --json && jqcheck '(.ok | not) and (.rule | type) == "string" and (.round | type) == "number"'
+# Options that do not apply are errors; GNU --option=value; did you mean for options.
+expect 2 plan allgather torus:3x3 --degree 2
+expect 0 plan allgather torus:3x3 --packets=2 --json && jqcheck '.model.packets == 2'
+expect 2 plan allgather torus:3x3 --pakets 2 && grep -q "did you mean '--packets'" "$tmp/err" || fail "no option suggestion"
+expect 2 plan broadcast torus:4x4 --root 16 && grep -q '(0\.\.15)' "$tmp/err" || fail "root range"
+expect 2 scatter 16 --exact --variant pull
+expect 2 revolve 7 --async 3
+expect 0 revolve 7 --simulate 10 --json && jqcheck '.results == 9 and .wrong_results == 0'
 expect 0 plan allreduce torus:8x8 --bytes 1048576 --json
 jqcheck '.choice == "rs-ag" and (.candidates | length) == 4 and ([.candidates[] | select(.chosen)] | length) == 1'
 jqcheck '(.candidates[] | select(.algorithm == "rs-ag") | .rounds == 32 and .busiest_link_bytes == 524288)'

@@ -121,3 +121,24 @@ bool cli_parse_model(const char *opt, const char *val, gsp_model_t *m) {
     }
     return false;
 }
+
+int cli_unknown_option(const char *cmd, const char *usage, const char *opt) {
+    /* The options the command's help names: "--word" tokens, and "-o". */
+    const char *names[64];
+    char store[64][24];
+    size_t n = 0;
+    for (const char *p = usage; *p && n < 64; p++) {
+        if (p[0] != '-' || p[1] != '-' || !(p[2] >= 'a' && p[2] <= 'z') || (p > usage && p[-1] != ' ' && p[-1] != '[' && p[-1] != '(' && p[-1] != '|'))
+            continue;
+        size_t k = 0;
+        while (k < 23 && (p[k] == '-' || (p[k] >= 'a' && p[k] <= 'z'))) store[n][k] = p[k], k++;
+        store[n][k] = 0;
+        bool dup = false;
+        for (size_t j = 0; j < n && !dup; j++) dup = !strcmp(names[j], store[n]);
+        if (!dup) names[n] = store[n], n++;
+        p += k - 1;
+    }
+    const char *near = gsp_nearest(opt, strlen(opt), names, n);
+    if (near) return cli_usage_error("%s: unknown option '%s'; did you mean '%s'? (see 'gossip %s --help')", cmd, opt, near, cmd);
+    return cli_usage_error("%s: unknown option '%s' (see 'gossip %s --help')", cmd, opt, cmd);
+}

@@ -44,6 +44,8 @@ extern const cli_command_t cmd_draw;
 extern const cli_command_t cmd_scatter;
 extern const cli_command_t cmd_revolve;
 extern const cli_command_t cmd_route;
+/** An unknown option of cmd: one error line, with the nearest option of its usage text. */
+int cli_unknown_option(const char *cmd, const char *usage, const char *opt);
 /** Parses --packets/--ports/--duplex VALUE into m; prints the error and returns false. */
 bool cli_parse_model(const char *opt, const char *val, gsp_model_t *m);
 

@@ -37,7 +37,7 @@ static int run(int argc, char **argv) {
             else if (!strcmp(a, "--method")) method = v;
             else if (!strcmp(a, "--packets")) {
                 if (!cli_parse_model(a, v, &model)) return EXIT_USAGE;
-            } else return cli_usage_error("draw: unknown option '%s'", a);
+            } else return cli_unknown_option("draw", usage_text, a);
         } else if (what) return cli_usage_error("draw: more than one SPEC or FILE");
         else what = a;
     }

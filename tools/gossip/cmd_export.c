@@ -42,7 +42,7 @@ static int run(int argc, char **argv) {
                 if (!cli_parse_int(v, 0, INT64_MAX, "--min-bytes", &minb)) return EXIT_USAGE;
             } else if (!strcmp(a, "--max-bytes")) {
                 if (!cli_parse_int(v, 1, INT64_MAX, "--max-bytes", &maxb)) return EXIT_USAGE;
-            } else return cli_usage_error("export: unknown option '%s'", a);
+            } else return cli_unknown_option("export", usage_text, a);
         } else if (path) return cli_usage_error("export: more than one FILE");
         else path = a;
     }

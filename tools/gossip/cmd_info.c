@@ -66,7 +66,7 @@ static int run(int argc, char **argv) {
         if (!strcmp(argv[i], "--json")) json = true;
         else if (!strcmp(argv[i], "--no-spectrum")) want_spectrum = false;
         else if (!strcmp(argv[i], "--no-rotation")) want_rotation = false;
-        else if (argv[i][0] == '-' && argv[i][1]) return cli_usage_error("info: unknown option '%s'", argv[i]);
+        else if (argv[i][0] == '-' && argv[i][1]) return cli_unknown_option("info", usage_text, argv[i]);
         else if (spec) return cli_usage_error("info: more than one SPEC ('%s' and '%s')", spec, argv[i]);
         else spec = argv[i];
     }

@@ -48,7 +48,12 @@ static int run(int argc, char **argv) {
     const gsp_method_t *const *ms = gsp_methods(&count);
     gsp_jw_t w;
     if (json) {
+        /* One object, like every --json: the methods under "methods". */
         gsp_jw_init(&w, stdout);
+        gsp_jw_obj_begin(&w);
+        gsp_jw_key(&w, "topology");
+        if (spec) gsp_jw_str(&w, spec); else gsp_jw_null(&w);
+        gsp_jw_key(&w, "methods");
         gsp_jw_arr_begin(&w);
     } else {
         printf("%-16s %-14s %s\n", "method", "collective", spec ? "applies" : "where / source");
@@ -64,10 +69,10 @@ static int run(int argc, char **argv) {
             gsp_jw_key(&w, "collective"); gsp_jw_str(&w, gsp_collective_name(m->coll));
             gsp_jw_key(&w, "where"); gsp_jw_str(&w, m->where);
             gsp_jw_key(&w, "source"); gsp_jw_str(&w, m->source);
-            if (spec) {
-                gsp_jw_key(&w, "applies"); gsp_jw_bool(&w, ok);
-                if (!ok) { gsp_jw_key(&w, "why_not"); gsp_jw_str(&w, why); }
-            }
+            gsp_jw_key(&w, "applies");
+            if (spec) gsp_jw_bool(&w, ok); else gsp_jw_null(&w);
+            gsp_jw_key(&w, "why_not");
+            if (spec && !ok) gsp_jw_str(&w, why); else gsp_jw_null(&w);
             gsp_jw_obj_end(&w);
         } else if (spec) {
             printf("%-16s %-14s %s%s\n", m->name, gsp_collective_name(m->coll), ok ? "yes" : "no: ", why);
@@ -77,6 +82,7 @@ static int run(int argc, char **argv) {
     }
     if (json) {
         gsp_jw_arr_end(&w);
+        gsp_jw_obj_end(&w);
         fputc('\n', stdout);
         gsp_jw_finish(&w);
     }

@@ -171,7 +171,7 @@ static int run(int argc, char **argv) {
                 outpath = v;
                 not_with_bytes = a;
             }
-            else return cli_usage_error("plan: unknown option '%s'", a);
+            else return cli_unknown_option("plan", usage_text, a);
             continue;
         }
         if (!coll_s) coll_s = a;
@@ -192,6 +192,8 @@ static int run(int argc, char **argv) {
     if (coll == GSP_COLL_REDUCE)
         return cli_usage_error("plan: reduce has no schedule of its own; 'gossip plan reduce SPEC --bytes B' shows the runtime's algorithms");
     if (coll == GSP_COLL_BROADCAST && root < 0) root = 0;
+    if (degree && (coll != GSP_COLL_ALLREDUCE || strcmp(method, "approx")))
+        return cli_usage_error("plan: --degree applies to 'plan allreduce SPEC --method approx' only");
 
     int rc = EXIT_OK;
     gsp_err_t err;
@@ -202,9 +204,9 @@ static int run(int argc, char **argv) {
     double t0 = cli_now();
     if ((err = gsp_topo_from_spec(&t, spec))) return cli_lib_error(err);
     if (root >= t.n) {
+        int64_t n = t.n;
         gsp_topo_destroy(&t);
-        return cli_usage_error("plan: --root %lld is not a node of %s (0..%lld)", (long long)root, spec,
-                               (long long)t.n - 1);
+        return cli_usage_error("plan: --root %lld is not a node of %s (0..%lld)", (long long)root, spec, (long long)n - 1);
     }
     if ((err = gsp_vertex_transitive(&t, &vt)) || (err = gsp_distances(&t, gsp_vt_yes(vt), &dist, cli_progress, NULL)))
         goto fail;
@@ -214,6 +216,9 @@ static int run(int argc, char **argv) {
                         t.directed ? "strongly " : "");
         goto fail;
     }
+    if (degree >= dist.diameter && coll == GSP_COLL_ALLREDUCE)
+        fprintf(stderr, "gossip: note: --degree %lld >= the diameter %lld: an exact sum in %lld rounds exists (method auto)\n",
+                (long long)degree, (long long)dist.diameter, (long long)dist.diameter);
     gsp_plan_in_t in = {&t, &dist, model, root, (uint64_t)seed, cli_progress, NULL, degree};
     if ((err = gsp_plan(&in, coll, method, &plan))) goto fail;
     cli_progress_done();

@@ -29,7 +29,10 @@ static const char usage_text[] =
     "              process and step) and check every result against the true maximum\n"
     "  --async D   with --simulate: asynchronous messages taking 1..D time units; each process waits\n"
     "              for the messages it expects at a step (it knows them from msg) before moving on\n"
-    "  --json      one object: n, N, variant, labels, messages, cds, sent, received\n"
+    "  --json      one object: n, N, variant, labels, messages, cds, sent, received; with\n"
+    "              --simulate: N, variant, steps, results, first_result_step, wrong_results,\n"
+    "              messages, messages_per_result, static_hierarchy_messages, async_delay_max,\n"
+    "              time_units\n"
     "\n"
     "example:\n"
     "  $ gossip revolve 7 --steps 2\n"
@@ -167,11 +170,13 @@ static int run(int argc, char **argv) {
             if (!cli_parse_int(i + 1 < argc ? argv[++i] : NULL, 1, 10000000, "--simulate", &simulate)) return EXIT_USAGE;
         } else if (!strcmp(a, "--steps")) {
             if (!cli_parse_int(i + 1 < argc ? argv[++i] : NULL, 0, 1000000, "--steps", &steps)) return EXIT_USAGE;
-        } else if (a[0] == '-' && a[1]) return cli_usage_error("revolve: unknown option '%s'", a);
+        } else if (a[0] == '-' && a[1]) return cli_unknown_option("revolve", usage_text, a);
         else if (N >= 0) return cli_usage_error("revolve: more than one N");
         else if (!cli_parse_int(a, 3, ((int64_t)1 << GSP_REVOLVE_MAX_N) - 1, "N", &N)) return EXIT_USAGE;
     }
     if (N < 0) return cli_usage_error("revolve: missing N (see 'gossip revolve --help')");
+    if (async && !simulate) return cli_usage_error("revolve: --async applies to --simulate only");
+    if (arity && simulate) return cli_usage_error("revolve: --simulate runs the binary variants, not --arity");
     bool list = strcmp(variant, "next") != 0;
     if (arity) {
         if (list) return cli_usage_error("revolve: --arity applies to the tree variant next");
@@ -222,6 +227,27 @@ static int run(int argc, char **argv) {
             for (int64_t x = 0; x < N; x++) m = sim_value(NULL, x, c) > m ? sim_value(NULL, x, c) : m;
             bad += run.result[c] != m;
         }
+        if (json) {
+            gsp_jw_t w;
+            gsp_jw_init(&w, stdout);
+            gsp_jw_obj_begin(&w);
+            gsp_jw_key(&w, "N"); gsp_jw_int(&w, N);
+            gsp_jw_key(&w, "variant"); gsp_jw_str(&w, variant);
+            gsp_jw_key(&w, "steps"); gsp_jw_int(&w, simulate);
+            gsp_jw_key(&w, "results"); gsp_jw_int(&w, run.computations);
+            gsp_jw_key(&w, "first_result_step"); gsp_jw_int(&w, gsp_revolve_depth(&r, list) - 1);
+            gsp_jw_key(&w, "wrong_results"); gsp_jw_int(&w, bad);
+            gsp_jw_key(&w, "messages"); gsp_jw_int(&w, run.messages);
+            gsp_jw_key(&w, "messages_per_result"); gsp_jw_num(&w, run.computations ? (double)run.messages / (double)simulate : 0.0);
+            gsp_jw_key(&w, "static_hierarchy_messages"); gsp_jw_int(&w, 2 * (N - 1));
+            gsp_jw_key(&w, "async_delay_max"); gsp_jw_int(&w, async);
+            gsp_jw_key(&w, "time_units");
+            if (fin) gsp_jw_num(&w, fin[simulate - 1]);
+            else gsp_jw_int(&w, simulate);
+            gsp_jw_obj_end(&w);
+            fputc('\n', stdout);
+            gsp_jw_finish(&w);
+        } else {
         printf("simulated %lld steps of a repeated global maximum on %s (N = %lld)\n", (long long)simulate, variant, (long long)N);
         printf("results           %lld, one per step from step %lld on; %s\n", (long long)run.computations,
                (long long)(gsp_revolve_depth(&r, list) - 1), bad ? "SOME WRONG" : "all equal the true maximum");
@@ -233,6 +259,7 @@ static int run(int argc, char **argv) {
                    "would wait %lld)\n",
                    (long long)async, (long long)simulate, fin[simulate - 1], fin[simulate - 1] / (double)simulate,
                    (long long)async + 1);
+        }
         gsp_free(fin);
         gsp_revolve_run_destroy(&run);
         gsp_free(s);

@@ -39,7 +39,7 @@ static int run(int argc, char **argv) {
             if (nfn + nfl >= 256) return cli_usage_error("route: too many faults");
             if (a[7] == 'n') fails_n[nfn++] = argv[++i];
             else fails_l[nfl++] = argv[++i];
-        } else if (a[0] == '-' && a[1] && !(a[1] >= '0' && a[1] <= '9')) return cli_usage_error("route: unknown option '%s'", a);
+        } else if (a[0] == '-' && a[1] && !(a[1] >= '0' && a[1] <= '9')) return cli_unknown_option("route", usage_text, a);
         else if (nargs == 0) spec = a, nargs++;
         else if (nargs == 1) {
             if (!cli_parse_int(a, 0, INT64_MAX, "SRC", &src)) return EXIT_USAGE;

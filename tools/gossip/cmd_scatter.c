@@ -164,7 +164,7 @@ static int run(int argc, char **argv) {
                     return cli_usage_error("scatter: unknown variant '%s' (push, push-async, pull, push-pull)", v);
             } else if (!strcmp(a, "--plot")) plotpath = v;
             else if (!strcmp(a, "--sizes")) sizes = v;
-            else return cli_usage_error("scatter: unknown option '%s'", a);
+            else return cli_unknown_option("scatter", usage_text, a);
         } else if (n < 0) {
             if (!cli_parse_int(a, 2, 1000000000, "N", &n)) return EXIT_USAGE;
         } else return cli_usage_error("scatter: unexpected argument '%s'", a);
@@ -172,6 +172,8 @@ static int run(int argc, char **argv) {
     if (plotpath) return plot(plotpath, sizes, trials ? trials : 2000, seed);
     if (n < 0) return cli_usage_error("scatter: missing N (see 'gossip scatter --help')");
     if (exact == sim) return cli_usage_error("scatter: give exactly one of --exact and --simulate");
+    if (exact && var != GSP_SCATTER_PUSH)
+        return cli_usage_error("scatter: --exact is the paper's push model; --variant %s needs --simulate", gsp_scatter_variant_name(var));
     if (sim && (!trials || !have_seed)) return cli_usage_error("scatter: --simulate needs --trials T and --seed S");
     if (exact && n > GSP_SCATTER_EXACT_MAX)
         return cli_usage_error("scatter: --exact is limited to N <= %d (use --simulate)", GSP_SCATTER_EXACT_MAX);

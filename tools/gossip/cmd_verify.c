@@ -33,7 +33,7 @@ static int run(int argc, char **argv) {
         if (!strcmp(argv[i], "--json")) json = true;
         else if (!strcmp(argv[i], "--seed")) {
             if (!cli_parse_int(i + 1 < argc ? argv[++i] : NULL, 0, INT64_MAX, "--seed", &seed)) return EXIT_USAGE;
-        } else if (argv[i][0] == '-' && argv[i][1]) return cli_usage_error("verify: unknown option '%s'", argv[i]);
+        } else if (argv[i][0] == '-' && argv[i][1]) return cli_unknown_option("verify", usage_text, argv[i]);
         else if (path) return cli_usage_error("verify: more than one FILE");
         else path = argv[i];
     }
@@ -57,14 +57,15 @@ static int run(int argc, char **argv) {
         gsp_jw_key(&w, "collective"); gsp_jw_str(&w, gsp_collective_name(s.coll));
         gsp_jw_key(&w, "topology"); gsp_jw_str(&w, s.topology);
         gsp_jw_key(&w, "nodes"); gsp_jw_int(&w, s.nodes);
-        if (!rep.ok) {
-            gsp_jw_key(&w, "rule"); gsp_jw_str(&w, gsp_rule_name(rep.rule));
-            gsp_jw_key(&w, "round");
-            if (rep.round >= 0) gsp_jw_int(&w, rep.round); else gsp_jw_null(&w);
-            gsp_jw_key(&w, "transfer");
-            if (rep.transfer >= 0) gsp_jw_int(&w, rep.transfer); else gsp_jw_null(&w);
-            gsp_jw_key(&w, "message"); gsp_jw_str(&w, rep.message);
-        }
+        /* The same keys whatever the verdict: null where there is no violation. */
+        gsp_jw_key(&w, "rule");
+        if (!rep.ok) gsp_jw_str(&w, gsp_rule_name(rep.rule)); else gsp_jw_null(&w);
+        gsp_jw_key(&w, "round");
+        if (!rep.ok && rep.round >= 0) gsp_jw_int(&w, rep.round); else gsp_jw_null(&w);
+        gsp_jw_key(&w, "transfer");
+        if (!rep.ok && rep.transfer >= 0) gsp_jw_int(&w, rep.transfer); else gsp_jw_null(&w);
+        gsp_jw_key(&w, "message");
+        if (!rep.ok) gsp_jw_str(&w, rep.message); else gsp_jw_null(&w);
         gsp_jw_key(&w, "rounds"); gsp_jw_int(&w, rep.rounds);
         gsp_jw_key(&w, "transfers"); gsp_jw_int(&w, rep.transfers);
         gsp_jw_key(&w, "duplicates"); gsp_jw_int(&w, rep.duplicates);

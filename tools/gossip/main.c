@@ -1,5 +1,6 @@
 /* main.c — the gossip command: git-style subcommands, each in its own cmd_<name>.c. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
@@ -61,5 +62,21 @@ int main(int argc, char **argv) {
     }
     const cli_command_t *c = find(name);
     if (!c) return unknown(name);
-    return c->run(argc - 1, argv + 1);
+    /* GNU style "--option=value" is "--option value" for every command. */
+    char **args = malloc(sizeof *args * (size_t)(2 * argc + 1));
+    if (!args) return cli_usage_error("out of memory");
+    int n = 0;
+    for (int i = 1; i < argc; i++) {
+        char *eq = strncmp(argv[i], "--", 2) == 0 ? strchr(argv[i], '=') : NULL;
+        if (eq && eq > argv[i] + 2) {
+            *eq = 0;
+            args[n++] = argv[i];
+            args[n++] = eq + 1;
+        } else
+            args[n++] = argv[i];
+    }
+    args[n] = NULL;
+    int rc = c->run(n, args);
+    free(args);
+    return rc;
 }
