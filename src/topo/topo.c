@@ -156,6 +156,39 @@ int gsp_topo_gen_inverse(const gsp_topo_t *t, int i) {
     return (int)a;
 }
 
+typedef struct {
+    int64_t v;
+    int i;
+} vi_t;
+
+static int vi_cmp(const void *a, const void *b) {
+    const vi_t *x = a, *y = b;
+    if (x->v != y->v) return x->v < y->v ? -1 : 1;
+    return x->i - y->i;
+}
+
+/* Removes repeated values from g[0..*n), keeping each value's first occurrence in place order. */
+static gsp_err_t dedup_keep_order(int64_t *g, int *n) {
+    vi_t *p = NULL;
+    unsigned char *keep = NULL;
+    gsp_err_t err;
+    if ((err = gsp_alloc_array((void **)&p, *n + 1, sizeof *p, false)) || (err = gsp_alloc_array((void **)&keep, *n + 1, 1, true))) {
+        gsp_free(p);
+        return err;
+    }
+    for (int i = 0; i < *n; i++) p[i] = (vi_t){g[i], i};
+    qsort(p, (size_t)*n, sizeof *p, vi_cmp);
+    for (int k = 0; k < *n; k++)
+        if (k == 0 || p[k].v != p[k - 1].v) keep[p[k].i] = 1;
+    int m = 0;
+    for (int i = 0; i < *n; i++)
+        if (keep[i]) g[m++] = g[i];
+    *n = m;
+    gsp_free(p);
+    gsp_free(keep);
+    return GSP_OK;
+}
+
 gsp_err_t gsp_topo_cayley(gsp_topo_t *t, gsp_group_t *group, const int64_t *gens, int ngens,
                           bool close_inverses, const char *spec) {
     gsp_err_t err = GSP_OK;
@@ -177,19 +210,13 @@ gsp_err_t gsp_topo_cayley(gsp_topo_t *t, gsp_group_t *group, const int64_t *gens
             err = gsp_error(GSP_ERR_RANGE, "%s: generator %d is the identity (a self-loop)", spec, i);
             goto fail;
         }
-        bool dup = false;
-        for (int j = 0; j < ng; j++) dup |= g[j] == gens[i];
-        if (!dup) g[ng++] = gens[i];
+        g[ng++] = gens[i];
     }
-    if (close_inverses) {
-        int given = ng;
-        for (int i = 0; i < given; i++) {
-            int64_t inv = gsp_group_inv(group, g[i]);
-            bool have = false;
-            for (int j = 0; j < ng; j++) have |= g[j] == inv;
-            if (!have) g[ng++] = inv;
-        }
-    }
+    if (close_inverses)
+        for (int i = 0, given = ng; i < given; i++) g[ng++] = gsp_group_inv(group, g[i]);
+    /* Duplicates dropped, first occurrences kept in order: by sorting (value, position), so
+     * that thousands of generators (complete:N) cost N log N, not N^2. */
+    if ((err = dedup_keep_order(g, &ng))) goto fail;
     if (ng == 0 && group->order > 1) {
         err = gsp_error(GSP_ERR_RANGE, "%s: no generators", spec);
         goto fail;
