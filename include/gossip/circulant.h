@@ -17,9 +17,10 @@ typedef struct {
 } gsp_caddr_t;
 
 /** The relative address A_0k of node k in G(N; s, s+1): the (x, y) with x s + y (s + 1) = k (mod N)
- * and |x| + |y| least — its length is the distance from 0 to k. O(1): writing x s + y (s + 1) =
- * u s + y with u = x + y, the optimum has u within 2 of floor(K/s) for K = k + jN, j in {-1, 0, 1}
- * (checked against BFS for every N up to 3000 by the tests); ties go to the smaller |y|, then the
+ * and |x| + |y| least — its length is the distance from 0 to k. O(1) for the optimal s (the
+ * smallest with N <= 2s^2 + 4s + 3): writing x s + y (s + 1) = u s + y with u = x + y, the optimum
+ * has u within 2 of floor(K/s) for K = k + jN, j in {-1, 0, 1} (checked against BFS for every N up
+ * to 3000 by the tests); O(N) and exact for any other s. Ties go to the smaller |y|, then the
  * smaller |x|, then x > 0, then y > 0, so the choice is canonical. */
 gsp_caddr_t gsp_circ_address(int64_t N, int64_t s, int64_t k);
 

@@ -1,7 +1,9 @@
-/* circ_route.c — relative addresses and routing in the optimal circulants G(N; s, s+1)
- * (Monakhova–Monakhov, Propositions 1–2 and Section 3). Prop. 2's closed form survives the
- * transcription only in part; the address is computed here from its definition instead, still in
- * O(1): a dozen candidate (u, y) pairs around K/s. */
+/* circ_route.c — relative addresses and routing in the circulants G(N; s, s+1) (Monakhova–
+ * Monakhov, Propositions 1–2 and Section 3). Prop. 2's closed form survives the transcription
+ * only in part; for the optimal s the address is computed from its definition in O(1): a dozen
+ * candidate (u, y) pairs around K/s (checked against BFS for every N up to 3000). For any other
+ * s those candidates can miss (G(100; 1, 2): 0 to 50 is 25 hops, not 48), so the address is
+ * found exactly in O(N). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,11 +21,61 @@ static bool better(gsp_caddr_t a, gsp_caddr_t b) {
     return a.y > b.y;
 }
 
+/* The s of the optimal circulant on N nodes: the smallest with N <= 2s^2 + 4s + 3. */
+static int64_t optimal_s(int64_t N) {
+    int64_t s = 1;
+    while (2 * s * s + 4 * s + 3 < N) s++;
+    return s;
+}
+
+static int64_t gcd64(int64_t a, int64_t b) {
+    while (b) {
+        int64_t r = a % b;
+        a = b;
+        b = r;
+    }
+    return a < 0 ? -a : a;
+}
+
+/* Inverse of a modulo m (gcd(a, m) = 1), by the extended Euclid algorithm. */
+static int64_t inverse_mod(int64_t a, int64_t m) {
+    __int128 t = 0, nt = 1, r = m, nr = ((a % m) + m) % m;
+    while (nr) {
+        __int128 q = r / nr, x = t - q * nt;
+        t = nt, nt = x;
+        x = r - q * nr;
+        r = nr, nr = x;
+    }
+    return (int64_t)(t < 0 ? t + m : t);
+}
+
+/* The exact address for any s, in O(N): for every y, the u with u s = k - y (mod N) nearest
+ * to y (x = u - y). Used when s is not the optimal one, where the O(1) candidates can miss. */
+static gsp_caddr_t address_exact(int64_t N, int64_t s, int64_t k) {
+    gsp_caddr_t best = {0, 0};
+    bool have = false;
+    int64_t g = gcd64(s, N), M = N / g, inv = M > 1 ? inverse_mod((s / g) % M, M) : 0;
+    for (int64_t y = -N; y <= N; y++) {
+        int64_t r = ((k - y) % N + N) % N;
+        if (r % g) continue;
+        int64_t u0 = (int64_t)((__int128)(r / g) * inv % (M ? M : 1)); /* u = u0 (mod M) */
+        /* The u = u0 + t M closest to y, and its neighbours. */
+        int64_t t0 = (y - u0) >= 0 ? (y - u0) / M : -((u0 - y + M - 1) / M);
+        for (int64_t t = t0 - 1; t <= t0 + 1; t++) {
+            int64_t u = u0 + t * M;
+            gsp_caddr_t a = {u - y, y};
+            if (!have || better(a, best)) best = a, have = true;
+        }
+    }
+    return best;
+}
+
 gsp_caddr_t gsp_circ_address(int64_t N, int64_t s, int64_t k) {
     gsp_caddr_t best = {0, 0};
     bool have = false;
     k = ((k % N) + N) % N;
     if (k == 0) return best;
+    if (s != optimal_s(N)) return address_exact(N, s, k);
     for (int64_t j = -1; j <= 1; j++) {
         int64_t K = k + j * N, u0 = K >= 0 ? K / s : -((-K + s - 1) / s);
         for (int64_t u = u0 - 2; u <= u0 + 2; u++) {
@@ -50,6 +102,11 @@ gsp_err_t gsp_circ_route(const gsp_topo_t *t, int64_t s, int64_t src, int64_t ds
     if (!t->group || t->ngens != 4 || t->gens[0] != s || t->gens[1] != (s + 1) % N)
         return gsp_error(GSP_ERR_NOTAPPLIC, "route: %s is not G(N; %lld, %lld) with 4 arcs", t->spec, (long long)s, (long long)s + 1);
     if (src < 0 || src >= N || dst < 0 || dst >= N) return gsp_error(GSP_ERR_RANGE, "route: nodes must be in 0..%lld", (long long)N - 1);
+    if (s != optimal_s(N) && N > 100000)
+        return gsp_error(GSP_ERR_NOTAPPLIC,
+                         "route: %s is not the optimal circulant (s = %lld); exact addresses there cost O(N) per hop, "
+                         "refused above 100000 nodes",
+                         t->spec, (long long)optimal_s(N));
     if ((err = gsp_alloc_array((void **)&out->path, cap, sizeof *out->path, false)) ||
         (err = gsp_alloc_array((void **)&visited, N, 1, true)))
         goto fail;

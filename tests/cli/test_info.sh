@@ -119,6 +119,13 @@ GOSSIP_MEMORY_LIMIT=1M expect 2 info torus:300x300 && grep -q "memory limit of 0
 expect 2 info 'perm:4:(1 0 2 3' && grep -q "unexpected end of the spec" "$tmp/err" && [ "$(tr -d '\000' <"$tmp/err" | wc -c)" = "$(wc -c <"$tmp/err")" ] || fail "perm message"
 expect 2 info $'file:/nonexistent\nfile' && grep -q 'nonexistent\\nfile' "$tmp/err" || fail "a newline echoed raw"
 expect 2 scatter --plot "$tmp/p.svg" --sizes '' && [ ! -e "$tmp/p.svg" ] || fail "scatter --sizes ''"
+# Nothing printed is false: a route's distance on a non-optimal circulant (0 to 50 in
+# G(100; 1, 2) is 25 jumps of 2), a disconnected graph's average distance, tiny probabilities.
+expect 0 route circulant:100:1,2 0 50 --json && jqcheck '.distance == 25 and .hops == 25'
+expect 0 route circulant:100:3,4 0 50 --json && jqcheck '.distance == 13'
+printf '0 1\n2 3\n' >"$tmp/dis.txt"
+expect 0 info "file:$tmp/dis.txt" && grep -q 'connected only' "$tmp/out" || fail "disconnected average not qualified"
+expect 0 scatter 64 --exact --rounds 7 && grep -q 'j=6 8.685e-27' "$tmp/out" || fail "small probability printed as 0"
 # Did you mean: commands, families, methods; -V and help help.
 expect 2 pln && grep -q "did you mean 'plan'" "$tmp/err" || fail "no suggestion for pln"
 expect 2 info toru:4x4 && grep -q "did you mean 'torus'" "$tmp/err" || fail "no suggestion for toru"

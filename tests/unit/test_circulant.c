@@ -159,8 +159,34 @@ static void test_gossip_prop8_prop9(void **state) {
         }
 }
 
+/* Addresses in every G(N; s, s+1), optimal or not, against BFS distances (the O(N) search). */
+static void test_address_any_s(void **state) {
+    (void)state;
+    for (int64_t N = 5; N <= 60; N++)
+        for (int64_t s = 1; s + 1 < N && s <= N / 2; s++) {
+            char spec[64];
+            snprintf(spec, sizeof spec, "circulant:%lld:%lld,%lld", (long long)N, (long long)s, (long long)s + 1);
+            gsp_topo_t t;
+            assert_int_equal(gsp_topo_from_spec(&t, spec), GSP_OK);
+            int32_t *dist = malloc(sizeof *dist * (size_t)N);
+            int64_t ecc, reached;
+            assert_int_equal(gsp_bfs(&t, 0, dist, NULL, &ecc, &reached), GSP_OK);
+            for (int64_t k = 0; k < N; k++) {
+                gsp_caddr_t a = gsp_circ_address(N, s, k);
+                int64_t len = (a.x < 0 ? -a.x : a.x) + (a.y < 0 ? -a.y : a.y);
+                int64_t at = (((a.x * s + a.y * (s + 1)) % N) + N) % N;
+                if (at != k || len != dist[k])
+                    fail_msg("G(%lld; %lld, %lld): address of %lld is (%lld, %lld), distance %d", (long long)N, (long long)s,
+                             (long long)s + 1, (long long)k, (long long)a.x, (long long)a.y, dist[k]);
+            }
+            free(dist);
+            gsp_topo_destroy(&t);
+        }
+}
+
 int main(void) {
-    const struct CMUnitTest tests[] = {cmocka_unit_test(test_addresses), cmocka_unit_test(test_routes),
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_address_any_s),cmocka_unit_test(test_addresses), cmocka_unit_test(test_routes),
                                        cmocka_unit_test(test_broadcast_prop7), cmocka_unit_test(test_gossip_prop8_prop9)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

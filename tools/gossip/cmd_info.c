@@ -223,7 +223,8 @@ static int run(int argc, char **argv) {
                vt == GSP_VT_UNKNOWN ? "unknown" : gsp_vt_yes(vt) ? "yes" : "no", vt_name(vt));
         if (dist.connected) printf("%-19s %lld\n", "diameter", (long long)dist.diameter);
         else printf("%-19s infinite (not %sconnected)\n", "diameter", t.directed ? "strongly " : "");
-        printf("%-19s %g\n", "average distance", dist.average_distance);
+        if (dist.connected) printf("%-19s %g\n", "average distance", dist.average_distance);
+        else printf("%-19s %g (over the ordered pairs that are connected only)\n", "average distance", dist.average_distance);
         printf("%-19s", dist.per_node ? "nodes at distance" : "pairs at distance");
         /* Long distributions are elided in the middle; --json has them whole. */
         for (int64_t i = 0; i < dist.counts.len; i++) {

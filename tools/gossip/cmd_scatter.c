@@ -199,7 +199,11 @@ static int run(int argc, char **argv) {
         } else {
             printf("n %lld: exact p(j, n) for j = 0..%lld\n", (long long)n, (long long)len - 1);
             for (int64_t j = 0; j < len; j++)
-                printf("%s  j=%lld %.6f%s", j % 5 == 0 ? "  " : "", (long long)j, p[j], j % 5 == 4 || j + 1 == len ? "\n" : "");
+                /* Small probabilities in scientific notation: 0.000000 would say "impossible". */
+                if (p[j] != 0 && p[j] < 1e-4)
+                    printf("%s  j=%lld %.3e%s", j % 5 == 0 ? "  " : "", (long long)j, p[j], j % 5 == 4 || j + 1 == len ? "\n" : "");
+                else
+                    printf("%s  j=%lld %.6f%s", j % 5 == 0 ? "  " : "", (long long)j, p[j], j % 5 == 4 || j + 1 == len ? "\n" : "");
             printf("mean steps E[T]      %.6f (exact)\n", mean);
             if (!rounds) asymptotics(n, NULL);
         }
