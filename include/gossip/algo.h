@@ -63,26 +63,6 @@ typedef struct {
 gsp_err_t gsp_plan(const gsp_plan_in_t *in, gsp_collective_t c, const char *method, gsp_plan_t *plan);
 void gsp_plan_destroy(gsp_plan_t *plan);
 
-/* Sets s's method to "method(from)": a method built on another's schedule says so. */
-gsp_err_t gsp__sched_rename(gsp_sched_t *s, const char *method, const char *from);
-
-/* True when some exact method for c applies to in; otherwise why [out] says so. */
-bool gsp__some_method_applies(const gsp_plan_in_t *in, gsp_collective_t c, char *why, size_t whylen);
-
-/* Where a method built on the best allgather run backwards applies: an undirected graph within
- * the exact reduce check's size, on which some allgather method applies. */
-bool gsp__reversal_applies(const gsp_plan_in_t *in, char *why, size_t whylen);
-
-/* Builds the best allgather for in and turns it into out with transform (reversal, block
- * allreduce); out's method is named "name(allgather method)". */
-gsp_err_t gsp__build_from_allgather(const gsp_plan_in_t *in, gsp_err_t (*transform)(const gsp_sched_t *, const gsp_topo_t *, gsp_sched_t *),
-                                    const char *name, gsp_sched_t *out);
-
-/* BFS tree helper shared by methods: parent (and the arc index into each node) of a BFS tree
- * from root, nodes in BFS order. Arrays of n entries [out], allocated here. */
-gsp_err_t gsp__bfs_tree(const gsp_topo_t *t, int64_t root, int64_t **parent, int32_t **dist,
-                        int64_t **order);
-
 #ifdef __cplusplus
 }
 #endif

@@ -63,8 +63,6 @@ char *gsp_strdup(const char *s);
 /** The name among names[0..n-1] nearest to word[0..len-1] (edit distance with transpositions,
  * at most 1 + len/4 and less than len), or NULL: the "did you mean" of error messages. */
 const char *gsp_nearest(const char *word, size_t len, const char *const *names, size_t n);
-/** Test hook: the k-th allocation from now on fails (k >= 1); k = 0 disables. Per thread. */
-void gsp_alloc_fail_after(int64_t k);
 /** The memory a topology may plan for: before building a graph the library estimates what it
  * and the work on it (distances, schedules' per-node arrays) need, and refuses with
  * GSP_ERR_TOOBIG above this. Default: half the machine's physical memory, or the environment's
@@ -119,34 +117,6 @@ typedef struct {
 gsp_err_t gsp_vec_push(gsp_vec_t *vec, int64_t x);
 gsp_err_t gsp_vec_reserve(gsp_vec_t *vec, int64_t cap);
 void gsp_vec_destroy(gsp_vec_t *vec);
-
-/* Streaming JSON writer. Keys and values are written in order; commas and nesting are
- * tracked here so that callers cannot produce malformed output. Pretty-printing is off:
- * one object per line, as scripts expect. */
-#define GSP_JW_MAXDEPTH 32
-typedef struct {
-    FILE *f;
-    int depth;
-    bool first[GSP_JW_MAXDEPTH];
-    bool after_key;
-    bool failed; /* set when a write fails; checked once at the end */
-} gsp_jw_t;
-void gsp_jw_init(gsp_jw_t *w, FILE *f);
-void gsp_jw_obj_begin(gsp_jw_t *w);
-void gsp_jw_obj_end(gsp_jw_t *w);
-void gsp_jw_arr_begin(gsp_jw_t *w);
-void gsp_jw_arr_end(gsp_jw_t *w);
-void gsp_jw_key(gsp_jw_t *w, const char *key);
-void gsp_jw_str(gsp_jw_t *w, const char *s);
-void gsp_jw_int(gsp_jw_t *w, int64_t x);
-/** Writes a double with 17 significant digits; NaN and infinities become null. */
-void gsp_jw_num(gsp_jw_t *w, double x);
-void gsp_jw_bool(gsp_jw_t *w, bool b);
-void gsp_jw_null(gsp_jw_t *w);
-/** Writes pre-formatted JSON text as one value (the caller vouches for it). */
-void gsp_jw_raw(gsp_jw_t *w, const char *text);
-/** GSP_OK if every write succeeded, else GSP_ERR_IO. */
-gsp_err_t gsp_jw_finish(gsp_jw_t *w);
 
 /** Progress callback for long work: fraction in [0,1]; what names the phase. May be NULL. */
 typedef void (*gsp_progress_fn)(void *ctx, const char *what, double fraction);

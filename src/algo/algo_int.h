@@ -1,4 +1,5 @@
-/* algo_int.h — the balanced-sequence engine shared by the packet-gossip methods (rotation,
+/* algo_int.h — internals of the methods (not installed): helpers shared by methods, the
+ * one-port broadcast tree, and the balanced-sequence engine shared by the packet-gossip methods (rotation,
  * balanced-search): a set S_t of elements that hold the packet of e, grown round by round with
  * at most p new elements per generator (Def. 9 of the packet-gossip paper), written out as the
  * compact symmetric schedule that Lemma 10 translates to every origin. */
@@ -7,6 +8,26 @@
 
 #include "gossip/algo.h"
 #include "gossip/problemb.h"
+
+/* Sets s's method to "method(from)": a method built on another's schedule says so. */
+gsp_err_t gsp__sched_rename(gsp_sched_t *s, const char *method, const char *from);
+
+/* True when some exact method for c applies to in; otherwise why [out] says so. */
+bool gsp__some_method_applies(const gsp_plan_in_t *in, gsp_collective_t c, char *why, size_t whylen);
+
+/* Where a method built on the best allgather run backwards applies: an undirected graph within
+ * the exact reduce check's size, on which some allgather method applies. */
+bool gsp__reversal_applies(const gsp_plan_in_t *in, char *why, size_t whylen);
+
+/* Builds the best allgather for in and turns it into out with transform (reversal, block
+ * allreduce); out's method is named "name(allgather method)". */
+gsp_err_t gsp__build_from_allgather(const gsp_plan_in_t *in, gsp_err_t (*transform)(const gsp_sched_t *, const gsp_topo_t *, gsp_sched_t *),
+                                    const char *name, gsp_sched_t *out);
+
+/* BFS tree helper shared by methods: parent (and the arc index into each node) of a BFS tree
+ * from root, nodes in BFS order. Arrays of n entries [out], allocated here. */
+gsp_err_t gsp__bfs_tree(const gsp_topo_t *t, int64_t root, int64_t **parent, int32_t **dist,
+                        int64_t **order);
 
 /** One-port (telephone) broadcast from root on t: who informs whom (parent [out], -1 at the
  * root) and in which round (when [out], -1 at the root); *rounds [out]. Release with gsp_free.

@@ -8,7 +8,7 @@
  * rounds (N <= 4096). Example: hypercube:3 in 3 rounds, 56 transfers. */
 #include <string.h>
 
-#include "gossip/algo.h"
+#include "algo_int.h"
 
 #define FLOOD_EXPLICIT_MAX 4096
 

@@ -9,7 +9,7 @@
  * undirected connected graphs with N <= 8192. */
 #include <string.h>
 
-#include "gossip/algo.h"
+#include "algo_int.h"
 
 static bool applies(const gsp_plan_in_t *in, char *why, size_t n) { return gsp__reversal_applies(in, why, n); }
 

@@ -10,7 +10,7 @@
  * sends x2 to node 1 in round 0, node 1 sends x1 + x2 to 0 in round 1, and back down. */
 #include <string.h>
 
-#include "gossip/algo.h"
+#include "algo_int.h"
 
 #define CENTRE_MAX 4096 /* look for a centre by all-pairs BFS up to this size */
 

@@ -5,7 +5,7 @@
  * vertex-transitive graph and meets the broadcast bound D. Example: torus:5x5 from node 0 in
  * 4 rounds: round 0 reaches the 4 neighbours, round 3 the 4 corners (2,2), (2,3), (3,2), (3,3).
  * Baseline of the schedule engine (no paper needed). */
-#include "gossip/algo.h"
+#include "algo_int.h"
 
 static int64_t root_of(const gsp_plan_in_t *in) { return in->root >= 0 ? in->root : 0; }
 

@@ -10,7 +10,7 @@
  * round. Applies to undirected connected graphs with N <= 8192 (the exact check's limit). */
 #include <string.h>
 
-#include "gossip/algo.h"
+#include "algo_int.h"
 
 static bool applies(const gsp_plan_in_t *in, char *why, size_t n) { return gsp__reversal_applies(in, why, n); }
 

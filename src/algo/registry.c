@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "gossip/algo.h"
+#include "algo_int.h"
 
 extern const gsp_method_t gsp__method_broadcast_bfs;
 extern const gsp_method_t gsp__method_broadcast_circulant;

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include "gossip/core.h"
+#include "core_int.h"
 
 static _Thread_local int64_t fail_countdown;
 

@@ -4,6 +4,7 @@
 #include <stdio.h>
 
 #include "gossip/core.h"
+#include "core_int.h"
 
 void gsp_jw_init(gsp_jw_t *w, FILE *f) {
     w->f = f;

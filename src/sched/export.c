@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "gossip/sched.h"
+#include "core/core_int.h"
 
 /* An explicit allgather view of s: s itself, or its expansion on t. */
 static gsp_err_t explicit_view(const gsp_sched_t *s, const gsp_topo_t *t, gsp_sched_t *tmp, const gsp_sched_t **out) {

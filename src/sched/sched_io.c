@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "gossip/sched.h"
+#include "core/core_int.h"
 
 static void put_str(FILE *f, const char *s) {
     gsp_jw_t w;

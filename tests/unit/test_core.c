@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "gossip/gossip.h"
+#include "core/core_int.h"
 
 static void test_error_names(void **state) {
     (void)state;

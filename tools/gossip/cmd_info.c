@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "core/core_int.h"
 
 static const char usage_text[] =
     "usage: gossip info SPEC [--json] [--no-spectrum] [--no-rotation]\n"

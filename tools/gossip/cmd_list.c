@@ -5,6 +5,7 @@
 
 #include "cli.h"
 #include "gossip/algo.h"
+#include "core/core_int.h"
 
 static const char usage_text[] =
     "usage: gossip list [--collective C] [--topology SPEC [--packets P|inf]] [--json]\n"

@@ -7,6 +7,7 @@
 #include "cli.h"
 #include "gossip/algo.h"
 #include "gossip/runtime.h"
+#include "core/core_int.h"
 
 static const char usage_text[] =
     "usage: gossip plan COLLECTIVE SPEC [--packets P|inf] [--ports all|1] [--duplex full|half]\n"

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "core/core_int.h"
 
 static const char usage_text[] =
     "usage: gossip revolve N [--variant next|snext|snext2|bcnext] [--arity K] [--steps T] [--simulate S] [--json]\n"

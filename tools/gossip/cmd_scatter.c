@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "core/core_int.h"
 
 static const char usage_text[] =
     "usage: gossip scatter N [--rounds J] (--exact | --simulate --trials T --seed S) [--variant V] [--json]\n"

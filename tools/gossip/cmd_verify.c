@@ -6,6 +6,7 @@
 
 #include "cli.h"
 #include "gossip/sched.h"
+#include "core/core_int.h"
 
 static const char usage_text[] =
     "usage: gossip verify FILE [--seed S] [--json]\n"
