@@ -192,6 +192,29 @@ static void tbs_free(tb_t **tbs, int64_t *ntb, int64_t n) {
     gsp_free(ntb);
 }
 
+/* MSCCL's executor runs at most 32 threadblocks per channel and 256 steps per threadblock;
+ * this writer uses one channel with a send and a receive threadblock per arc. A schedule beyond
+ * that is refused with the reason instead of written as a file the executor rejects. */
+#define MSCCL_MAX_TB 32
+#define MSCCL_MAX_STEPS 256
+static gsp_err_t tbs_check_limits(tb_t **tbs, const int64_t *ntb, int64_t n) {
+    for (int64_t u = 0; u < n; u++) {
+        if (ntb[u] > MSCCL_MAX_TB)
+            return gsp_error(GSP_ERR_TOOBIG,
+                             "MSCCL XML: rank %lld needs %lld threadblocks (one per arc and direction; the executor runs at most %d "
+                             "per channel): export to msccl-json instead",
+                             (long long)u, (long long)ntb[u], MSCCL_MAX_TB);
+        for (int64_t j = 0; j < ntb[u]; j++)
+            if (tbs[u][j].ops.len > MSCCL_MAX_STEPS)
+                return gsp_error(GSP_ERR_TOOBIG,
+                                 "MSCCL XML: rank %lld's threadblock %s rank %lld has %lld steps (the executor's limit is %d per "
+                                 "threadblock): use more packets per round (--packets) or msccl-json",
+                                 (long long)u, tbs[u][j].send ? "to" : "from", (long long)tbs[u][j].peer, (long long)tbs[u][j].ops.len,
+                                 MSCCL_MAX_STEPS);
+    }
+    return GSP_OK;
+}
+
 /* The send threadblock of u towards v and the receive threadblock of v from u. */
 static gsp_err_t tbs_find(tb_t **tbs, const int64_t *ntb, const gsp_topo_t *t, int64_t u, int64_t v, int64_t *su, int64_t *rv) {
     *su = *rv = -1;
@@ -272,6 +295,7 @@ static gsp_err_t export_xml_blocks(const gsp_sched_t *s, const gsp_topo_t *t, co
             hasdep[id] = 1;
         }
     }
+    if ((err = tbs_check_limits(tbs, ntb, n))) goto done;
     fprintf(f, "<algo name=\"%s\" proto=\"Simple\" nchannels=\"1\" nchunksperloop=\"%lld\" ngpus=\"%lld\" "
                "coll=\"%s\" inplace=\"%d\" outofplace=\"%d\" minBytes=\"%lld\" maxBytes=\"%lld\">\n",
             name, (long long)n, (long long)n, rs ? "reduce_scatter" : "allreduce", rs ? 0 : 1, rs ? 1 : 0, (long long)minb,
@@ -369,6 +393,7 @@ gsp_err_t gsp_export_msccl_xml(const gsp_sched_t *s0, const gsp_topo_t *t, const
                     int64_t c = tbs[u][j].ops.v[q] & ((1 << 20) - 1);
                     if (c != u) hasdep[u * n + c] = 1;
                 }
+    if ((err = tbs_check_limits(tbs, ntb, n))) goto done;
     fprintf(f, "<algo name=\"%s\" proto=\"Simple\" nchannels=\"1\" nchunksperloop=\"%lld\" ngpus=\"%lld\" "
                "coll=\"allgather\" inplace=\"0\" outofplace=\"1\" minBytes=\"%lld\" maxBytes=\"%lld\">\n",
             name, (long long)n, (long long)n, (long long)minb, (long long)maxb);

@@ -22,6 +22,17 @@ expect 0 verify "$tmp/rsag.json" && grepcheck 'every contribution counted exactl
 jq -c '.rounds[0].send |= .[1:]' "$tmp/rsag.json" >"$tmp/rsag-bad.json"
 expect 1 verify "$tmp/rsag-bad.json" && grepcheck 'rule complete'
 # The runtime's candidates with the cost model.
+# msccl-tools JSON is verified through the importer on the topology given; MSCCL XML beyond the
+# executor's limits (32 threadblocks per channel, 256 steps per threadblock) is refused.
+expect 0 plan allgather torus:3x3 --method greedy -o "$tmp/g33.json"
+expect 0 export "$tmp/g33.json" --format msccl-json -o "$tmp/g33.msccl.json"
+expect 0 verify "$tmp/g33.msccl.json" --topology torus:3x3 && grep -q '^correct' "$tmp/out" || fail "msccl verify"
+expect 1 verify "$tmp/g33.msccl.json" --topology cycle:9
+expect 2 verify "$tmp/g33.msccl.json" && grep -q 'give the topology' "$tmp/err" || fail "msccl without topology"
+expect 0 plan allgather cycle:600 -o "$tmp/c600.json"
+expect 2 export "$tmp/c600.json" --format msccl-xml -o "$tmp/c600.xml" && grep -q 'limit is 256' "$tmp/err" && [ ! -e "$tmp/c600.xml" ] || fail "steps limit"
+expect 0 plan allgather complete:20 -o "$tmp/k20.json"
+expect 2 export "$tmp/k20.json" --format msccl-xml && grep -q 'threadblocks' "$tmp/err" || fail "threadblock limit"
 # verify --json: the same keys whatever the verdict.
 expect 0 plan allgather torus:3x3 -o "$tmp/v33.json"
 expect 0 verify "$tmp/v33.json" --json && jqcheck '.ok and .rule == null and .round == null and .message == null'

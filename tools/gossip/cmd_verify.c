@@ -10,12 +10,15 @@
 
 static const char usage_text[] =
     "usage: gossip verify FILE [--seed S] [--json]\n"
+    "       gossip verify MSCCL.json --topology SPEC [--seed S] [--json]\n"
     "\n"
     "Simulates the schedule in FILE (docs/schedule-format.md, version 1) on the topology it names\n"
     "and checks every rule of its model: transfers on arcs, packets held before they are sent,\n"
     "at most p transfers per arc per round, ports, duplex, and that every node ends with every\n"
     "packet (allgather), the root's packet (broadcast) or the sum (allreduce, checked as exact\n"
     "linear forms up to 2048 nodes and numerically with random inputs).\n"
+    "An msccl-tools algorithm JSON (gossip export --format msccl-json, or msccl-tools' own) is read\n"
+    "through the importer and checked as an allgather on the topology given by --topology.\n"
     "Exit 0 when correct, 1 when incorrect (the first violation is named), 2 for bad input.\n"
     "\n"
     "  --json   one JSON object: ok, rule, round, transfer, message, rounds, transfers,\n"
@@ -29,10 +32,14 @@ static int run(int argc, char **argv) {
     const char *path = NULL;
     bool json = false;
     int64_t seed = 1;
+    const char *topology = NULL;
     for (int i = 1; i < argc; i++) {
         if (cli_is_help(argv[i])) return cli_help(&cmd_verify);
         if (!strcmp(argv[i], "--json")) json = true;
-        else if (!strcmp(argv[i], "--seed")) {
+        else if (!strcmp(argv[i], "--topology")) {
+            if (i + 1 >= argc) return cli_usage_error("verify: --topology needs a value (a topology spec)");
+            topology = argv[++i];
+        } else if (!strcmp(argv[i], "--seed")) {
             if (!cli_parse_int(i + 1 < argc ? argv[++i] : NULL, 0, INT64_MAX, "--seed", &seed)) return EXIT_USAGE;
         } else if (argv[i][0] == '-' && argv[i][1]) return cli_unknown_option("verify", usage_text, argv[i]);
         else if (path) return cli_usage_error("verify: more than one FILE");
@@ -44,7 +51,19 @@ static int run(int argc, char **argv) {
     gsp_report_t rep;
     gsp_err_t err;
     int rc;
-    if ((err = gsp_sched_load(&s, path))) return cli_lib_error(err);
+    /* msccl-tools JSON says so in its first bytes ("msccl_type"). */
+    bool msccl = false;
+    FILE *f = fopen(path, "r");
+    if (f) {
+        char head[4097];
+        size_t n = fread(head, 1, 4096, f);
+        head[n] = 0;
+        msccl = strstr(head, "\"msccl_type\"") != NULL;
+        fclose(f);
+    }
+    if (msccl && !topology) return cli_usage_error("verify: %s is msccl-tools JSON: give the topology it runs on (--topology SPEC)", path);
+    if (!msccl && topology) return cli_usage_error("verify: --topology applies to msccl-tools JSON; a gossip schedule names its topology");
+    if ((err = msccl ? gsp_import_msccl_json(&s, path, topology) : gsp_sched_load(&s, path))) return cli_lib_error(err);
     if ((err = gsp_topo_from_spec(&t, s.topology)) || (err = gsp_sched_verify(&s, &t, (uint64_t)seed, &rep))) {
         rc = cli_lib_error(err);
         goto done;
