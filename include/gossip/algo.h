@@ -54,6 +54,9 @@ typedef struct {
     gsp_bounds_t bounds;
     int64_t lower_bound;
     bool optimal; /* rounds == lower bound */
+    /* auto: every method considered, in registry order, with its rounds or why it was left
+     * out ("spectral 6; product 4; tree 8; linear: no protocol found ..."); "" otherwise. */
+    char tried[1024];
 } gsp_plan_t;
 
 /** Plans collective c on in->topo with the named method ("auto": the valid schedule with the

@@ -121,6 +121,7 @@ gsp_err_t gsp_plan(const gsp_plan_in_t *in, gsp_collective_t c, const char *meth
                 snprintf(reasons + l, sizeof reasons - l, "%s%s: %s", l ? "; " : "", m->name, why);
                 continue;
             }
+            if (in->progress) in->progress(in->progress_ctx, m->name, 0.0);
             gsp_plan_t cand;
             memset(&cand, 0, sizeof cand);
             if ((err = run_one(in, m, &cand))) {
@@ -129,7 +130,13 @@ gsp_err_t gsp_plan(const gsp_plan_in_t *in, gsp_collective_t c, const char *meth
                 if (err != GSP_ERR_NOTAPPLIC) return err;
                 size_t l = strlen(reasons);
                 snprintf(reasons + l, sizeof reasons - l, "%s%s: %s", l ? "; " : "", m->name, gsp_errmsg());
+                l = strlen(plan->tried);
+                snprintf(plan->tried + l, sizeof plan->tried - l, "%s%s: %s", l ? "; " : "", m->name, gsp_errmsg());
                 continue;
+            }
+            {
+                size_t l = strlen(plan->tried);
+                snprintf(plan->tried + l, sizeof plan->tried - l, "%s%s %lld", l ? "; " : "", m->name, (long long)cand.sched.nrounds);
             }
             if (!any || cand.sched.nrounds < plan->sched.nrounds) {
                 gsp_sched_destroy(&plan->sched);
@@ -140,7 +147,11 @@ gsp_err_t gsp_plan(const gsp_plan_in_t *in, gsp_collective_t c, const char *meth
             } else {
                 gsp_sched_destroy(&cand.sched);
             }
-            if (plan->sched.nrounds == plan->lower_bound) break; /* cannot do better */
+            if (plan->sched.nrounds == plan->lower_bound) { /* cannot do better */
+                size_t l = strlen(plan->tried);
+                snprintf(plan->tried + l, sizeof plan->tried - l, " (the bound: the rest not tried)");
+                break;
+            }
         }
         if (!any)
             return gsp_error(GSP_ERR_NOTAPPLIC, "no method for %s applies to %s: %s", gsp_collective_name(c),

@@ -92,6 +92,11 @@ void gsp_problemb_destroy(gsp_problemb_t *r) {
 }
 
 gsp_err_t gsp_problemb_search(const gsp_topo_t *t, int64_t m, int64_t starts, uint64_t seed, gsp_problemb_t *res) {
+    return gsp_problemb_search_progress(t, m, starts, seed, NULL, NULL, res);
+}
+
+gsp_err_t gsp_problemb_search_progress(const gsp_topo_t *t, int64_t m, int64_t starts, uint64_t seed, gsp_progress_fn progress,
+                                       void *pctx, gsp_problemb_t *res) {
     gsp_err_t err = GSP_OK;
     ctx_t c;
     memset(&c, 0, sizeof c);
@@ -156,6 +161,7 @@ gsp_err_t gsp_problemb_search(const gsp_topo_t *t, int64_t m, int64_t starts, ui
     gsp_rng_t rng;
     gsp_rng_seed(&rng, seed);
     for (int64_t s = 0; s < starts && !res->found; s++) {
+        if (progress) progress(pctx, "Problem B search (random starts)", (double)s / (double)starts);
         /* Random starts around the averaging matrix (1/(deg+1) on the pattern). */
         for (size_t i = 0; i < P; i++) {
             double deg = (double)t->dmax + 1;

@@ -245,6 +245,8 @@ static int run(int argc, char **argv) {
         gsp_jw_obj_end(&w);
         if (coll == GSP_COLL_BROADCAST) { gsp_jw_key(&w, "root"); gsp_jw_int(&w, plan.sched.root); }
         gsp_jw_key(&w, "method"); gsp_jw_str(&w, plan.method->name);
+        gsp_jw_key(&w, "tried");
+        gsp_jw_str(&w, plan.tried);
         gsp_jw_key(&w, "rounds"); gsp_jw_int(&w, plan.sched.nrounds);
         gsp_jw_key(&w, "lower_bound"); gsp_jw_int(&w, plan.lower_bound);
         gsp_jw_key(&w, "bounds");
@@ -286,6 +288,7 @@ static int run(int argc, char **argv) {
         printf("%-12s %s on %s (%lld nodes), %s\n", "collective", gsp_collective_name(coll), t.spec,
                (long long)t.n, mdesc);
         printf("%-12s %s\n", "method", plan.method->name);
+        if (plan.tried[0]) printf("%-12s %s\n", "tried", plan.tried);
         printf("%-12s %lld\n", "rounds", (long long)plan.sched.nrounds);
         printf("%-12s %lld (%s: %s)\n", "lower bound", (long long)plan.lower_bound, bind->name, bind->source);
         if (plan.method->approximate) printf("%-12s n/a: an estimate (the bound is for exact results)\n", "optimal");
