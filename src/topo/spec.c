@@ -132,10 +132,10 @@ static gsp_err_t build_hypercube(gsp_topo_t *t, const char *spec, const char *ar
     if (K >= 63)
         return gsp_error(GSP_ERR_OVERFLOW, "%s: 2^%lld nodes overflows a 64-bit count", spec,
                          (long long)K);
-    if (K * ((int64_t)1 << K) > GSP_MAX_ARCS)
-        return gsp_error(GSP_ERR_TOOBIG, "%s: 2^%lld nodes and %lld arcs; the limit is %lld arcs",
-                         spec, (long long)K, (long long)(K * ((int64_t)1 << K)),
-                         (long long)GSP_MAX_ARCS);
+    int64_t arcs;
+    if (!gsp_mul_ok(K, (int64_t)1 << K, &arcs) || arcs > GSP_MAX_ARCS)
+        return gsp_error(GSP_ERR_TOOBIG, "%s: 2^%lld nodes and %.3g arcs; the limit is %lld arcs", spec, (long long)K,
+                         (double)K * (double)((int64_t)1 << K), (long long)GSP_MAX_ARCS);
     gsp_group_t *g = new_group(GSP_GROUP_ABELIAN);
     if (!g) return gsp_error(GSP_ERR_NOMEM, "out of memory");
     g->k = (int)K;

@@ -114,6 +114,7 @@ printf '0 1073741823\n' >"$tmp/g7.txt"
 expect 2 info "file:$tmp/g7.txt" && grep -q "above the memory limit" "$tmp/err" || fail "0 1073741823"
 expect 2 info optcirc:249516416 && grep -q "above the memory limit" "$tmp/err" || fail "optcirc:249516416"
 expect 2 info "product(cycle:268435456,:8)"
+for k in 58 59 60 61 62; do expect 2 info "hypercube:$k" && grep -q "the limit is" "$tmp/err" || fail "hypercube:$k"; done
 expect 2 info "product(cycle:268435456,cycle:268435456)" && grep -q "arc" "$tmp/err" || fail "a product too large, found late"
 GOSSIP_MEMORY_LIMIT=1M expect 2 info torus:300x300 && grep -q "memory limit of 0.0 GB" "$tmp/err" || fail "GOSSIP_MEMORY_LIMIT ignored"
 expect 2 info 'perm:4:(1 0 2 3' && grep -q "unexpected end of the spec" "$tmp/err" && [ "$(tr -d '\000' <"$tmp/err" | wc -c)" = "$(wc -c <"$tmp/err")" ] || fail "perm message"
