@@ -68,6 +68,9 @@ typedef struct {
     bool symmetric;
     gsp_symsend_t *sym;
     int64_t nsym, cap_sym;
+    /* Borrowed, may be NULL: the topology's node names (host names of an edge-list file),
+     * written as "names" so that a reader of the file can map indices back to hosts. */
+    const char *const *names;
 } gsp_sched_t;
 
 /** Starts an empty schedule [out] in caller storage. root is ignored unless broadcast. */

@@ -65,6 +65,9 @@ typedef struct gsp_topo {
     int64_t *gens;        /* element of each generator, in arc order */
     int ngens;
     struct gsp_topo *fa, *fb; /* factors of a product (owned), else NULL */
+    /* Edge-list files with host names (or 1-based ids): the name of each node as the file
+     * writes it, index order; NULL when the file numbers its nodes 0..n-1. */
+    char **names;
 } gsp_topo_t;
 
 /** Parses a spec and builds its topology into caller storage `t` [out].

@@ -43,7 +43,16 @@ gsp_err_t gsp_sched_write(const gsp_sched_t *s, FILE *f) {
     put_str(f, gsp_collective_name(s->coll));
     fputs(",\"topology\":", f);
     put_str(f, s->topology);
-    fprintf(f, ",\"nodes\":%lld,\n\"model\":{\"packets\":", (long long)s->nodes);
+    fprintf(f, ",\"nodes\":%lld,", (long long)s->nodes);
+    if (s->names) {
+        fputs("\n\"names\":[", f);
+        for (int64_t v = 0; v < s->nodes; v++) {
+            if (v) fputc(',', f);
+            put_str(f, s->names[v]);
+        }
+        fputs("],", f);
+    }
+    fputs("\n\"model\":{\"packets\":", f);
     if (s->model.packets == GSP_PACKETS_INF) fputs("\"inf\"", f);
     else fprintf(f, "%lld", (long long)s->model.packets);
     fprintf(f, ",\"ports\":%s,\"duplex\":%s}", s->model.one_port ? "\"1\"" : "\"all\"",

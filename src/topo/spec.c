@@ -6,6 +6,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "gossip/topo.h"
 
@@ -133,7 +134,9 @@ static gsp_err_t build_hypercube(gsp_topo_t *t, const char *spec, const char *ar
         return gsp_error(GSP_ERR_OVERFLOW, "%s: 2^%lld nodes overflows a 64-bit count", spec,
                          (long long)K);
     int64_t arcs;
-    if (!gsp_mul_ok(K, (int64_t)1 << K, &arcs) || arcs > GSP_MAX_ARCS)
+    if (!gsp_mul_ok(K, (int64_t)1 << K, &arcs))
+        return gsp_error(GSP_ERR_OVERFLOW, "%s: 2^%lld nodes of degree %lld: the arc count overflows", spec, (long long)K, (long long)K);
+    if (arcs > GSP_MAX_ARCS)
         return gsp_error(GSP_ERR_TOOBIG, "%s: 2^%lld nodes and %.3g arcs; the limit is %lld arcs", spec, (long long)K,
                          (double)K * (double)((int64_t)1 << K), (long long)GSP_MAX_ARCS);
     gsp_group_t *g = new_group(GSP_GROUP_ABELIAN);
@@ -552,6 +555,8 @@ static gsp_err_t from_spec(gsp_topo_t *t, const char *spec) {
     }
     if (strncmp(spec, "file:", 5) == 0) return gsp__topo_from_file(t, spec, spec + 5);
     const char *colon = strchr(spec, ':');
+    if (!colon && access(spec, R_OK) == 0)
+        return gsp_error(GSP_ERR_PARSE, "%s: not a topology spec, but a file of that name exists: did you mean 'file:%s'?", spec, spec);
     if (!colon)
         return gsp_error(GSP_ERR_PARSE,
                          "%s: expected FAMILY:ARGS (torus, hypercube, star, circulant, optcirc, "

@@ -12,6 +12,10 @@ void gsp_topo_destroy(gsp_topo_t *t) {
     gsp_free(t->spec);
     gsp_free(t->gens);
     gsp_group_free(t->group);
+    if (t->names) {
+        for (int64_t x = 0; x < t->n; x++) gsp_free(t->names[x]);
+        gsp_free(t->names);
+    }
     if (t->fa) {
         gsp_topo_destroy(t->fa);
         gsp_free(t->fa);

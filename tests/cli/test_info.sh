@@ -114,7 +114,7 @@ printf '0 1073741823\n' >"$tmp/g7.txt"
 expect 2 info "file:$tmp/g7.txt" && grep -q "above the memory limit" "$tmp/err" || fail "0 1073741823"
 expect 2 info optcirc:249516416 && grep -q "above the memory limit" "$tmp/err" || fail "optcirc:249516416"
 expect 2 info "product(cycle:268435456,:8)"
-for k in 58 59 60 61 62; do expect 2 info "hypercube:$k" && grep -q "the limit is" "$tmp/err" || fail "hypercube:$k"; done
+for k in 58 59 60 61 62; do expect 2 info "hypercube:$k" && grep -qE "the limit is|overflows" "$tmp/err" || fail "hypercube:$k"; done
 expect 2 info "product(cycle:268435456,cycle:268435456)" && grep -q "arc" "$tmp/err" || fail "a product too large, found late"
 GOSSIP_MEMORY_LIMIT=1M expect 2 info torus:300x300 && grep -q "memory limit of 0.0 GB" "$tmp/err" || fail "GOSSIP_MEMORY_LIMIT ignored"
 expect 2 info 'perm:4:(1 0 2 3' && grep -q "unexpected end of the spec" "$tmp/err" && [ "$(tr -d '\000' <"$tmp/err" | wc -c)" = "$(wc -c <"$tmp/err")" ] || fail "perm message"
@@ -127,6 +127,18 @@ expect 0 route circulant:100:3,4 0 50 --json && jqcheck '.distance == 13'
 printf '0 1\n2 3\n' >"$tmp/dis.txt"
 expect 0 info "file:$tmp/dis.txt" && grep -q 'connected only' "$tmp/out" || fail "disconnected average not qualified"
 expect 0 scatter 64 --exact --rounds 7 && grep -q 'j=6 8.685e-27' "$tmp/out" || fail "small probability printed as 0"
+expect 2 info "$DATA/petersen.txt" && grep -q "did you mean 'file:" "$tmp/err" || fail "a file named without file:"
+# Edge lists with host names, and 1-based ids: the map is reported and kept in schedules.
+printf '# hosts\nnode-a node-b\nnode-b node-c\nnode-c node-a\nnode-c gpu01.example\n' >"$tmp/hosts.txt"
+expect 0 info "file:$tmp/hosts.txt" --json && jqcheck '.nodes == 4 and .names == ["node-a", "node-b", "node-c", "gpu01.example"]'
+expect 0 plan allgather "file:$tmp/hosts.txt" -o "$tmp/hosts.json"
+jq -e '.names[3] == "gpu01.example"' "$tmp/hosts.json" >/dev/null || fail "names not kept in the schedule"
+expect 0 verify "$tmp/hosts.json"
+printf '1 2\n2 3\n3 4\n4 1\n' >"$tmp/one.txt"
+expect 0 info "file:$tmp/one.txt" && grep -q 'the file is 1-based' "$tmp/out" || fail "1-based not explained"
+expect 0 info "file:$tmp/one.txt" --json && jqcheck '.nodes == 4 and .diameter == 2'
+printf '0 1\n1 two\n' >"$tmp/mixed.txt"
+expect 2 info "file:$tmp/mixed.txt" && grep -q 'names throughout' "$tmp/err" || fail "mixed ids and names"
 # Did you mean: commands, families, methods; -V and help help.
 expect 2 pln && grep -q "did you mean 'plan'" "$tmp/err" || fail "no suggestion for pln"
 expect 2 info toru:4x4 && grep -q "did you mean 'torus'" "$tmp/err" || fail "no suggestion for toru"

@@ -233,8 +233,50 @@ static void test_group_laws(void **state) {
     }
 }
 
+/* Edge lists with names and 1-based ids (independent truth: the edges written by hand). */
+static void test_file_names(void **state) {
+    (void)state;
+    const char *path = "/tmp/gossip_test_names.txt";
+    FILE *f = fopen(path, "w");
+    fputs("# three hosts and a switch\nsw1 h1\nsw1 h2\nsw1 h3\nh1 h2\n", f);
+    fclose(f);
+    gsp_topo_t t;
+    assert_int_equal(gsp_topo_from_spec(&t, "file:/tmp/gossip_test_names.txt"), GSP_OK);
+    assert_int_equal(t.n, 4);
+    assert_int_equal(t.m, 8);
+    assert_non_null(t.names);
+    assert_string_equal(t.names[0], "sw1");
+    assert_string_equal(t.names[3], "h3");
+    assert_true(gsp_topo_arc_index(&t, 0, 3) >= 0 && gsp_topo_arc_index(&t, 1, 2) >= 0 && gsp_topo_arc_index(&t, 2, 3) < 0);
+    gsp_topo_destroy(&t);
+    f = fopen(path, "w");
+    fputs("1 2\n2 3\n", f);
+    fclose(f);
+    assert_int_equal(gsp_topo_from_spec(&t, "file:/tmp/gossip_test_names.txt"), GSP_OK);
+    assert_int_equal(t.n, 3);
+    assert_string_equal(t.names[0], "1");
+    assert_true(gsp_topo_arc_index(&t, 0, 1) >= 0 && gsp_topo_arc_index(&t, 1, 2) >= 0);
+    gsp_topo_destroy(&t);
+    f = fopen(path, "w");
+    fputs("0 1\n1 2\n", f);
+    fclose(f);
+    assert_int_equal(gsp_topo_from_spec(&t, "file:/tmp/gossip_test_names.txt"), GSP_OK);
+    assert_null(t.names); /* 0-based integer ids: no names */
+    gsp_topo_destroy(&t);
+    f = fopen(path, "w");
+    fputs("a b\nb 7\n", f);
+    fclose(f);
+    assert_int_equal(gsp_topo_from_spec(&t, "file:/tmp/gossip_test_names.txt"), GSP_ERR_PARSE);
+    f = fopen(path, "w");
+    fputs("nodes 3\na b\n", f);
+    fclose(f);
+    assert_int_equal(gsp_topo_from_spec(&t, "file:/tmp/gossip_test_names.txt"), GSP_ERR_PARSE);
+    remove(path);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_file_names),
         cmocka_unit_test(test_torus_conventions),    cmocka_unit_test(test_hypercube_conventions),
         cmocka_unit_test(test_star_conventions),     cmocka_unit_test(test_circulant_conventions),
         cmocka_unit_test(test_cayley_perm_product_file), cmocka_unit_test(test_bad_specs),

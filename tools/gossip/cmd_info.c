@@ -118,6 +118,13 @@ static int run(int argc, char **argv) {
         gsp_jw_obj_begin(&w);
         gsp_jw_key(&w, "topology"); gsp_jw_str(&w, t.spec);
         gsp_jw_key(&w, "nodes"); gsp_jw_int(&w, t.n);
+        gsp_jw_key(&w, "names");
+        if (t.names) {
+            gsp_jw_arr_begin(&w);
+            for (int64_t x = 0; x < t.n; x++) gsp_jw_str(&w, t.names[x]);
+            gsp_jw_arr_end(&w);
+        } else
+            gsp_jw_null(&w);
         gsp_jw_key(&w, "arcs"); gsp_jw_int(&w, t.m);
         gsp_jw_key(&w, "directed"); gsp_jw_bool(&w, t.directed);
         gsp_jw_key(&w, "degree");
@@ -214,6 +221,19 @@ static int run(int argc, char **argv) {
     } else {
         printf("%-19s %s\n", "topology", t.spec);
         printf("%-19s %lld\n", "nodes", (long long)t.n);
+        bool one_based = t.names != NULL;
+        for (int64_t x = 0; one_based && x < t.n; x++) {
+            char num[24];
+            snprintf(num, sizeof num, "%lld", (long long)x + 1);
+            one_based = !strcmp(t.names[x], num);
+        }
+        if (one_based) printf("%-19s file ids 1..%lld read as nodes 0..%lld (the file is 1-based)\n", "names", (long long)t.n, (long long)t.n - 1);
+        else if (t.names) {
+            /* The index every schedule uses, and the name the file gives. */
+            printf("%-19s", "names");
+            for (int64_t x = 0; x < t.n && x < 8; x++) printf(" %lld=%s", (long long)x, t.names[x]);
+            printf("%s\n", t.n > 8 ? " ... (all of them in --json)" : "");
+        }
         printf("%-19s %lld%s\n", "arcs", (long long)t.m, t.directed ? " (directed)" : "");
         if (t.dmin == t.dmax) printf("%-19s %lld (regular)\n", "degree", (long long)t.dmin);
         else printf("%-19s %lld..%lld\n", "degree", (long long)t.dmin, (long long)t.dmax);

@@ -224,6 +224,7 @@ static int run(int argc, char **argv) {
     if ((err = gsp_plan(&in, coll, method, &plan))) goto fail;
     cli_progress_done();
     double seconds = cli_now() - t0;
+    plan.sched.names = (const char *const *)t.names; /* host names travel with the schedule */
     if (outpath && (err = gsp_sched_save(&plan.sched, outpath))) goto fail;
 
     const gsp_bound_t *bind = &plan.bounds.b[plan.bounds.binding];
