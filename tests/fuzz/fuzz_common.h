@@ -1,5 +1,5 @@
 /* fuzz_common.h — shared by the libFuzzer harnesses: inputs as C strings or temporary files,
- * and the limits every target runs under (no graph above 4 MB is built: the targets exercise the readers, and
+ * and the limits every target runs under (no graph above 1 MB is built: the targets exercise the readers, and
  * bigger graphs only take time). */
 #ifndef GOSSIP_FUZZ_COMMON_H
 #define GOSSIP_FUZZ_COMMON_H
@@ -12,7 +12,7 @@
 
 #include "gossip/gossip.h"
 
-#define FUZZ_MEMORY_LIMIT ((int64_t)4 << 20)
+#define FUZZ_MEMORY_LIMIT ((int64_t)1 << 20)
 
 /* The input as a NUL-terminated string (a copy: the input itself is not terminated). */
 static inline char *fuzz_string(const uint8_t *data, size_t size) {
