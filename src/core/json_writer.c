@@ -58,7 +58,23 @@ static void put_string(gsp_jw_t *w, const char *s) {
         case '\r': fputs("\\r", f); break;
         default:
             if (*p < 0x20) fprintf(f, "\\u%04x", *p);
-            else putc(*p, f);
+            else if (*p < 0x80) putc(*p, f);
+            else {
+                /* UTF-8 passes through when well formed (no overlongs, surrogates or values
+                 * above U+10FFFF); any other byte becomes U+FFFD, so the output is valid JSON
+                 * whatever a file name or a spec contained. */
+                int len = *p >= 0xf0 && *p <= 0xf4 ? 4 : *p >= 0xe0 ? 3 : *p >= 0xc2 && *p <= 0xdf ? 2 : 0;
+                bool ok = len > 0;
+                for (int k = 1; ok && k < len; k++) ok = (p[k] & 0xc0) == 0x80;
+                if (ok && len == 3) ok = !(*p == 0xe0 && p[1] < 0xa0) && !(*p == 0xed && p[1] >= 0xa0);
+                if (ok && len == 4) ok = !(*p == 0xf0 && p[1] < 0x90) && !(*p == 0xf4 && p[1] >= 0x90);
+                if (!ok) {
+                    fputs("\\ufffd", f);
+                    continue;
+                }
+                fwrite(p, 1, (size_t)len, f);
+                p += len - 1;
+            }
         }
     }
     if (putc('"', f) == EOF) w->failed = true;

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "gossip/sched.h"
@@ -316,6 +317,14 @@ gsp_err_t gsp_sched_load(gsp_sched_t *s, const char *path) {
     memset(s, 0, sizeof *s);
     FILE *f = fopen(path, "r");
     if (!f) return gsp_error(GSP_ERR_IO, "cannot open '%s': %s", path, strerror(errno));
+    /* A JSON tree takes about 16 times its text: refuse up front what would not fit (a
+     * device or a pipe has no size: the reader's own allocations decide there). */
+    struct stat st;
+    if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && (double)st.st_size * 16 > (double)gsp_memory_limit()) {
+        fclose(f);
+        return gsp_error(GSP_ERR_TOOBIG, "%s: %.1f MB of JSON would need about %.1f GB to read, above the memory limit (GOSSIP_MEMORY_LIMIT)",
+                         path, (double)st.st_size / 1e6, (double)st.st_size * 16 / 1e9);
+    }
     json_t *root = json_loadf(f, JSON_REJECT_DUPLICATES, &jerr);
     fclose(f);
     if (!root)

@@ -120,6 +120,14 @@ GOSSIP_MEMORY_LIMIT=1M expect 2 info torus:300x300 && grep -q "memory limit of 0
 expect 2 info 'perm:4:(1 0 2 3' && grep -q "unexpected end of the spec" "$tmp/err" && [ "$(tr -d '\000' <"$tmp/err" | wc -c)" = "$(wc -c <"$tmp/err")" ] || fail "perm message"
 expect 2 info $'file:/nonexistent\nfile' && grep -q 'nonexistent\\nfile' "$tmp/err" || fail "a newline echoed raw"
 expect 2 scatter --plot "$tmp/p.svg" --sizes '' && [ ! -e "$tmp/p.svg" ] || fail "scatter --sizes ''"
+# A 127-byte schedule asking for 10^8 rounds is rejected within 300 MB of address space; a
+# schedule file too large for the memory limit is refused before it is read.
+printf '{"format":"gossip-schedule","version":1,"collective":"allgather","topology":"cycle:3","nodes":3,"symmetric":[[100000000,0,0]]}' >"$tmp/bigsym.json"
+(ulimit -v 300000; "$GOSSIP" verify "$tmp/bigsym.json" >/dev/null 2>&1); [ $? = 1 ] || fail "symmetric [[100000000,0,0]] not rejected in 300 MB"
+head -c 2000000 /dev/zero | tr '\0' ' ' >"$tmp/huge.json"
+GOSSIP_MEMORY_LIMIT=16M expect 2 verify "$tmp/huge.json" && grep -q "above the memory limit" "$tmp/err" || fail "huge schedule file read"
+expect 0 plan allgather torus:3x3 -o "$tmp/e33.json"
+expect 2 export "$tmp/e33.json" --format msccl-xml --min-bytes 99999999999999999999 && grep -q "too large" "$tmp/err" || fail "--min-bytes overflow"
 # Nothing printed is false: a route's distance on a non-optimal circulant (0 to 50 in
 # G(100; 1, 2) is 25 jumps of 2), a disconnected graph's average distance, tiny probabilities.
 expect 0 route circulant:100:1,2 0 50 --json && jqcheck '.distance == 25 and .hops == 25'

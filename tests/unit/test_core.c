@@ -113,6 +113,14 @@ static void test_json_writer(void **state) {
     fclose(f);
     assert_string_equal(buf, "{\"a\\\"b\":[-3,0.5,2,true,null,\"x\\ny\"],\"e\":{}}");
     free(buf);
+    /* UTF-8: well-formed sequences pass, anything else becomes U+FFFD (valid JSON always). */
+    f = open_memstream(&buf, &len);
+    gsp_jw_init(&w, f);
+    gsp_jw_str(&w, "n\xc3\xb6" "de \xe2\x82\xac \xf0\x9f\x98\x80|\xff|\xc3|\xe0\x80\x80|\xed\xa0\x80|\xc0\xaf");
+    assert_int_equal(gsp_jw_finish(&w), GSP_OK);
+    fclose(f);
+    assert_string_equal(buf, "\"n\xc3\xb6" "de \xe2\x82\xac \xf0\x9f\x98\x80|\\ufffd|\\ufffd|\\ufffd\\ufffd\\ufffd|\\ufffd\\ufffd\\ufffd|\\ufffd\\ufffd\"");
+    free(buf);
 }
 
 static void test_memory_limit(void **state) {
