@@ -29,6 +29,17 @@ gsp_err_t gsp__build_from_allgather(const gsp_plan_in_t *in, gsp_err_t (*transfo
 gsp_err_t gsp__bfs_tree(const gsp_topo_t *t, int64_t root, int64_t **parent, int32_t **dist,
                         int64_t **order);
 
+/** Of the packets hu holds and hv lacks, not yet in taken: the one held by the fewest nodes
+ * (holders) among the first `limit` found from a random word, or with limit <= 0 simply the
+ * first; -1 when there is none. Shared by the greedy and matching allgathers. */
+int64_t gsp__rarest_missing(const gsp_word_t *hu, const gsp_word_t *hv, const gsp_word_t *taken, int64_t W, const int64_t *holders,
+                            int64_t limit, gsp_rng_t *rng);
+/** Delivers out's sends [b, nsends) of the current round into held (nodes x W words) and
+ * holders, and counts the nodes that hold every packet (*complete). GSP_ERR_INTERNAL, naming
+ * who, when the round has no transfer (a heuristic that stopped making progress). */
+gsp_err_t gsp__deliver_round(const gsp_sched_t *out, int64_t b, gsp_word_t *held, int64_t W, int64_t *holders, const char *who,
+                             int64_t *complete);
+
 /** One-port (telephone) broadcast from root on t: who informs whom (parent [out], -1 at the
  * root) and in which round (when [out], -1 at the root); *rounds [out]. Release with gsp_free.
  * Shared by the matching-tree broadcast and allreduce. */

@@ -10,7 +10,7 @@
  * bound 6 (the rotation method of the packet-gossip paper reaches 6). Baseline. */
 #include <string.h>
 
-#include "gossip/algo.h"
+#include "algo_int.h"
 
 #define GREEDY_MAX 4096
 #define CANDIDATES 64 /* packets examined per in-arc and round */
@@ -79,40 +79,14 @@ static gsp_err_t build(const gsp_plan_in_t *in, gsp_sched_t *out) {
                 int64_t u = iadj[a];
                 const gsp_word_t *hu = held + u * W;
                 for (int64_t rep = 0; rep < p; rep++) {
-                    /* Scan from a random word so that ties do not always go to low ids. */
-                    int64_t start = (int64_t)gsp_rng_below(&rng, (uint64_t)W), best = -1, seen = 0;
-                    for (int64_t k = 0; k < W && seen < CANDIDATES; k++) {
-                        int64_t w = (start + k) % W;
-                        gsp_word_t cand = hu[w] & ~hv[w] & ~taken[w];
-                        while (cand && seen < CANDIDATES) {
-                            int64_t x = w * 64 + __builtin_ctzll(cand);
-                            cand &= cand - 1;
-                            seen++;
-                            if (best < 0 || holders[x] < holders[best]) best = x;
-                        }
-                    }
+                    int64_t best = gsp__rarest_missing(hu, hv, taken, W, holders, CANDIDATES, &rng);
                     if (best < 0) break;
                     gsp_bit_set(taken, best);
                     if ((err = gsp_sched_send(out, u, v, best))) goto done;
                 }
             }
         }
-        /* Deliver this round's packets (they are usable from the next round on). */
-        int64_t b = out->send_off.v[out->send_off.len - 1];
-        if (b == out->nsends) {
-            err = gsp_error(GSP_ERR_INTERNAL, "greedy: a round without transfers on %s", t->spec);
-            goto done;
-        }
-        for (int64_t k = b; k < out->nsends; k++) {
-            const gsp_send_t *s = &out->sends[k];
-            gsp_word_t *hv = held + s->v * W;
-            if (!gsp_bit_get(hv, s->x)) {
-                gsp_bit_set(hv, s->x);
-                holders[s->x]++;
-            }
-        }
-        complete = 0;
-        for (int64_t v = 0; v < n; v++) complete += gsp_bits_count(held + v * W, n) == n;
+        if ((err = gsp__deliver_round(out, out->send_off.v[out->send_off.len - 1], held, W, holders, "greedy", &complete))) goto done;
         if (in->progress) in->progress(in->progress_ctx, "greedy allgather", (double)complete / n);
     }
     err = gsp_sched_finish(out);

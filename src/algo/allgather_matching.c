@@ -94,8 +94,8 @@ static gsp_err_t build(const gsp_plan_in_t *in, gsp_sched_t *out) {
                 gain[a] = inf || g < p ? g : p;
             }
         memset(chosen, 0, (size_t)m);
-        memset(busy_out, 0, (size_t)n);
-        memset(busy_in, 0, (size_t)n);
+        memset(busy_out, 0, (size_t)t->n);
+        memset(busy_in, 0, (size_t)t->n);
         if (one) {
             /* The round's generator first (Cayley graphs; on a circulant the arc to x + 2^t when
              * there is one: Bruck's dissemination, ceil(log2 N) rounds on K_N), then the rest
@@ -156,41 +156,13 @@ static gsp_err_t build(const gsp_plan_in_t *in, gsp_sched_t *out) {
                 const gsp_word_t *hu = held + u * W, *hv = held + v * W;
                 gsp_word_t *tv = taken + v * W;
                 for (int64_t rep = 0; inf || rep < p; rep++) {
-                    int64_t start = inf ? 0 : (int64_t)gsp_rng_below(&rng, (uint64_t)W), best = -1, seen = 0;
-                    for (int64_t k = 0; k < W && (inf || seen < CANDIDATES); k++) {
-                        int64_t w = (start + k) % W;
-                        gsp_word_t c = hu[w] & ~hv[w] & ~tv[w];
-                        while (c && (inf || seen < CANDIDATES)) {
-                            int64_t x = w * 64 + __builtin_ctzll(c);
-                            c &= c - 1;
-                            seen++;
-                            if (inf) { /* everything goes: no need to rank */
-                                best = x;
-                                break;
-                            }
-                            if (best < 0 || holders[x] < holders[best]) best = x;
-                        }
-                        if (inf && best >= 0) break;
-                    }
+                    int64_t best = gsp__rarest_missing(hu, hv, tv, W, holders, inf ? 0 : CANDIDATES, &rng);
                     if (best < 0) break;
                     gsp_bit_set(tv, best);
                     if ((err = gsp_sched_send(out, u, v, best))) goto done;
                 }
             }
-        if (out->nsends == b0) {
-            err = gsp_error(GSP_ERR_INTERNAL, "matching: a round without transfers on %s", t->spec);
-            goto done;
-        }
-        for (int64_t k = b0; k < out->nsends; k++) {
-            const gsp_send_t *s = &out->sends[k];
-            gsp_word_t *hv = held + s->v * W;
-            if (!gsp_bit_get(hv, s->x)) {
-                gsp_bit_set(hv, s->x);
-                holders[s->x]++;
-            }
-        }
-        complete = 0;
-        for (int64_t v = 0; v < n; v++) complete += gsp_bits_count(held + v * W, n) == n;
+        if ((err = gsp__deliver_round(out, b0, held, W, holders, "matching", &complete))) goto done;
         if (in->progress) in->progress(in->progress_ctx, "matching allgather", (double)complete / (double)n);
     }
     err = gsp_sched_finish(out);

@@ -459,6 +459,20 @@ static gsp_err_t stage_offsets(gsp_mpi_ctx_t *c, const prog_t *p, const lay_t *l
     return GSP_OK;
 }
 
+/* The staging area for a phase's lanes, and (reduce phases with a separate input) every
+ * block of every lane marked "fresh": still the input's value. */
+static gsp_err_t stage_and_fresh(gsp_mpi_ctx_t *c, const prog_t *p, const lay_t *l0, const dtinfo_t *d) {
+    gsp_err_t err;
+    size_t total = 0, K = (size_t)l0->lanes;
+    if ((err = stage_offsets(c, p, l0, d, &total))) return err;
+    if ((err = reserve((void **)&c->stage, &c->stage_cap, total + 1))) return err;
+    if (c->in) {
+        if ((err = reserve((void **)&c->fresh, &c->fresh_cap, K * (size_t)l0->n + 1))) return err;
+        memset(c->fresh, 1, K * (size_t)l0->n);
+    }
+    return GSP_OK;
+}
+
 /* Issues send q of lane l->lane: one block straight from its buffer, or several packed into
  * the lane's staging area (so: the lane's offsets). */
 static gsp_err_t issue_send(gsp_mpi_ctx_t *c, const prog_t *p, int phase, int64_t q, void *base, const lay_t *l, const dtinfo_t *d,
@@ -546,18 +560,12 @@ static gsp_err_t run_pipelined(gsp_mpi_ctx_t *c, const prog_t *p, int phase, voi
     int window = WINDOW;
     int K = l0->lanes;
     int64_t nR = p->nrecv, nS = p->nsend, per = nR + nS, all = (int64_t)K * per;
-    size_t total = 0;
     if (all > INT_MAX / 2) return gsp_error(GSP_ERR_TOOBIG, "too many messages in one phase");
     if ((err = reserve((void **)&c->req, &c->req_cap, (size_t)(all + 1) * sizeof *c->req)) ||
         (err = reserve((void **)&c->soff, &c->soff_cap, (size_t)(all + 1) * sizeof *c->soff)) ||
         (err = reserve((void **)&c->idx, &c->idx_cap, (size_t)(all + 1) * sizeof *c->idx)))
         return err;
-    if ((err = stage_offsets(c, p, l0, d, &total))) return err;
-    if ((err = reserve((void **)&c->stage, &c->stage_cap, total + 1))) return err;
-    if (c->in) {
-        if ((err = reserve((void **)&c->fresh, &c->fresh_cap, (size_t)K * (size_t)l0->n + 1))) return err;
-        memset(c->fresh, 1, (size_t)K * (size_t)l0->n);
-    }
+    if ((err = stage_and_fresh(c, p, l0, d))) return err;
     /* req: receives of every lane [0, K nR), then sends [K nR, K per). state: receives 0
      * (posted) / 1 (complete) / 2 (absorbed), sends 0 (not issued) / 1 (in flight) / 2 (done). */
     MPI_Request *rq = c->req, *sq = c->req + (size_t)K * (size_t)nR;
@@ -618,18 +626,12 @@ static gsp_err_t run_phase(gsp_mpi_ctx_t *c, const prog_t *p, int phase, void *b
     gsp_err_t err;
     int K = l0->lanes;
     int64_t nR = p->nrecv, nS = p->nsend, per = nR + nS;
-    size_t total = 0;
     if ((err = reserve((void **)&c->req, &c->req_cap, (size_t)(K * per + 1) * sizeof *c->req)) ||
         (err = reserve((void **)&c->soff, &c->soff_cap, (size_t)(K * per + 1) * sizeof *c->soff)) ||
         (err = reserve((void **)&c->lane, &c->lane_cap, (size_t)(2 * K + 1) * sizeof *c->lane)) ||
         (err = reserve((void **)&c->idx, &c->idx_cap, (size_t)(K * per + 1) * sizeof *c->idx)))
         return err;
-    if ((err = stage_offsets(c, p, l0, d, &total))) return err;
-    if ((err = reserve((void **)&c->stage, &c->stage_cap, total + 1))) return err;
-    if (c->in) {
-        if ((err = reserve((void **)&c->fresh, &c->fresh_cap, (size_t)K * (size_t)l0->n + 1))) return err;
-        memset(c->fresh, 1, (size_t)K * (size_t)l0->n);
-    }
+    if ((err = stage_and_fresh(c, p, l0, d))) return err;
     for (int64_t q = 0; q < K * per; q++) c->req[q] = MPI_REQUEST_NULL; /* sends not yet issued */
     c->communicated = true;
     for (int j = 0; j < K; j++) {

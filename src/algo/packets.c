@@ -1,0 +1,45 @@
+/* packets.c — the packet bookkeeping the explicit gossip heuristics share (greedy, matching):
+ * which packet a receiver takes on an arc, and the delivery of a round. */
+#include "algo_int.h"
+
+int64_t gsp__rarest_missing(const gsp_word_t *hu, const gsp_word_t *hv, const gsp_word_t *taken, int64_t W, const int64_t *holders,
+                            int64_t limit, gsp_rng_t *rng) {
+    if (limit <= 0) { /* the first one: every missing packet will go, ranking is moot */
+        for (int64_t w = 0; w < W; w++) {
+            gsp_word_t c = hu[w] & ~hv[w] & ~taken[w];
+            if (c) return w * 64 + __builtin_ctzll(c);
+        }
+        return -1;
+    }
+    /* Scan from a random word so that ties do not always go to low ids. */
+    int64_t start = (int64_t)gsp_rng_below(rng, (uint64_t)W), best = -1, seen = 0;
+    for (int64_t k = 0; k < W && seen < limit; k++) {
+        int64_t w = (start + k) % W;
+        gsp_word_t c = hu[w] & ~hv[w] & ~taken[w];
+        while (c && seen < limit) {
+            int64_t x = w * 64 + __builtin_ctzll(c);
+            c &= c - 1;
+            seen++;
+            if (best < 0 || holders[x] < holders[best]) best = x;
+        }
+    }
+    return best;
+}
+
+gsp_err_t gsp__deliver_round(const gsp_sched_t *out, int64_t b, gsp_word_t *held, int64_t W, int64_t *holders, const char *who,
+                             int64_t *complete) {
+    int64_t n = out->nodes;
+    if (b == out->nsends) return gsp_error(GSP_ERR_INTERNAL, "%s: a round without transfers on %s", who, out->topology);
+    /* Packets received this round are usable from the next round on. */
+    for (int64_t k = b; k < out->nsends; k++) {
+        const gsp_send_t *s = &out->sends[k];
+        gsp_word_t *hv = held + s->v * W;
+        if (!gsp_bit_get(hv, s->x)) {
+            gsp_bit_set(hv, s->x);
+            holders[s->x]++;
+        }
+    }
+    *complete = 0;
+    for (int64_t v = 0; v < n; v++) *complete += gsp_bits_count(held + v * W, n) == n;
+    return GSP_OK;
+}
