@@ -18,7 +18,7 @@ fi
 [ -f build/libgossip.a ] || { cmake --preset default >/dev/null && cmake --build --preset default -j "$(nproc)" >/dev/null; }
 w=build-smpi
 mkdir -p "$w" bench/out/smpi
-smpicc -O2 -Iinclude -Isrc/mpi bench/smpi/smpi_bench.c src/mpi/mpi_rt.c src/mpi/mpi_exec.c src/mpi/mpi_plan.c build/libgossip.a \
+smpicc -O2 -Iinclude -Ibuild/include -Isrc/mpi bench/smpi/smpi_bench.c src/mpi/mpi_rt.c src/mpi/mpi_exec.c src/mpi/mpi_plan.c build/libgossip.a \
     -ljansson -lnauty -lgsl -llapacke -llapack -lblas -lm -o "$w/smpi_bench" 2>/dev/null
 for i in $(seq 0 63); do echo "node-$i"; done >"$w/hosts"
 
@@ -63,11 +63,16 @@ run_one() { # platform spec coll mode alg
     local name=$1 spec=$2 coll=$3 mode=$4 alg=$5 cfg=${3//-/_} extra=()
     [ "$alg" = - ] || extra=(--cfg=smpi/$cfg:$alg)
     # gossip's cost model gets the platform's parameters, as an MPI tuning file would: SMPI
-    # doubles a link's latency for small messages and gives large ones 94% of the bandwidth;
-    # combining costs nothing here (gamma 0: computation is not simulated). Blocks are
-    # pipelined in segments of 8 KiB.
-    local a b
-    case $name in *fast) a=2e-6 b=1.06e-10 ;; *) a=10e-6 b=8.5e-10 ;; esac
+    # doubles a link's latency for small messages and scales the bandwidth by message size;
+    # combining costs nothing here (gamma 0: computation is not simulated), and neither does
+    # issuing a message (overhead 0); a routed message pays each further link's latency (hop =
+    # the link latency, doubled as SMPI does). Blocks are pipelined in segments of 8 KiB.
+    # beta by message size: SMPI's default bandwidth factors (smpi/bw-factor) over the link's
+    # bandwidth, as a tuning file would give them.
+    local a b bw
+    case $name in *fast) a=2e-6 bw=1e10 ;; *) a=10e-6 bw=1.25e9 ;; esac
+    b=$(awk -v bw=$bw 'BEGIN { n = split("0:0.812084 257:0.338112 732:0.341987 1426:0.608902 3484:0.77493 5776:1.08739 9376:0.58729 15424:0.697866 65472:0.940694", f, " ");
+        for (i = 1; i <= n; i++) { split(f[i], q, ":"); printf "%s%s:%.4g", i > 1 ? "," : "", q[1], 1 / (bw * q[2]) } }')
     local out sizes=()
     # SMPI's own allgathers of 4 MiB per rank take minutes each to simulate (64 x 64 x 4 MiB of
     # copies); they run on the first platform only, and elsewhere their 1 MiB runs are timed on
@@ -76,7 +81,7 @@ run_one() { # platform spec coll mode alg
     if [ "$coll" = allgather ] && [ "$mode" = mpi ] && [ "$name" != t88-fast ]; then sizes=(8 1024 65536 1048576); shared_from=1048576; fi
     # Local computation is not simulated for either side (SMPI's own reductions cost nothing in
     # simulated time, so gossip's must not either): the comparison is the network's.
-    out=$(SMPI_BENCH_SHARED_FROM=$shared_from GOSSIP_ALPHA=$a GOSSIP_BETA=$b GOSSIP_GAMMA=0 GOSSIP_SEGMENT=8192 timeout 300 smpirun -np 64 -platform "$w/$name.xml" -hostfile "$w/hosts" --cfg=smpi/simulate-computation:no \
+    out=$(SMPI_BENCH_SHARED_FROM=$shared_from GOSSIP_ALPHA=$a GOSSIP_BETA=$b GOSSIP_GAMMA=0 GOSSIP_HOP=$a GOSSIP_OVERHEAD=0 GOSSIP_SEGMENT=8192 timeout 300 smpirun -np 64 -platform "$w/$name.xml" -hostfile "$w/hosts" --cfg=smpi/simulate-computation:no \
         "${extra[@]}" "$w/smpi_bench" "$coll" "$spec" "$mode" "${sizes[@]}" 2>/dev/null | grep -E "^$coll (gossip|mpi) ") || true
     [ -n "$out" ] || out="$coll $mode - - failed"
     while read -r line; do echo "$name $alg $line"; done <<<"$out"

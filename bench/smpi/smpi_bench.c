@@ -40,9 +40,11 @@ int main(int argc, char **argv) {
     if (ctx) {
         /* The cost model's parameters come from the environment, as in the drop-in. */
         gsp_cost_t c = gsp_cost_default();
-        const char *a = getenv("GOSSIP_ALPHA"), *b = getenv("GOSSIP_BETA"), *g = getenv("GOSSIP_GAMMA");
-        if ((a && gsp_cost_parse("GOSSIP_ALPHA", a, &c.alpha)) || (b && gsp_cost_parse("GOSSIP_BETA", b, &c.beta)) ||
-            (g && gsp_cost_parse("GOSSIP_GAMMA", g, &c.gamma))) {
+        const char *a = getenv("GOSSIP_ALPHA"), *b = getenv("GOSSIP_BETA"), *g = getenv("GOSSIP_GAMMA"), *h = getenv("GOSSIP_HOP"),
+                   *o = getenv("GOSSIP_OVERHEAD");
+        if ((a && gsp_cost_parse("GOSSIP_ALPHA", a, &c.alpha)) || (b && gsp_cost_parse_beta("GOSSIP_BETA", b, &c)) ||
+            (g && gsp_cost_parse("GOSSIP_GAMMA", g, &c.gamma)) || (h && gsp_cost_parse("GOSSIP_HOP", h, &c.hop)) ||
+            (o && gsp_cost_parse("GOSSIP_OVERHEAD", o, &c.overhead))) {
             if (!rank) fprintf(stderr, "smpi_bench: %s\n", gsp_errmsg());
             MPI_Abort(MPI_COMM_WORLD, 2);
         }

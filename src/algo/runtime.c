@@ -6,15 +6,23 @@
  * (D rounds, messages concatenate) for allgather, and "gather" for allreduce (every rank
  * gathers every vector in D rounds and reduces them in rank order); trees (eccentricity rounds,
  * whole vectors). Every phase is a schedule without duplicate deliveries. */
+#include <errno.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "gossip/runtime.h"
+#include "algo_int.h"
 
 gsp_cost_t gsp_cost_default(void) {
-    gsp_cost_t c = {1e-6, 1e-10, 2e-10, 0};
+    gsp_cost_t c;
+    memset(&c, 0, sizeof c);
+    c.alpha = 1e-6;
+    c.beta = 1e-10;
+    c.gamma = 2e-10;
+    c.hop = 1e-7;
+    c.overhead = 2e-7;
     return c;
 }
 
@@ -27,10 +35,49 @@ gsp_err_t gsp_cost_parse(const char *name, const char *text, double *out) {
     return GSP_OK;
 }
 
+gsp_err_t gsp_cost_parse_beta(const char *name, const char *text, gsp_cost_t *c) {
+    if (text && *text && !strchr(text, ':')) {
+        c->nbeta = 0;
+        return gsp_cost_parse(name, text, &c->beta);
+    }
+    gsp_cost_t t = *c;
+    t.nbeta = 0;
+    const char *p = text ? text : "";
+    while (*p) {
+        char *end;
+        errno = 0;
+        long long from = strtoll(p, &end, 10);
+        if (end == p || *end != ':' || errno || from < 0 || (t.nbeta == 0 && from != 0) ||
+            (t.nbeta > 0 && from <= t.beta_from[t.nbeta - 1]))
+            return gsp_error(GSP_ERR_PARSE, "%s='%s': expected seconds per byte, or SIZE:SECONDS,... with sizes increasing from 0",
+                             name, text ? text : "");
+        if (t.nbeta == GSP_COST_MAX_BETA) return gsp_error(GSP_ERR_PARSE, "%s: at most %d sizes", name, GSP_COST_MAX_BETA);
+        p = end + 1;
+        double v = strtod(p, &end);
+        if (end == p || !isfinite(v) || v < 0 || (*end && *end != ','))
+            return gsp_error(GSP_ERR_PARSE, "%s='%s': expected a non-negative number of seconds after %lld:", name, text, from);
+        t.beta_from[t.nbeta] = from;
+        t.beta_val[t.nbeta++] = v;
+        p = *end ? end + 1 : end;
+    }
+    if (t.nbeta == 0) return gsp_error(GSP_ERR_PARSE, "%s='': expected seconds per byte", name);
+    t.beta = t.beta_val[t.nbeta - 1];
+    *c = t;
+    return GSP_OK;
+}
+
+double gsp_cost_beta(const gsp_cost_t *c, double bytes) {
+    double b = c->beta;
+    for (int i = 0; i < c->nbeta && (double)c->beta_from[i] <= bytes; i++) b = c->beta_val[i];
+    return b;
+}
+
 static void phase_destroy(gsp_rt_phase_t *p) {
     gsp_sched_destroy(&p->sched);
     gsp_free(p->maxblk);
     gsp_free(p->maxred);
+    gsp_free(p->maxmsg);
+    gsp_free(p->link_hist);
     memset(p, 0, sizeof *p);
 }
 
@@ -42,16 +89,20 @@ void gsp_rt_algos_destroy(gsp_rt_algos_t *a) {
     memset(a, 0, sizeof *a);
 }
 
-/* Per round: most blocks on an arc and combined at a node; over the phase: the busiest arc. */
+/* Per round: most blocks on an arc, messages sent or received by a node, blocks combined at a node; over
+ * the phase: the busiest arc. */
 static gsp_err_t phase_stats(gsp_rt_phase_t *p, const gsp_topo_t *t) {
     gsp_err_t err;
     const gsp_sched_t *s = &p->sched;
-    int64_t R = s->nrounds, *arc_total = NULL, *arc_round = NULL, *node_round = NULL;
+    int64_t R = s->nrounds, *arc_total = NULL, *arc_round = NULL, *node_round = NULL, *node_msgs = NULL, *node_rmsgs = NULL;
     if ((err = gsp_alloc_array((void **)&p->maxblk, R + 1, sizeof *p->maxblk, true)) ||
         (err = gsp_alloc_array((void **)&p->maxred, R + 1, sizeof *p->maxred, true)) ||
+        (err = gsp_alloc_array((void **)&p->maxmsg, R + 1, sizeof *p->maxmsg, true)) ||
         (err = gsp_alloc_array((void **)&arc_total, t->m + 1, sizeof *arc_total, true)) ||
         (err = gsp_alloc_array((void **)&arc_round, t->m + 1, sizeof *arc_round, true)) ||
-        (err = gsp_alloc_array((void **)&node_round, t->n + 1, sizeof *node_round, true)))
+        (err = gsp_alloc_array((void **)&node_round, t->n + 1, sizeof *node_round, true)) ||
+        (err = gsp_alloc_array((void **)&node_msgs, t->n + 1, sizeof *node_msgs, true)) ||
+        (err = gsp_alloc_array((void **)&node_rmsgs, t->n + 1, sizeof *node_rmsgs, true)))
         goto done;
     for (int64_t r = 0; r < R; r++) {
         int64_t b = s->send_off.v[r], e = s->send_off.v[r + 1];
@@ -59,13 +110,18 @@ static gsp_err_t phase_stats(gsp_rt_phase_t *p, const gsp_topo_t *t) {
             const gsp_send_t *x = &s->sends[k];
             int64_t a = t->off[x->u] + gsp_topo_arc_index(t, x->u, x->v);
             arc_total[a]++;
-            if (++arc_round[a] > p->maxblk[r]) p->maxblk[r] = arc_round[a];
+            if (++arc_round[a] == 1) {
+                if (++node_msgs[x->u] > p->maxmsg[r]) p->maxmsg[r] = node_msgs[x->u];
+                if (++node_rmsgs[x->v] > p->maxmsg[r]) p->maxmsg[r] = node_rmsgs[x->v];
+            }
+            if (arc_round[a] > p->maxblk[r]) p->maxblk[r] = arc_round[a];
             if (++node_round[x->v] > p->maxred[r]) p->maxred[r] = node_round[x->v];
         }
         for (int64_t k = b; k < e; k++) {
             const gsp_send_t *x = &s->sends[k];
             arc_round[t->off[x->u] + gsp_topo_arc_index(t, x->u, x->v)] = 0;
             node_round[x->v] = 0;
+            node_msgs[x->u] = node_rmsgs[x->v] = 0;
         }
         if (p->kind != GSP_RT_REDUCE) p->maxred[r] = 0;
     }
@@ -75,7 +131,176 @@ done:
     gsp_free(arc_total);
     gsp_free(arc_round);
     gsp_free(node_round);
+    gsp_free(node_msgs);
+    gsp_free(node_rmsgs);
     return err;
+}
+
+static gsp_err_t flip(const gsp_sched_t *fd, gsp_collective_t c, gsp_sched_t *out);
+
+/* A routed phase's statistics arrays for R rounds. */
+static gsp_err_t routed_arrays(gsp_rt_phase_t *p, int64_t R) {
+    gsp_err_t err;
+    int64_t H = p->hops + 1;
+    if ((err = gsp_alloc_array((void **)&p->maxblk, R + 1, sizeof *p->maxblk, true)) ||
+        (err = gsp_alloc_array((void **)&p->maxred, R + 1, sizeof *p->maxred, true)) ||
+        (err = gsp_alloc_array((void **)&p->maxmsg, R + 1, sizeof *p->maxmsg, true)) ||
+        (err = gsp_alloc_array((void **)&p->link_hist, R * p->nlinks * H + 1, sizeof *p->link_hist, true)))
+        return err;
+    return GSP_OK;
+}
+
+/* The flat tree: the root sends the whole vector to every rank directly, farthest first
+ * (gather: every rank sends its vector to the root, which combines them in rank order), one
+ * round of routed messages. On a cut-through network the farthest rank hears after one
+ * latency plus a hop latency per further link, where a tree on arcs pays a latency and a
+ * transfer per level. The prediction needs each root link's load by distance: one BFS from
+ * the root and one from each of its neighbours. */
+static gsp_err_t add_flat(gsp_rt_algo_t *al, const gsp_topo_t *t, int64_t root, bool gather) {
+    gsp_err_t err;
+    int64_t n = t->n, deg = t->off[root + 1] - t->off[root], *parent = NULL, *order = NULL, *par2 = NULL, *ord2 = NULL;
+    int32_t *dist = NULL, *d2 = NULL;
+    gsp_rt_phase_t *p = &al->phase[al->nphases];
+    memset(p, 0, sizeof *p);
+    p->kind = gather ? GSP_RT_REDUCE : GSP_RT_STORE;
+    p->layout = GSP_RT_WHOLE;
+    p->routed = true;
+    p->nlinks = deg;
+    if ((err = gsp__bfs_tree(t, root, &parent, &dist, &order))) return err;
+    for (int64_t v = 0; v < n; v++)
+        if (dist[v] > p->hops) p->hops = dist[v];
+    gsp_model_t m = gsp_model_default();
+    m.packets = 1;
+    if ((err = gsp_sched_init(&p->sched, gather ? GSP_COLL_REDUCE : GSP_COLL_BROADCAST, t->spec, n, &m, root, "flat"))) goto done;
+    if (n > 1) err = gsp_sched_round(&p->sched);
+    /* Broadcast: farthest first, so the long routes start early. Gather: rank order, the
+     * order the root combines in. */
+    for (int64_t k = n - 1; k >= 1 && !err; k--) {
+        int64_t j = n - 1 - k, v = gather ? (j < root ? j : j + 1) : order[k];
+        err = gather ? gsp_sched_send(&p->sched, v, root, root) : gsp_sched_send(&p->sched, root, v, root);
+    }
+    if (!err) err = gsp_sched_finish(&p->sched);
+    int64_t H = p->hops + 1;
+    if (!err) err = routed_arrays(p, p->sched.nrounds);
+    for (int64_t a = 0; a < deg && !err && p->sched.nrounds; a++) {
+        int64_t w = t->adj[t->off[root] + a], load = 0;
+        if ((err = gsp__bfs_tree(t, w, &par2, &d2, &ord2))) break;
+        for (int64_t v = 0; v < n; v++)
+            if (v != root && dist[v] >= 1 && d2[v] == dist[v] - 1) {
+                p->link_hist[a * H + dist[v]]++;
+                load++;
+            }
+        if (load > p->maxblk[0]) p->maxblk[0] = p->busiest = load;
+        gsp_free(par2);
+        gsp_free(d2);
+        gsp_free(ord2);
+        par2 = ord2 = NULL;
+        d2 = NULL;
+    }
+    if (!err && p->sched.nrounds) {
+        p->maxmsg[0] = n - 1; /* sent by the root, or received */
+        p->maxred[0] = gather ? n - 1 : 0;
+    }
+done:
+    gsp_free(parent);
+    gsp_free(dist);
+    gsp_free(order);
+    if (err) {
+        phase_destroy(p);
+        return err;
+    }
+    al->nphases++;
+    return GSP_OK;
+}
+
+/* Whether t is a torus-like abelian Cayley graph: every coordinate's unit vector (and its
+ * inverse) is a generator, so each coordinate's ring is a cycle of links. */
+static bool has_dims(const gsp_topo_t *t) {
+    const gsp_group_t *g = t->group;
+    if (!g || g->kind != GSP_GROUP_ABELIAN || g->k < 1) return false;
+    for (int j = 0; j < g->k; j++) {
+        bool up = false, down = false;
+        for (int i = 0; i < t->ngens; i++) {
+            up |= t->gens[i] == g->stride[j];
+            down |= t->gens[i] == g->stride[j] * (g->mod[j] - 1);
+        }
+        if (!up || !down) return false;
+    }
+    return true;
+}
+
+/* One flat broadcast per dimension: the root sends the vector to every node of its ring along
+ * the first coordinate, each of them along the second, and so on (gather: the reverse, each
+ * ring combined at its informed node in ring order). Routes stay inside a ring, split between
+ * its two directions, so a round's messages go at most floor(m/2) links and share a link by
+ * at most floor(m/2); the hops add up to the eccentricity, in k rounds where the tree on arcs
+ * takes the eccentricity in rounds. Open MPI's k-nomial tree is this when its radix is the
+ * side and the ranks are the torus's row-major order. */
+static gsp_err_t add_dims(gsp_rt_algo_t *al, const gsp_topo_t *t, int64_t root, bool gather) {
+    gsp_err_t err;
+    const gsp_group_t *g = t->group;
+    int k = g->k;
+    int64_t n = t->n, *have = NULL, nhave = 1, c[GSP_MAX_DIMS];
+    gsp_rt_phase_t *p = &al->phase[al->nphases];
+    gsp_sched_t fwd;
+    memset(p, 0, sizeof *p);
+    memset(&fwd, 0, sizeof fwd);
+    p->kind = gather ? GSP_RT_REDUCE : GSP_RT_STORE;
+    p->layout = GSP_RT_WHOLE;
+    p->routed = true;
+    p->nlinks = 2;
+    for (int j = 0; j < k; j++)
+        if (g->mod[j] / 2 > p->hops) p->hops = g->mod[j] / 2;
+    gsp_model_t m = gsp_model_default();
+    m.packets = 1;
+    if ((err = gsp_alloc_array((void **)&have, n, sizeof *have, false))) return err;
+    gsp_sched_t *b = gather ? &fwd : &p->sched; /* the broadcast, flipped for a gather */
+    if ((err = gsp_sched_init(b, GSP_COLL_BROADCAST, t->spec, n, &m, root, "dims"))) goto done;
+    have[0] = root;
+    for (int j = 0; j < k && !err; j++) {
+        int64_t M = g->mod[j], had = nhave;
+        if ((err = gsp_sched_round(b))) break;
+        for (int64_t q = 0; q < had && !err; q++) {
+            gsp_group_coords(g, have[q], c);
+            int64_t c0 = c[j];
+            /* Farthest first: ring offsets M/2, then the pairs at decreasing distance. */
+            for (int64_t h = M / 2; h >= 1 && !err; h--)
+                for (int s = 0; s < 2 && !err; s++) {
+                    int64_t off = s ? M - h : h;
+                    if (s && off == h) continue;
+                    c[j] = (c0 + off) % M;
+                    int64_t v = gsp_group_index(g, c);
+                    have[nhave++] = v;
+                    err = gsp_sched_send(b, have[q], v, root);
+                }
+            c[j] = c0;
+        }
+    }
+    if (!err) err = gsp_sched_finish(b);
+    if (!err && gather) err = flip(&fwd, GSP_COLL_REDUCE, &p->sched);
+    int64_t R = k, H = p->hops + 1;
+    if (!err) err = routed_arrays(p, R);
+    for (int64_t r = 0; r < R && !err; r++) {
+        int j = gather ? (int)(k - 1 - r) : (int)r;
+        int64_t M = g->mod[j];
+        for (int64_t h = 1; h <= M / 2; h++) {
+            p->link_hist[(r * 2 + 0) * H + h]++;
+            if (M - h != h) p->link_hist[(r * 2 + 1) * H + h]++;
+        }
+        p->maxblk[r] = M / 2;
+        if (p->maxblk[r] > p->busiest) p->busiest = p->maxblk[r];
+        p->maxmsg[r] = M - 1;
+        p->maxred[r] = gather ? M - 1 : 0;
+    }
+done:
+    gsp_free(have);
+    gsp_sched_destroy(&fwd);
+    if (err) {
+        phase_destroy(p);
+        return err;
+    }
+    al->nphases++;
+    return GSP_OK;
 }
 
 /* An explicit schedule of first deliveries, run backwards: round r becomes R-1-r, (u, v, x)
@@ -238,6 +463,8 @@ done:
 /* Largest graph the runtime packs arborescences for: the packing costs about a second at
  * 1024 nodes of degree 10 (bench/README.md), paid once per root. */
 #define MULTITREE_MAX_NODES 1024
+/* The flat tree's root handles N - 1 messages at once (and, reduced, N - 1 vectors). */
+#define FLAT_MAX_NODES 4096
 
 /* k arc-disjoint spanning trees from the root (gsp_arborescences): block i of k travels down
  * tree i, level by level. Every arc belongs to one tree, so it carries one block in one round
@@ -405,6 +632,14 @@ gsp_err_t gsp_rt_algos(const gsp_topo_t *t, const gsp_distances_t *d, gsp_collec
             (err = add_phase(al, t, &tree, !bc, bc ? GSP_RT_STORE : GSP_RT_REDUCE, GSP_RT_WHOLE)))
             goto fail;
         snprintf(al->built_from, sizeof al->built_from, "%s%s", bc ? "" : "reversed ", f_tree);
+        if (t->n > 1 && t->n <= FLAT_MAX_NODES) {
+            if ((err = add_algo(out, "flat", c, root, &al)) || (err = add_flat(al, t, root, !bc))) goto fail;
+            snprintf(al->built_from, sizeof al->built_from, "%s", bc ? "direct messages from the root" : "direct messages to the root, combined in rank order");
+        }
+        if (t->n > 1 && has_dims(t)) {
+            if ((err = add_algo(out, "dims", c, root, &al)) || (err = add_dims(al, t, root, !bc))) goto fail;
+            snprintf(al->built_from, sizeof al->built_from, "a flat broadcast along each coordinate's ring%s", bc ? "" : ", reversed");
+        }
         if (have_ag1) {
             if ((err = scatter_of(t, root, !bc, &tree.model, &sc)))
                 goto fail;
@@ -457,7 +692,8 @@ done:
 static double round_work(const gsp_rt_phase_t *ph, double blk, const gsp_cost_t *c) {
     double w = 0;
     for (int64_t r = 0; r < ph->sched.nrounds; r++) {
-        double x = c->beta * (double)ph->maxblk[r] * blk + c->gamma * (double)ph->maxred[r] * blk;
+        double seg = c->segment > 0 && (double)c->segment < blk ? (double)c->segment : blk;
+        double x = gsp_cost_beta(c, seg) * (double)ph->maxblk[r] * blk + c->gamma * (double)ph->maxred[r] * blk;
         if (x > w) w = x;
     }
     return w;
@@ -493,8 +729,26 @@ void gsp_rt_predict(const gsp_rt_algo_t *a, int64_t nodes, int64_t bytes, const 
             if (R > 0) p->seconds += c->alpha + w + (R - 1) * (c->alpha + w / S);
             continue;
         }
-        for (int64_t r = 0; r < ph->sched.nrounds; r++)
-            p->seconds += c->alpha + c->beta * (double)ph->maxblk[r] * blk + c->gamma * (double)ph->maxred[r] * blk;
+        for (int64_t r = 0; r < ph->sched.nrounds; r++) {
+            double extra = c->overhead * (double)(ph->maxmsg[r] > 1 ? ph->maxmsg[r] - 1 : 0) + c->gamma * (double)ph->maxred[r] * blk;
+            if (ph->routed) {
+                /* A message waits for its route's latency, then shares its first link with the
+                 * messages already there: per link, nearest first; the last to finish wins. */
+                double last = 0;
+                for (int64_t l = 0; l < ph->nlinks; l++) {
+                    const int64_t *hist = ph->link_hist + (r * ph->nlinks + l) * (ph->hops + 1);
+                    double T = 0;
+                    for (int64_t h = 1; h <= ph->hops; h++) {
+                        if (!hist[h]) continue;
+                        double ready = c->hop * (double)(h - 1);
+                        T = (T > ready ? T : ready) + gsp_cost_beta(c, blk) * blk * (double)hist[h];
+                    }
+                    if (T > last) last = T;
+                }
+                p->seconds += c->alpha + last + extra;
+            } else
+                p->seconds += c->alpha + gsp_cost_beta(c, (double)ph->maxblk[r] * blk) * (double)ph->maxblk[r] * blk + extra;
+        }
     }
     if (a->local_reduce) p->seconds += c->gamma * (double)(nodes - 1) * vec;
 }

@@ -9,7 +9,7 @@
  *
  * Environment: GOSSIP_TOPOLOGY (the spec; unusable: one line on stderr, then MPI's own),
  * GOSSIP_METHOD (the allgather or broadcast construction), GOSSIP_ALGORITHM (e.g.
- * "allreduce=rs-ag,bcast=tree"), GOSSIP_ALPHA, GOSSIP_BETA, GOSSIP_GAMMA (the cost model),
+ * "allreduce=rs-ag,bcast=tree"), GOSSIP_ALPHA, GOSSIP_BETA, GOSSIP_GAMMA, GOSSIP_HOP, GOSSIP_OVERHEAD (the cost model),
  * GOSSIP_SEGMENT (bytes per pipelined segment, default 0: whole blocks),
  * GOSSIP_VERBOSE=1 (a line per collective and algorithm on first use). */
 #include <stdio.h>
@@ -57,11 +57,12 @@ static void configure(MPI_Comm comm, gsp_mpi_ctx_t *ctx) {
     const char *m = getenv("GOSSIP_METHOD");
     if (m && *m && gsp_mpi_ctx_set_method(ctx, m)) say(comm, 1, true, "GOSSIP_METHOD ignored: %s%s", gsp_errmsg(), "");
     gsp_cost_t cost = gsp_cost_default();
-    const char *names[3] = {"GOSSIP_ALPHA", "GOSSIP_BETA", "GOSSIP_GAMMA"};
-    double *vals[3] = {&cost.alpha, &cost.beta, &cost.gamma};
-    for (int i = 0; i < 3; i++) {
+    const char *names[5] = {"GOSSIP_ALPHA", "GOSSIP_BETA", "GOSSIP_GAMMA", "GOSSIP_HOP", "GOSSIP_OVERHEAD"};
+    double *vals[5] = {&cost.alpha, &cost.beta, &cost.gamma, &cost.hop, &cost.overhead};
+    int kinds[5] = {2, 3, 4, 13, 14};
+    for (int i = 0; i < 5; i++) {
         const char *v = getenv(names[i]);
-        if (v && gsp_cost_parse(names[i], v, vals[i])) say(comm, 2 + i, true, "%s; the default is used%s", gsp_errmsg(), "");
+        if (v && (i == 1 ? gsp_cost_parse_beta(names[i], v, &cost) : gsp_cost_parse(names[i], v, vals[i]))) say(comm, kinds[i], true, "%s; the default is used%s", gsp_errmsg(), "");
     }
     const char *seg = getenv("GOSSIP_SEGMENT");
     if (seg && *seg) {

@@ -52,14 +52,25 @@ jqcheck '(.candidates[] | select(.algorithm == "rs-ag") | .rounds == 32 and .bus
 expect 0 plan allreduce torus:8x8 --bytes 8 --json
 jqcheck '.choice == "gather"'
 expect 0 plan broadcast torus:8x8 --bytes 4194304 --root 5 --json
-jqcheck '.choice == "multitree" and (.candidates | map(.algorithm) | sort) == ["multitree", "scatter-allgather", "tree"]'
+jqcheck '.choice == "multitree" and (.candidates | map(.algorithm) | sort) == ["dims", "flat", "multitree", "scatter-allgather", "tree"]'
 # Four arc-disjoint trees on the 8x8 torus: a quarter of the message on every arc used, and
 # no tree shallower than the root's eccentricity (8).
 jqcheck '(.candidates[] | select(.algorithm == "multitree") | .busiest_link_bytes == 1048576 and .rounds >= 8 and .transfers == 252)'
+# 64 bytes with the defaults: dims, 2 rounds of alpha + 3 hops + 6 further messages (5.1 us),
+# where the tree pays 8 latencies and flat 62 further messages at the root.
 expect 0 plan broadcast torus:8x8 --bytes 64 --json
-jqcheck '.choice == "tree"'
+jqcheck '.choice == "dims" and (.candidates[] | select(.algorithm == "dims") | .rounds == 2 and .transfers == 63)'
+jqcheck '(.candidates[] | select(.algorithm == "flat") | .rounds == 1 and .busiest_link_bytes == 2048)'
+# A latency of 10 us: one round of direct messages (flat) beats 6 rounds of anything.
 expect 0 plan reduce hypercube:6 --bytes 64 --alpha 1e-5 --json
-jqcheck '.choice == "tree" and .cost.alpha == 1e-05'
+jqcheck '.choice == "flat" and .cost.alpha == 1e-05'
+# beta by message size; free hops and messages make flat the small-message choice.
+expect 0 plan broadcast torus:4x4x4 --bytes 1024 --alpha 1e-5 --hop 1e-5 --overhead 0 --beta 0:9.85e-10,257:2.37e-9,5776:7.36e-10 --json
+jqcheck '.choice == "dims" and .cost.beta_by_size == [[0, 9.85e-10], [257, 2.37e-9], [5776, 7.36e-10]] and .cost.beta == 7.36e-10'
+expect 0 plan broadcast torus:4x4x4 --bytes 1024 --hop 0 --overhead 0 --beta 0 --json
+jqcheck '.choice == "flat" and .cost.hop == 0'
+expect 2 plan broadcast torus:4x4x4 --bytes 1024 --beta 0:1e-9,0:2e-9
+expect 2 plan broadcast torus:4x4x4 --hop 2e-7
 expect 2 plan reduce torus:4x4
 expect 2 plan allreduce torus:4x4 --bytes 100 --packets 2
 expect 2 plan allreduce torus:4x4 --bytes 100 --alpha -1

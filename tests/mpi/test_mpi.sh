@@ -29,8 +29,8 @@ done
 # Every runtime algorithm, forced, with counts that do not divide into N blocks.
 for a in packet flood; do run 16 allgather torus:4x4 --count 333 --algorithm $a --reps 1; run 16 reduce-scatter torus:4x4 --count 333 --algorithm $a --reps 1; done
 for a in rs-ag rs-ag-flood gather tree; do run 16 allreduce torus:4x4 --count 1001 --algorithm $a --reps 1; run 13 allreduce optcirc:13 --count 5 --algorithm $a --type int --op max --reps 1; done
-for a in tree scatter-allgather multitree; do run 16 broadcast torus:4x4 --count 100003 --algorithm $a --root 6 --reps 1; run 8 broadcast hypercube:3 --count 3 --algorithm $a --root 5 --reps 1; done
-for a in tree rs-gather multitree; do run 16 reduce torus:4x4 --count 1001 --algorithm $a --root 9 --reps 1; run 6 reduce cycle:6 --count 2 --algorithm $a --root 1 --reps 1; done
+for a in tree flat dims scatter-allgather multitree; do run 16 broadcast torus:4x4 --count 100003 --algorithm $a --root 6 --reps 1; run 8 broadcast hypercube:3 --count 3 --algorithm $a --root 5 --reps 1; done
+for a in tree flat dims rs-gather multitree; do run 16 reduce torus:4x4 --count 1001 --algorithm $a --root 9 --reps 1; run 6 reduce torus:6 --count 2 --algorithm $a --root 1 --reps 1; done
 run 16 allgather torus:4x4 --count 0 --reps 1
 run 16 allgather torus:4x4 --count 1 --type int8 --reps 1
 run 16 allgather torus:4x4 --count 65536 --type double --reps 1
@@ -71,6 +71,8 @@ done
 exact 16 torus:4x4 GOSSIP_ALGORITHM=allreduce=tree,bcast=scatter-allgather,reduce=rs-gather,allgather=flood,reduce-scatter=flood
 exact 13 optcirc:13 GOSSIP_ALGORITHM=allreduce=gather,bcast=tree,reduce=tree
 exact 16 torus:4x4 GOSSIP_ALGORITHM=bcast=multitree,reduce=multitree
+exact 12 torus:3x4 GOSSIP_ALGORITHM=bcast=dims,reduce=dims
+exact 10 "file:$(dirname "$0")/../data/petersen.txt" GOSSIP_ALGORITHM=bcast=flat,reduce=flat
 exact 10 "file:$(dirname "$0")/../data/petersen.txt" GOSSIP_ALGORITHM=bcast=multitree,reduce=multitree GOSSIP_SEGMENT=512
 exact 8 hypercube:3 GOSSIP_ALGORITHM=allreduce=rs-ag-flood GOSSIP_METHOD=greedy
 # Pipelined lanes (blocks cut into segments, the schedule run once per segment, all at once).

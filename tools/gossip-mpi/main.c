@@ -13,7 +13,7 @@ static int usage(int rank, const char *msg) {
         else
             fputs("usage: mpirun -n P gossip-mpi run COLLECTIVE SPEC [--count C] [--type double|float|int|int16|int8]\n"
                   "                    [--op sum|max|prod] [--method M] [--algorithm A] [--root R] [--reps K]\n"
-                  "                    [--alpha S] [--beta S] [--gamma S] [--segment B] [--approximate]\n"
+                  "                    [--alpha S] [--beta S] [--gamma S] [--hop S] [--overhead S] [--segment B] [--approximate]\n"
                   "       mpirun -n P gossip-mpi bench COLLECTIVE SPEC [same options] [--max-bytes B]\n"
                   "Runs COLLECTIVE (broadcast, allgather, allreduce, reduce-scatter, reduce) with gossip's exact\n"
                   "runtime for the topology SPEC (its node count must be P) and with MPI's own, checks that\n"
@@ -112,9 +112,9 @@ int main(int argc, char **argv) {
             else if (!strcmp(v, "prod")) op = MPI_PROD;
             else if (!strcmp(v, "sum")) op = MPI_SUM;
             else return fail(rank, "--op is sum, max or prod");
-        } else if (!strcmp(o, "--alpha") || !strcmp(o, "--beta") || !strcmp(o, "--gamma")) {
-            double *t = o[2] == 'a' ? &cost.alpha : o[2] == 'b' ? &cost.beta : &cost.gamma;
-            if (gsp_cost_parse(o, v, t)) return fail(rank, gsp_errmsg());
+        } else if (!strcmp(o, "--alpha") || !strcmp(o, "--beta") || !strcmp(o, "--gamma") || !strcmp(o, "--hop") || !strcmp(o, "--overhead")) {
+            double *t = o[2] == 'a' ? &cost.alpha : o[2] == 'b' ? &cost.beta : o[2] == 'g' ? &cost.gamma : o[2] == 'h' ? &cost.hop : &cost.overhead;
+            if (t == &cost.beta ? gsp_cost_parse_beta(o, v, &cost) : gsp_cost_parse(o, v, t)) return fail(rank, gsp_errmsg());
         } else {
             char m[128];
             snprintf(m, sizeof m, "unknown option %s (see --help)", o);

@@ -12,7 +12,7 @@
 static const char usage_text[] =
     "usage: gossip plan COLLECTIVE SPEC [--packets P|inf] [--ports all|1] [--duplex full|half]\n"
     "                   [--method NAME|auto] [--root R] [--seed S] [-o FILE] [--json]\n"
-    "       gossip plan COLLECTIVE SPEC --bytes B [--alpha S] [--beta S] [--gamma S] [--method M]\n"
+    "       gossip plan COLLECTIVE SPEC --bytes B [--alpha S] [--beta S] [--gamma S] [--hop S] [--overhead S] [--method M]\n"
     "                   [--root R] [--json]\n"
     "\n"
     "Builds a schedule for COLLECTIVE (broadcast, allgather, allreduce, reduce-scatter) on the\n"
@@ -32,8 +32,12 @@ static const char usage_text[] =
     "  -o FILE       write the schedule (JSON, docs/schedule-format.md, version 1)\n"
     "  --bytes B     the runtime's candidates for B bytes (see above)\n"
     "  --alpha S     cost model: seconds per message (default 1e-6; GOSSIP_ALPHA in the runtime)\n"
-    "  --beta S      seconds per byte on a link (default 1e-10: 10 GB/s; GOSSIP_BETA)\n"
+    "  --beta S      seconds per byte on a link (default 1e-10: 10 GB/s; GOSSIP_BETA), or by message\n"
+    "                size: 0:3e-10,65536:1e-10 (messages of 65536 bytes and more pay 1e-10)\n"
     "  --gamma S     seconds per byte combined (default 2e-10; GOSSIP_GAMMA)\n"
+    "  --hop S       seconds per further link a routed message crosses (default 1e-7; GOSSIP_HOP)\n"
+    "  --overhead S  seconds per further message a node sends or receives in a round (default 2e-7;\n"
+    "                GOSSIP_OVERHEAD)\n"
     "  --json        one JSON object on stdout: collective, topology, nodes, method, rounds,\n"
     "                lower_bound, bounds, binding_bound, optimal, verified, transfers, seconds\n"
     "\n"
@@ -90,14 +94,32 @@ static int run_bytes(gsp_collective_t coll, const char *spec, const char *method
         gsp_jw_obj_begin(&w);
         gsp_jw_key(&w, "alpha"); gsp_jw_num(&w, cost->alpha);
         gsp_jw_key(&w, "beta"); gsp_jw_num(&w, cost->beta);
+        if (cost->nbeta) {
+            gsp_jw_key(&w, "beta_by_size");
+            gsp_jw_arr_begin(&w);
+            for (int i = 0; i < cost->nbeta; i++) {
+                gsp_jw_arr_begin(&w);
+                gsp_jw_int(&w, cost->beta_from[i]);
+                gsp_jw_num(&w, cost->beta_val[i]);
+                gsp_jw_arr_end(&w);
+            }
+            gsp_jw_arr_end(&w);
+        }
         gsp_jw_key(&w, "gamma"); gsp_jw_num(&w, cost->gamma);
+        gsp_jw_key(&w, "hop"); gsp_jw_num(&w, cost->hop);
+        gsp_jw_key(&w, "overhead"); gsp_jw_num(&w, cost->overhead);
         gsp_jw_obj_end(&w);
         gsp_jw_key(&w, "choice"); gsp_jw_str(&w, al.v[choice].name);
         gsp_jw_key(&w, "candidates");
         gsp_jw_arr_begin(&w);
     } else {
-        printf("%s on %s (%lld nodes), %lld bytes; cost model alpha %g s, beta %g s/B, gamma %g s/B\n", gsp_collective_name(coll),
-               t.spec, (long long)t.n, (long long)bytes, cost->alpha, cost->beta, cost->gamma);
+        char beta[GSP_COST_MAX_BETA * 40 + 32];
+        size_t used = 0;
+        if (!cost->nbeta) snprintf(beta, sizeof beta, "%g s/B", cost->beta);
+        for (int i = 0; i < cost->nbeta; i++)
+            used += (size_t)snprintf(beta + used, sizeof beta - used, "%s%lld:%g", i ? "," : "", (long long)cost->beta_from[i], cost->beta_val[i]);
+        printf("%s on %s (%lld nodes), %lld bytes; cost model alpha %g s, beta %s, gamma %g s/B, hop %g s, overhead %g s\n",
+               gsp_collective_name(coll), t.spec, (long long)t.n, (long long)bytes, cost->alpha, beta, cost->gamma, cost->hop, cost->overhead);
         printf("  %-18s %7s %9s %14s %12s  %s\n", "algorithm", "rounds", "transfers", "busiest link B", "predicted", "built from");
     }
     for (int i = 0; i < al.n; i++) {
@@ -157,9 +179,10 @@ static int run(int argc, char **argv) {
                 not_with_bytes = a;
             } else if (!strcmp(a, "--bytes")) {
                 if (!cli_parse_int(v, 0, INT64_C(1) << 40, "--bytes", &bytes)) return EXIT_USAGE;
-            } else if (!strcmp(a, "--alpha") || !strcmp(a, "--beta") || !strcmp(a, "--gamma")) {
-                double *t = a[2] == 'a' ? &cost.alpha : a[2] == 'b' ? &cost.beta : &cost.gamma;
-                if (gsp_cost_parse(a, v, t)) return cli_usage_error("plan: %s", gsp_errmsg());
+            } else if (!strcmp(a, "--alpha") || !strcmp(a, "--beta") || !strcmp(a, "--gamma") || !strcmp(a, "--hop") ||
+                       !strcmp(a, "--overhead")) {
+                double *t = a[2] == 'a' ? &cost.alpha : a[2] == 'b' ? &cost.beta : a[2] == 'g' ? &cost.gamma : a[2] == 'h' ? &cost.hop : &cost.overhead;
+                if (t == &cost.beta ? gsp_cost_parse_beta(a, v, &cost) : gsp_cost_parse(a, v, t)) return cli_usage_error("plan: %s", gsp_errmsg());
             } else if (!strcmp(a, "--method")) method = v;
             else if (!strcmp(a, "--root")) {
                 if (!cli_parse_int(v, 0, INT64_MAX, "--root", &root)) return EXIT_USAGE;
@@ -188,8 +211,9 @@ static int run(int argc, char **argv) {
         if (not_with_bytes) return cli_usage_error("plan: %s does not apply with --bytes (the runtime's algorithms)", not_with_bytes);
         return run_bytes(coll, spec, method, root, bytes, &cost, json);
     }
-    if (cost.alpha != gsp_cost_default().alpha || cost.beta != gsp_cost_default().beta || cost.gamma != gsp_cost_default().gamma)
-        return cli_usage_error("plan: --alpha, --beta and --gamma apply with --bytes only");
+    gsp_cost_t dflt = gsp_cost_default();
+    if (cost.alpha != dflt.alpha || cost.beta != dflt.beta || cost.nbeta || cost.gamma != dflt.gamma || cost.hop != dflt.hop || cost.overhead != dflt.overhead)
+        return cli_usage_error("plan: --alpha, --beta, --gamma, --hop and --overhead apply with --bytes only");
     if (coll == GSP_COLL_REDUCE)
         return cli_usage_error("plan: reduce has no schedule of its own; 'gossip plan reduce SPEC --bytes B' shows the runtime's algorithms");
     if (coll == GSP_COLL_BROADCAST && root < 0) root = 0;
