@@ -30,7 +30,7 @@ int main(int argc, char **argv) {
     }
     gsp_model_t m = gsp_model_default();
     if (argc > 2) m.packets = atoll(argv[2]);
-    gsp_plan_in_t in = {&t, &d, m, -1, 1, NULL, NULL, 0};
+    gsp_plan_in_t in = {&t, &d, m, -1, 1, NULL, NULL, 0, 0};
     double t0 = now();
     if (gsp_plan(&in, GSP_COLL_ALLGATHER, "greedy", &plan)) {
         fprintf(stderr, "bench_sched: %s\n", gsp_errmsg());

@@ -19,7 +19,7 @@ fi
 w=build-smpi
 mkdir -p "$w" bench/out/smpi
 smpicc -O2 -Iinclude -Ibuild/include -Isrc/mpi bench/smpi/smpi_bench.c src/mpi/mpi_rt.c src/mpi/mpi_exec.c src/mpi/mpi_plan.c build/libgossip.a \
-    -ljansson -lnauty -lgsl -llapacke -llapack -lblas -lm -o "$w/smpi_bench" 2>/dev/null
+    -ljansson -lnauty -lgsl -llapacke -llapack -lblas -lcadical -lstdc++ -lm -o "$w/smpi_bench" 2>/dev/null
 for i in $(seq 0 63); do echo "node-$i"; done >"$w/hosts"
 
 # name topo_parameters gossip-spec bandwidth latency
@@ -72,7 +72,7 @@ run_one() { # platform spec coll mode alg
     local a b bw
     case $name in *fast) a=2e-6 bw=1e10 ;; *) a=10e-6 bw=1.25e9 ;; esac
     b=$(awk -v bw=$bw 'BEGIN { n = split("0:0.812084 257:0.338112 732:0.341987 1426:0.608902 3484:0.77493 5776:1.08739 9376:0.58729 15424:0.697866 65472:0.940694", f, " ");
-        for (i = 1; i <= n; i++) { split(f[i], q, ":"); printf "%s%s:%.4g", i > 1 ? "," : "", q[1], 1 / (bw * q[2]) } }')
+        for (i = 1; i <= n; i++) { split(f[i], q, ":"); printf "%s%s:%.4g", (i > 1 ? "," : ""), q[1], 1 / (bw * q[2]) } }')
     local out sizes=()
     # SMPI's own allgathers of 4 MiB per rank take minutes each to simulate (64 x 64 x 4 MiB of
     # copies); they run on the first platform only, and elsewhere their 1 MiB runs are timed on

@@ -57,7 +57,7 @@ static void run_one(const char *spec, int64_t p, FILE *out) {
         exit(3);
     }
     gsp_model_t m = {p, false, false};
-    gsp_plan_in_t in = {&t, &d, m, -1, 1, NULL, NULL, 0};
+    gsp_plan_in_t in = {&t, &d, m, -1, 1, NULL, NULL, 0, 0};
     if (gsp_plan(&in, GSP_COLL_ALLGATHER, "auto", &plan)) {
         fprintf(stderr, "sweep: %s: %s\n", spec, gsp_errmsg());
         exit(3);

@@ -27,7 +27,7 @@ int main(int argc, char **argv) {
     if (gsp_topo_from_spec(&t, spec)) goto fail;
     /* Distances: one BFS when the graph is vertex-transitive, else one per node. */
     if (gsp_vertex_transitive(&t, &vt) || gsp_distances(&t, gsp_vt_yes(vt), &d, NULL, NULL)) goto fail;
-    gsp_plan_in_t in = {&t, &d, gsp_model_default(), -1, 1, NULL, NULL, 0};
+    gsp_plan_in_t in = {&t, &d, gsp_model_default(), -1, 1, NULL, NULL, 0, 0};
     if (gsp_plan(&in, GSP_COLL_ALLGATHER, "auto", &plan)) goto fail;
     printf("allgather on %s: %s, %lld rounds, lower bound %lld%s\n", spec, plan.method->name, (long long)plan.sched.nrounds,
            (long long)plan.lower_bound, plan.optimal ? " (optimal)" : "");

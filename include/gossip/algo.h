@@ -23,6 +23,7 @@ typedef struct {
     gsp_progress_fn progress;    /* may be NULL */
     void *progress_ctx;
     int64_t degree;              /* approx: polynomial degree (rounds); 0 = D - 1 */
+    double time_limit;           /* sat: seconds per solve (0: 60) */
 } gsp_plan_in_t;
 
 typedef struct gsp_method {
@@ -40,6 +41,8 @@ typedef struct gsp_method {
     bool approximate;
     /** For approximate methods: the proven bound on the relative variance, or -1. */
     double (*variance_bound)(const gsp_plan_in_t *in);
+    /** Run only when named (an exact search that may take long): auto leaves it out. */
+    bool on_request;
 } gsp_method_t;
 
 /** The registry: every method, in the order `list` shows them. */
@@ -47,13 +50,20 @@ const gsp_method_t *const *gsp_methods(int *count);
 /** The method called name for collective c, or NULL. */
 const gsp_method_t *gsp_method_find(const char *name, gsp_collective_t c);
 
+/** How a plan's rounds are known to be the fewest: the lower bound is met; a SAT solver showed
+ * that no schedule has one round fewer (among all schedules, or among the symmetric ones of a
+ * Cayley graph); or not known. */
+typedef enum { GSP_OPT_OPEN = 0, GSP_OPT_BOUND, GSP_OPT_PROVED, GSP_OPT_PROVED_SYMMETRIC } gsp_optimality_t;
+
 typedef struct {
     const gsp_method_t *method;
     gsp_sched_t sched;
     gsp_report_t report;
     gsp_bounds_t bounds;
     int64_t lower_bound;
-    bool optimal; /* rounds == lower bound */
+    bool optimal; /* rounds == lower bound, or proved (GSP_OPT_PROVED) */
+    gsp_optimality_t optimality;
+    char proof[192]; /* gsp_plan_prove: what the solver answered, e.g. "no schedule of 11 rounds" */
     /* auto: every method considered, in registry order, with its rounds or why it was left
      * out ("spectral 6; product 4; tree 8; linear: no protocol found ..."); "" otherwise. */
     char tried[1024];
@@ -65,6 +75,16 @@ typedef struct {
  * detail says why), GSP_ERR_INTERNAL when a method's schedule fails verification. */
 gsp_err_t gsp_plan(const gsp_plan_in_t *in, gsp_collective_t c, const char *method, gsp_plan_t *plan);
 void gsp_plan_destroy(gsp_plan_t *plan);
+
+/** Settles an allgather plan's optimality with the SAT solver (gossip/sat.h): asks for a
+ * schedule of one round fewer, again and again, until the solver says none exists (optimality
+ * GSP_OPT_PROVED; GSP_OPT_PROVED_SYMMETRIC when only symmetric schedules were searched), the
+ * lower bound is reached (GSP_OPT_BOUND), or a solve runs out of `seconds` (GSP_OPT_OPEN).
+ * Each shorter schedule found replaces plan's, verified. The explicit form is used up to
+ * GSP_PROVE_EXPLICIT_MAX nodes, the symmetric form on larger Cayley graphs; other graphs are
+ * GSP_ERR_NOTAPPLIC. plan->proof says what was decided and how long it took. */
+gsp_err_t gsp_plan_prove(const gsp_plan_in_t *in, gsp_plan_t *plan, double seconds);
+#define GSP_PROVE_EXPLICIT_MAX 64
 
 #ifdef __cplusplus
 }

@@ -18,5 +18,6 @@
 #include "gossip/sched.h"
 #include "gossip/algo.h"
 #include "gossip/runtime.h"
+#include "gossip/sat.h"
 
 #endif

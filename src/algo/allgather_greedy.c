@@ -106,4 +106,4 @@ done:
 
 const gsp_method_t gsp__method_allgather_greedy = {
     "greedy", GSP_COLL_ALLGATHER, "finite packets, any connected graph with N <= 4096", "baseline", applies,
-    rounds, build, false, NULL};
+    rounds, build, false, NULL, false};

@@ -22,4 +22,4 @@ static gsp_err_t build(const gsp_plan_in_t *in, gsp_sched_t *out) { return gsp__
 
 const gsp_method_t gsp__method_allreduce_blocks = {
     "rs-ag", GSP_COLL_ALLREDUCE, "undirected graphs: reduce-scatter (the best allgather reversed), then that allgather; N blocks",
-    "packet-gossip paper's schedules, reversed then forward", applies, rounds, build, false, NULL};
+    "packet-gossip paper's schedules, reversed then forward", applies, rounds, build, false, NULL, false};

@@ -85,4 +85,4 @@ done:
 
 const gsp_method_t gsp__method_allreduce_matching = {
     "matching-tree", GSP_COLL_ALLREDUCE, "one port, undirected graphs with N <= 2048: the one-port broadcast tree reversed, then forward",
-    "baseline (2R rounds, R the one-port broadcast's)", applies, rounds, build, false, NULL};
+    "baseline (2R rounds, R the one-port broadcast's)", applies, rounds, build, false, NULL, false};

@@ -23,4 +23,4 @@ static gsp_err_t build(const gsp_plan_in_t *in, gsp_sched_t *out) { return gsp__
 
 const gsp_method_t gsp__method_reduce_scatter_reverse = {
     "reverse", GSP_COLL_REDUCE_SCATTER, "undirected graphs: the best allgather reversed in time and direction",
-    "packet-gossip paper's schedules, reversed (balanced trees into every owner)", applies, rounds, build, false, NULL};
+    "packet-gossip paper's schedules, reversed (balanced trees into every owner)", applies, rounds, build, false, NULL, false};

@@ -9,6 +9,7 @@ extern const gsp_method_t gsp__method_broadcast_bfs;
 extern const gsp_method_t gsp__method_broadcast_circulant;
 extern const gsp_method_t gsp__method_broadcast_matching;
 extern const gsp_method_t gsp__method_allgather_matching;
+extern const gsp_method_t gsp__method_allgather_sat;
 extern const gsp_method_t gsp__method_allgather_ring;
 extern const gsp_method_t gsp__method_allreduce_matching;
 extern const gsp_method_t gsp__method_allreduce_doubling;
@@ -37,6 +38,7 @@ static const gsp_method_t *const registry[] = {
     &gsp__method_allgather_greedy,
     &gsp__method_allgather_ring,
     &gsp__method_allgather_matching,
+    &gsp__method_allgather_sat,
     &gsp__method_allreduce_tree,
     &gsp__method_allreduce_spectral,
     &gsp__method_allreduce_diameter2,
@@ -115,7 +117,7 @@ gsp_err_t gsp_plan(const gsp_plan_in_t *in, gsp_collective_t c, const char *meth
         for (size_t i = 0; i < sizeof registry / sizeof registry[0]; i++) {
             const gsp_method_t *m = registry[i];
             char why[256];
-            if (m->coll != c || m->approximate) continue;
+            if (m->coll != c || m->approximate || m->on_request) continue;
             if (!m->applies(in, why, sizeof why)) {
                 size_t l = strlen(reasons);
                 snprintf(reasons + l, sizeof reasons - l, "%s%s: %s", l ? "; " : "", m->name, why);
@@ -158,6 +160,7 @@ gsp_err_t gsp_plan(const gsp_plan_in_t *in, gsp_collective_t c, const char *meth
                              in->topo->spec, reasons);
     }
     plan->optimal = !plan->method->approximate && plan->sched.nrounds == plan->lower_bound;
+    plan->optimality = plan->optimal ? GSP_OPT_BOUND : GSP_OPT_OPEN;
     return GSP_OK;
 }
 

@@ -506,7 +506,7 @@ static gsp_err_t plan_fd(const gsp_topo_t *t, const gsp_distances_t *d, gsp_coll
     gsp_plan_t pl;
     gsp_model_t m = gsp_model_default();
     m.packets = packets;
-    gsp_plan_in_t in = {t, d, m, root, 1, NULL, NULL, 0};
+    gsp_plan_in_t in = {t, d, m, root, 1, NULL, NULL, 0, 0};
     if ((err = gsp_plan(&in, c, method, &pl))) return err;
     err = gsp_sched_first_deliveries(&pl.sched, t, out);
     if (!err) snprintf(from, fromlen, "%s", pl.method->name);
@@ -746,8 +746,13 @@ void gsp_rt_predict(const gsp_rt_algo_t *a, int64_t nodes, int64_t bytes, const 
                     if (T > last) last = T;
                 }
                 p->seconds += c->alpha + last + extra;
-            } else
-                p->seconds += c->alpha + gsp_cost_beta(c, (double)ph->maxblk[r] * blk) * (double)ph->maxblk[r] * blk + extra;
+            } else {
+                /* With segments the runtime sends each block in up to 16 lanes (mpi_rt.c):
+                 * the per-byte cost is that of the lanes' messages. */
+                double lanes = c->segment > 0 ? fmin(16, ceil(blk / (double)c->segment)) : 1;
+                double msg = (double)ph->maxblk[r] * blk / (lanes > 1 ? lanes : 1);
+                p->seconds += c->alpha + gsp_cost_beta(c, msg) * (double)ph->maxblk[r] * blk + extra;
+            }
         }
     }
     if (a->local_reduce) p->seconds += c->gamma * (double)(nodes - 1) * vec;

@@ -262,7 +262,7 @@ gsp_err_t gsp_mpi_plan_spec(const char *spec, gsp_collective_t c, const char *me
         err = gsp_error(GSP_ERR_NOTAPPLIC, "%s is not connected", spec);
         goto done;
     }
-    gsp_plan_in_t in = {&t, &d, gsp_model_default(), root, 1, NULL, NULL, 0};
+    gsp_plan_in_t in = {&t, &d, gsp_model_default(), root, 1, NULL, NULL, 0, 0};
     if ((err = gsp_plan(&in, c, method ? method : "auto", &pl))) goto done;
     err = gsp_mpi_plan_create(&pl.sched, &t, comm, plan);
 done:

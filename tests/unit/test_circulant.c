@@ -104,7 +104,7 @@ static gsp_plan_t plan_on(const char *spec, gsp_collective_t c, const char *meth
     assert_int_equal(gsp_topo_from_spec(t, spec), GSP_OK);
     assert_int_equal(gsp_distances(t, true, d, NULL, NULL), GSP_OK);
     gsp_model_t m = {p, false, false};
-    gsp_plan_in_t in = {t, d, m, root, 1, NULL, NULL, 0};
+    gsp_plan_in_t in = {t, d, m, root, 1, NULL, NULL, 0, 0};
     gsp_plan_t pl;
     if (gsp_plan(&in, c, method, &pl)) fail_msg("%s %s: %s", spec, method, gsp_errmsg());
     *D = d->diameter;

@@ -20,7 +20,7 @@
 static void plan(const char *spec, const char *method, gsp_topo_t *t, gsp_distances_t *d, gsp_plan_t *p) {
     if (gsp_topo_from_spec(t, spec)) fail_msg("%s", gsp_errmsg());
     assert_int_equal(gsp_distances(t, true, d, NULL, NULL), GSP_OK);
-    gsp_plan_in_t in = {t, d, gsp_model_default(), -1, 1, NULL, NULL, 0};
+    gsp_plan_in_t in = {t, d, gsp_model_default(), -1, 1, NULL, NULL, 0, 0};
     if (gsp_plan(&in, GSP_COLL_ALLGATHER, method, p)) fail_msg("%s", gsp_errmsg());
 }
 

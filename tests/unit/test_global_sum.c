@@ -21,7 +21,7 @@ static int64_t sum_rounds(const char *spec, const char *method, int64_t *diamete
     if (gsp_topo_from_spec(&t, spec)) fail_msg("%s: %s", spec, gsp_errmsg());
     assert_int_equal(gsp_vertex_transitive(&t, &vt), GSP_OK);
     assert_int_equal(gsp_distances(&t, gsp_vt_yes(vt), &d, NULL, NULL), GSP_OK);
-    gsp_plan_in_t in = {&t, &d, gsp_model_default(), -1, 3, NULL, NULL, 0};
+    gsp_plan_in_t in = {&t, &d, gsp_model_default(), -1, 3, NULL, NULL, 0, 0};
     if (gsp_plan(&in, GSP_COLL_ALLREDUCE, method, &plan)) fail_msg("%s %s: %s", spec, method, gsp_errmsg());
     gsp_report_t rep;
     assert_int_equal(gsp_sched_verify(&plan.sched, &t, 11, &rep), GSP_OK);
@@ -129,7 +129,7 @@ static void test_theorem5_approx(void **state) {
         assert_int_equal(gsp_distances(&t, true, &d, NULL, NULL), GSP_OK);
         double prev = 2;
         for (int64_t m = 1; m < d.diameter; m++) {
-            gsp_plan_in_t in = {&t, &d, gsp_model_default(), -1, (uint64_t)m, NULL, NULL, m};
+            gsp_plan_in_t in = {&t, &d, gsp_model_default(), -1, (uint64_t)m, NULL, NULL, m, 0};
             gsp_plan_t plan;
             if (gsp_plan(&in, GSP_COLL_ALLREDUCE, "approx", &plan)) fail_msg("%s m=%lld: %s", specs[i], (long long)m, gsp_errmsg());
             double bound = plan.method->variance_bound(&in);

@@ -20,7 +20,7 @@ static int64_t gossip_rounds(const char *spec, const char *method, int64_t p) {
     if (gsp_topo_from_spec(&t, spec)) fail_msg("%s: %s", spec, gsp_errmsg());
     assert_int_equal(gsp_distances(&t, true, &d, NULL, NULL), GSP_OK);
     gsp_model_t m = {p, false, false};
-    gsp_plan_in_t in = {&t, &d, m, -1, 1, NULL, NULL, 0};
+    gsp_plan_in_t in = {&t, &d, m, -1, 1, NULL, NULL, 0, 0};
     if (gsp_plan(&in, GSP_COLL_ALLGATHER, method ? method : "auto", &plan)) fail_msg("%s: %s", spec, gsp_errmsg());
     gsp_report_t rep;
     assert_int_equal(gsp_sched_verify(&plan.sched, &t, 1, &rep), GSP_OK);

@@ -173,7 +173,7 @@ static void test_reduce_rules(void **state) {
         gsp_distances_t d;
         gsp_plan_t ag;
         assert_int_equal(gsp_distances(&t, t.group != NULL, &d, NULL, NULL), GSP_OK);
-        gsp_plan_in_t in = {&t, &d, gsp_model_default(), -1, 1, NULL, NULL, 0};
+        gsp_plan_in_t in = {&t, &d, gsp_model_default(), -1, 1, NULL, NULL, 0, 0};
         assert_int_equal(gsp_plan(&in, GSP_COLL_ALLGATHER, "auto", &ag), GSP_OK);
         gsp_sched_t rs, ar;
         gsp_report_t rep;
@@ -223,7 +223,7 @@ static void roundtrip(const char *coll_s, const char *spec, gsp_model_t model) {
     gsp_collective_t coll;
     assert_true(gsp_collective_parse(coll_s, &coll));
     assert_int_equal(gsp_distances(&t, true, &d, NULL, NULL), GSP_OK);
-    gsp_plan_in_t in = {&t, &d, model, coll == GSP_COLL_BROADCAST ? 0 : -1, 1, NULL, NULL, 0};
+    gsp_plan_in_t in = {&t, &d, model, coll == GSP_COLL_BROADCAST ? 0 : -1, 1, NULL, NULL, 0, 0};
     if (gsp_plan(&in, coll, "auto", &plan)) fail_msg("%s %s: %s", coll_s, spec, gsp_errmsg());
     snprintf(path, sizeof path, "/tmp/gossip_rt_%d.json", (int)getpid());
     assert_int_equal(gsp_sched_save(&plan.sched, path), GSP_OK);
@@ -274,7 +274,7 @@ static void test_symmetric_vs_expansion(void **state) {
         gsp_plan_t plan;
         gsp_model_t m = {GSP_PACKETS_INF, false, false};
         assert_int_equal(gsp_distances(&t, true, &d, NULL, NULL), GSP_OK);
-        gsp_plan_in_t in = {&t, &d, m, -1, 1, NULL, NULL, 0};
+        gsp_plan_in_t in = {&t, &d, m, -1, 1, NULL, NULL, 0, 0};
         assert_int_equal(gsp_plan(&in, GSP_COLL_ALLGATHER, "flood", &plan), GSP_OK);
         assert_true(plan.sched.symmetric);
         assert_int_equal(gsp_sched_verify(&plan.sched, &t, 1, &plan.report), GSP_OK);

@@ -73,7 +73,7 @@ static int run(int argc, char **argv) {
                 rc = cli_usage_error("draw: %s is not connected", what);
                 goto done;
             }
-            gsp_plan_in_t in = {&t, &dist, model, -1, 1, NULL, NULL, 0};
+            gsp_plan_in_t in = {&t, &dist, model, -1, 1, NULL, NULL, 0, 0};
             if ((err = gsp_plan(&in, GSP_COLL_ALLGATHER, method, &plan))) goto fail;
             sp = &plan.sched;
         }

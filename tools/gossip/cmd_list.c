@@ -44,7 +44,7 @@ static int run(int argc, char **argv) {
             return cli_lib_error(err);
         }
     }
-    gsp_plan_in_t in = {&t, &dist, model, -1, 1, NULL, NULL, 0};
+    gsp_plan_in_t in = {&t, &dist, model, -1, 1, NULL, NULL, 0, 0};
     int count;
     const gsp_method_t *const *ms = gsp_methods(&count);
     gsp_jw_t w;

@@ -11,9 +11,9 @@
 
 static const char usage_text[] =
     "usage: gossip plan COLLECTIVE SPEC [--packets P|inf] [--ports all|1] [--duplex full|half]\n"
-    "                   [--method NAME|auto] [--root R] [--seed S] [-o FILE] [--json]\n"
-    "       gossip plan COLLECTIVE SPEC --bytes B [--alpha S] [--beta S] [--gamma S] [--hop S] [--overhead S] [--method M]\n"
-    "                   [--root R] [--json]\n"
+    "                   [--method NAME|auto] [--root R] [--seed S] [--prove] [--time-limit S] [-o FILE] [--json]\n"
+    "       gossip plan COLLECTIVE SPEC --bytes B [--alpha S] [--beta S] [--gamma S] [--hop S] [--overhead S]\n"
+    "                   [--segment B] [--method M] [--root R] [--json]\n"
     "\n"
     "Builds a schedule for COLLECTIVE (broadcast, allgather, allreduce, reduce-scatter) on the\n"
     "topology SPEC, verifies it with the exact simulator, and prints its rounds beside the binding\n"
@@ -29,6 +29,9 @@ static const char usage_text[] =
     "  --root R      broadcast root (default 0)\n"
     "  --seed S      seed for randomized methods and the numeric allreduce check (default 1)\n"
     "  --degree M    approx: rounds (polynomial degree) of the estimate (default D - 1)\n"
+    "  --prove       allgather: settle optimality with a SAT solver (CaDiCaL): ask for one round\n"
+    "                fewer until none exists (optimal: proved), the bound is met, or time runs out\n"
+    "  --time-limit S  seconds per SAT solve, for --prove and --method sat (default 60)\n"
     "  -o FILE       write the schedule (JSON, docs/schedule-format.md, version 1)\n"
     "  --bytes B     the runtime's candidates for B bytes (see above)\n"
     "  --alpha S     cost model: seconds per message (default 1e-6; GOSSIP_ALPHA in the runtime)\n"
@@ -38,8 +41,10 @@ static const char usage_text[] =
     "  --hop S       seconds per further link a routed message crosses (default 1e-7; GOSSIP_HOP)\n"
     "  --overhead S  seconds per further message a node sends or receives in a round (default 2e-7;\n"
     "                GOSSIP_OVERHEAD)\n"
+    "  --segment B   bytes per pipelined segment, as GOSSIP_SEGMENT (default 0: whole blocks)\n"
     "  --json        one JSON object on stdout: collective, topology, nodes, method, rounds,\n"
-    "                lower_bound, bounds, binding_bound, optimal, verified, transfers, seconds\n"
+    "                lower_bound, bounds, binding_bound, optimal, optimality, verified, transfers,\n"
+    "                seconds\n"
     "\n"
     "example:\n"
     "  $ gossip plan allgather torus:5x5 --packets inf\n"
@@ -47,10 +52,19 @@ static const char usage_text[] =
     "  method       flood\n"
     "  rounds       4\n"
     "  lower bound  4 (diameter: packet-gossip paper, Prop. 6)\n"
-    "  optimal      yes\n"
+    "  optimal      yes: the lower bound is met\n"
     "  verified     yes: 600 transfers, 0 duplicate deliveries, peak 4 packets on an arc in a round\n"
     "  time         0.02 ms\n";
 
+
+static const char *optimality_name(gsp_optimality_t o) {
+    switch (o) {
+    case GSP_OPT_BOUND: return "bound met";
+    case GSP_OPT_PROVED: return "proved";
+    case GSP_OPT_PROVED_SYMMETRIC: return "proved among symmetric schedules";
+    default: return "open";
+    }
+}
 
 static void describe_model(const gsp_model_t *m, char *buf, size_t n) {
     char p[32];
@@ -108,6 +122,7 @@ static int run_bytes(gsp_collective_t coll, const char *spec, const char *method
         gsp_jw_key(&w, "gamma"); gsp_jw_num(&w, cost->gamma);
         gsp_jw_key(&w, "hop"); gsp_jw_num(&w, cost->hop);
         gsp_jw_key(&w, "overhead"); gsp_jw_num(&w, cost->overhead);
+        gsp_jw_key(&w, "segment"); gsp_jw_int(&w, cost->segment);
         gsp_jw_obj_end(&w);
         gsp_jw_key(&w, "choice"); gsp_jw_str(&w, al.v[choice].name);
         gsp_jw_key(&w, "candidates");
@@ -163,12 +178,19 @@ static int run(int argc, char **argv) {
     gsp_cost_t cost = gsp_cost_default();
     bool json = false;
     int64_t root = -1, seed = 1, degree = 0;
+    double time_limit = 0;
+    bool prove = false;
     gsp_model_t model = gsp_model_default();
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (cli_is_help(a)) return cli_help(&cmd_plan);
         if (!strcmp(a, "--json")) {
             json = true;
+            continue;
+        }
+        if (!strcmp(a, "--prove")) {
+            prove = true;
+            not_with_bytes = a;
             continue;
         }
         if (a[0] == '-' && a[1]) {
@@ -184,6 +206,17 @@ static int run(int argc, char **argv) {
                 double *t = a[2] == 'a' ? &cost.alpha : a[2] == 'b' ? &cost.beta : a[2] == 'g' ? &cost.gamma : a[2] == 'h' ? &cost.hop : &cost.overhead;
                 if (t == &cost.beta ? gsp_cost_parse_beta(a, v, &cost) : gsp_cost_parse(a, v, t)) return cli_usage_error("plan: %s", gsp_errmsg());
             } else if (!strcmp(a, "--method")) method = v;
+            else if (!strcmp(a, "--segment")) {
+                int64_t seg;
+                if (!cli_parse_int(v, 0, INT64_C(1) << 40, "--segment", &seg)) return EXIT_USAGE;
+                cost.segment = seg;
+            } else if (!strcmp(a, "--time-limit")) {
+                char *end;
+                time_limit = strtod(v, &end);
+                if (end == v || *end || !(time_limit > 0) || time_limit > 1e7)
+                    return cli_usage_error("plan: --time-limit '%s': expected seconds, more than 0", v);
+                not_with_bytes = a;
+            }
             else if (!strcmp(a, "--root")) {
                 if (!cli_parse_int(v, 0, INT64_MAX, "--root", &root)) return EXIT_USAGE;
             } else if (!strcmp(a, "--degree")) {
@@ -212,11 +245,15 @@ static int run(int argc, char **argv) {
         return run_bytes(coll, spec, method, root, bytes, &cost, json);
     }
     gsp_cost_t dflt = gsp_cost_default();
-    if (cost.alpha != dflt.alpha || cost.beta != dflt.beta || cost.nbeta || cost.gamma != dflt.gamma || cost.hop != dflt.hop || cost.overhead != dflt.overhead)
-        return cli_usage_error("plan: --alpha, --beta, --gamma, --hop and --overhead apply with --bytes only");
+    if (cost.alpha != dflt.alpha || cost.beta != dflt.beta || cost.nbeta || cost.gamma != dflt.gamma || cost.hop != dflt.hop || cost.overhead != dflt.overhead ||
+        cost.segment)
+        return cli_usage_error("plan: --alpha, --beta, --gamma, --hop, --overhead and --segment apply with --bytes only");
     if (coll == GSP_COLL_REDUCE)
         return cli_usage_error("plan: reduce has no schedule of its own; 'gossip plan reduce SPEC --bytes B' shows the runtime's algorithms");
     if (coll == GSP_COLL_BROADCAST && root < 0) root = 0;
+    if (prove && coll != GSP_COLL_ALLGATHER) return cli_usage_error("plan: --prove applies to allgather (SAT proofs of allgather schedules)");
+    if (time_limit > 0 && !prove && strcmp(method, "sat"))
+        return cli_usage_error("plan: --time-limit applies with --prove or --method sat (the SAT solver's time per solve)");
     if (degree && (coll != GSP_COLL_ALLREDUCE || strcmp(method, "approx")))
         return cli_usage_error("plan: --degree applies to 'plan allreduce SPEC --method approx' only");
 
@@ -244,8 +281,10 @@ static int run(int argc, char **argv) {
     if (degree >= dist.diameter && coll == GSP_COLL_ALLREDUCE)
         fprintf(stderr, "gossip: note: --degree %lld >= the diameter %lld: an exact sum in %lld rounds exists (method auto)\n",
                 (long long)degree, (long long)dist.diameter, (long long)dist.diameter);
-    gsp_plan_in_t in = {&t, &dist, model, root, (uint64_t)seed, cli_progress, NULL, degree};
+    gsp_plan_in_t in = {&t, &dist, model, root, (uint64_t)seed, cli_progress, NULL, degree, time_limit};
     if ((err = gsp_plan(&in, coll, method, &plan))) goto fail;
+    cli_progress_done();
+    if (prove && (err = gsp_plan_prove(&in, &plan, time_limit > 0 ? time_limit : 60))) goto fail;
     cli_progress_done();
     double seconds = cli_now() - t0;
     plan.sched.names = (const char *const *)t.names; /* host names travel with the schedule */
@@ -284,6 +323,8 @@ static int run(int argc, char **argv) {
         gsp_jw_key(&w, "binding_bound"); gsp_jw_str(&w, bind->name);
         gsp_jw_key(&w, "binding_source"); gsp_jw_str(&w, bind->source);
         gsp_jw_key(&w, "optimal"); gsp_jw_bool(&w, plan.optimal);
+        gsp_jw_key(&w, "optimality"); gsp_jw_str(&w, plan.method->approximate ? "n/a" : optimality_name(plan.optimality));
+        if (plan.proof[0]) { gsp_jw_key(&w, "proof"); gsp_jw_str(&w, plan.proof); }
         gsp_jw_key(&w, "gap"); gsp_jw_int(&w, plan.sched.nrounds - plan.lower_bound);
         gsp_jw_key(&w, "verified"); gsp_jw_bool(&w, plan.report.ok);
         gsp_jw_key(&w, "symmetric"); gsp_jw_bool(&w, plan.sched.symmetric);
@@ -317,8 +358,14 @@ static int run(int argc, char **argv) {
         printf("%-12s %lld\n", "rounds", (long long)plan.sched.nrounds);
         printf("%-12s %lld (%s: %s)\n", "lower bound", (long long)plan.lower_bound, bind->name, bind->source);
         if (plan.method->approximate) printf("%-12s n/a: an estimate (the bound is for exact results)\n", "optimal");
-        else if (plan.optimal) printf("%-12s yes\n", "optimal");
-        else printf("%-12s no: %lld above the bound\n", "optimal", (long long)(plan.sched.nrounds - plan.lower_bound));
+        else if (plan.optimality == GSP_OPT_BOUND) printf("%-12s yes: the lower bound is met%s%s%s\n", "optimal", plan.proof[0] ? " (" : "", plan.proof, plan.proof[0] ? ")" : "");
+        else if (plan.optimality == GSP_OPT_PROVED) printf("%-12s yes, proved: %s\n", "optimal", plan.proof);
+        else if (plan.optimality == GSP_OPT_PROVED_SYMMETRIC)
+            printf("%-12s among symmetric schedules: %s; %lld above the lower bound\n", "optimal", plan.proof,
+                   (long long)(plan.sched.nrounds - plan.lower_bound));
+        else
+            printf("%-12s open: %lld above the lower bound%s%s\n", "optimal", (long long)(plan.sched.nrounds - plan.lower_bound),
+                   plan.proof[0] ? "; " : " (--prove asks a SAT solver)", plan.proof);
         printf("%-12s yes: %lld transfers, %lld duplicate deliveries, peak %lld packets on an arc in a round\n",
                "verified", (long long)plan.report.transfers, (long long)plan.report.duplicates,
                (long long)plan.report.peak_arc_load);
