@@ -162,6 +162,7 @@ expect 0 plan allgather torus:3x7 -o "$tmp/t37.json"
 expect 0 draw "$tmp/t37.json" -o "$tmp/f.svg"
 grep -q '5 rounds' "$tmp/f.svg" || fail "torus:3x7 tree from a file: title lacks 5 rounds"
 expect 2 draw torus:5x5
+expect 2 draw torus:5x5 -o "$tmp/t.png" && [ ! -e "$tmp/t.png" ] && grep -q "writes SVG only" "$tmp/err" || fail "draw -o x.png"
 expect 2 draw torus:1000x1000 -o "$tmp/huge.svg"
 [ -e "$tmp/huge.svg" ] && fail "a refused draw left a file behind"
 

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -42,6 +43,10 @@ static int run(int argc, char **argv) {
         else what = a;
     }
     if (!what || !outpath) return cli_usage_error("draw: expected SPEC or FILE and -o OUT.svg");
+    /* The drawing is SVG: a file named otherwise would hold something it does not say. */
+    size_t olen = strlen(outpath);
+    if (olen < 4 || strcasecmp(outpath + olen - 4, ".svg"))
+        return cli_usage_error("draw: writes SVG only: name the output *.svg (for a PNG, convert it: rsvg-convert OUT.svg -o OUT.png)");
     size_t len = strlen(what);
     bool file = len > 5 && !strcmp(what + len - 5, ".json");
     gsp_topo_t t = {0};
