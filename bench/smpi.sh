@@ -19,7 +19,7 @@ fi
 w=build-smpi
 mkdir -p "$w" bench/out/smpi
 smpicc -O2 -Iinclude -Ibuild/include -Isrc/mpi bench/smpi/smpi_bench.c src/mpi/mpi_rt.c src/mpi/mpi_exec.c src/mpi/mpi_plan.c build/libgossip.a \
-    -ljansson -lnauty -lgsl -llapacke -llapack -lblas -lcadical -lstdc++ -lm -o "$w/smpi_bench" 2>/dev/null
+    -ljansson -lnauty -ligraph -lgsl -llapacke -llapack -lblas -lcadical -lstdc++ -lm -o "$w/smpi_bench" 2>/dev/null
 for i in $(seq 0 63); do echo "node-$i"; done >"$w/hosts"
 
 # name topo_parameters gossip-spec bandwidth latency

@@ -18,6 +18,18 @@ gsp_err_t gsp_plan_prove(const gsp_plan_in_t *in, gsp_plan_t *plan, double secon
         return gsp_error(GSP_ERR_NOTAPPLIC, "%s: SAT proofs need at most %d nodes, or a Cayley graph (symmetric schedules)", t->spec,
                          GSP_PROVE_EXPLICIT_MAX);
     gsp_sat_form_t form = expl ? GSP_SAT_EXPLICIT : GSP_SAT_SYMMETRIC;
+    /* Symmetric half duplex cannot use an involution (each of its edges would carry both
+     * directions in the round): a "no" there would only say so. */
+    if (!expl && in->model.half_duplex)
+        for (int i = 0; i < t->ngens; i++)
+            if (gsp_topo_gen_inverse(t, i) == i) {
+                plan->optimality = plan->sched.nrounds <= plan->lower_bound ? GSP_OPT_BOUND : GSP_OPT_OPEN;
+                snprintf(plan->proof, sizeof plan->proof,
+                         "not decided: symmetric half-duplex schedules cannot use %s's involutions, and the explicit form takes at most "
+                         "%d nodes",
+                         t->spec, GSP_PROVE_EXPLICIT_MAX);
+                return GSP_OK;
+            }
     const char *scope = expl ? "" : " symmetric";
     double total = 0;
     int64_t vars = 0, clauses = 0;

@@ -1,4 +1,5 @@
-/* file_graph.c — the edge-list format of `file:PATH`: one "u v" per line, '#' comments,
+/* file_graph.c — the edge-list format of `file:PATH` (GraphML goes to graphml.c): one "u v" per
+ * line, '#' comments,
  * optional header lines "directed" and "nodes N" before the first edge. Nodes are integer ids
  * from 0 (without a "nodes" line the graph has max id + 1 nodes), or names — host names as a
  * cluster's files have them — numbered in order of first appearance. A file whose integer ids
@@ -8,6 +9,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "gossip/topo.h"
 
@@ -108,7 +110,22 @@ static void excerpt(const char *p, char *out, size_t cap) {
     out[k] = 0;
 }
 
+gsp_err_t gsp__topo_from_graphml(gsp_topo_t *t, const char *spec, const char *path);
+
+/* GraphML: named *.graphml, or an XML document ('<' first). */
+static bool is_graphml(const char *path) {
+    size_t len = strlen(path);
+    if (len >= 8 && !strcasecmp(path + len - 8, ".graphml")) return true;
+    FILE *f = fopen(path, "r");
+    if (!f) return false;
+    int c;
+    while ((c = fgetc(f)) != EOF && isspace(c)) {}
+    fclose(f);
+    return c == '<';
+}
+
 gsp_err_t gsp__topo_from_file(gsp_topo_t *t, const char *spec, const char *path) {
+    if (is_graphml(path)) return gsp__topo_from_graphml(t, spec, path);
     gsp_err_t err = GSP_OK;
     gsp_vec_t edges = {0};
     bool directed = false, seen_edge = false;

@@ -157,6 +157,17 @@ expect 2 plan allgather torus:4x4 --method rotaton && grep -q "did you mean 'rot
 expect 2 frobnicate && ! grep -q "did you mean" "$tmp/err" || fail "a far word got a suggestion"
 expect 0 -V && grep -qx "gossip [0-9.]*" "$tmp/out" || fail "gossip -V"
 expect 0 help help && grep -q "usage: gossip" "$tmp/out" || fail "gossip help help"
+# GraphML through igraph: the same graph as the edge list, GraphML ids as node names, kept in
+# schedules; malformed documents and self-loops are one error line.
+expect 0 info "file:$DATA/petersen.graphml" --json --no-spectrum
+jqcheck '.nodes == 10 and .arcs == 30 and .diameter == 2 and .vertex_transitive == true and .names[9] == "n9"'
+expect 0 info "file:$DATA/petersen.txt" --json --no-spectrum && jqcheck '.nodes == 10 and .arcs == 30 and .diameter == 2'
+expect 0 plan allgather "file:$DATA/torus3x3-hosts.graphml" -o "$tmp/g.json"
+jq -e '.names[4] == "node1-1.cluster" and .nodes == 9' "$tmp/g.json" >/dev/null || fail "GraphML names not kept in the schedule"
+printf '<graphml><graph><node id="a"/><edge source="a" target="b"/></graph>' >"$tmp/bad.graphml"
+expect 2 info "file:$tmp/bad.graphml" && grep -q "not a GraphML graph" "$tmp/err" || fail "malformed GraphML"
+printf '<?xml version="1.0"?><graphml xmlns="http://graphml.graphdrawing.org/xmlns"><graph edgedefault="undirected"><node id="a"/><node id="b"/><edge source="a" target="a"/></graph></graphml>' >"$tmp/loop.graphml"
+expect 2 info "file:$tmp/loop.graphml" && grep -q "self-loop at node a" "$tmp/err" || fail "GraphML self-loop"
 # Blanks around punctuation in specs are tolerated; blanks inside perm words still separate.
 expect 0 info "product(cycle:5, complete:2)" --json && [ "$(jq .nodes "$tmp/out")" = 10 ] || fail "spaces in product spec"
 expect 0 info " torus: 4 x 4 " --json && [ "$(jq -r .topology "$tmp/out")" = torus:4x4 ] || fail "spaces in torus spec"
