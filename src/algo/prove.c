@@ -49,15 +49,15 @@ gsp_err_t gsp_plan_prove(const gsp_plan_in_t *in, gsp_plan_t *plan, double secon
         clauses = st.clauses;
         if (ans == GSP_SAT_UNKNOWN) {
             plan->optimality = GSP_OPT_OPEN;
-            snprintf(plan->proof, sizeof plan->proof, "no answer for%s schedules of %lld rounds within %g s (%lld variables, %lld clauses)",
-                     scope, (long long)R, seconds, (long long)vars, (long long)clauses);
+            snprintf(plan->proof, sizeof plan->proof, "no answer for%s schedules of %lld round%s within %g s (%lld variables, %lld clauses)",
+                     scope, (long long)R, R == 1 ? "" : "s", seconds, (long long)vars, (long long)clauses);
             return GSP_OK;
         }
         if (ans == GSP_SAT_NO) {
             plan->optimality = expl ? GSP_OPT_PROVED : GSP_OPT_PROVED_SYMMETRIC;
             plan->optimal = expl;
-            snprintf(plan->proof, sizeof plan->proof, "no%s schedule of %lld rounds exists (SAT, %s form: %lld variables, %lld clauses, %.2f s)",
-                     scope, (long long)R, expl ? "explicit" : "symmetric", (long long)vars, (long long)clauses, total);
+            snprintf(plan->proof, sizeof plan->proof, "no%s schedule of %lld round%s exists (SAT, %s form: %lld variables, %lld clauses, %.2f s)",
+                     scope, (long long)R, R == 1 ? "" : "s", expl ? "explicit" : "symmetric", (long long)vars, (long long)clauses, total);
             return GSP_OK;
         }
         /* A shorter schedule: verified, it replaces the plan's. */
