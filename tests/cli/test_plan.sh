@@ -71,6 +71,16 @@ expect 0 plan broadcast torus:4x4x4 --bytes 1024 --hop 0 --overhead 0 --beta 0 -
 jqcheck '.choice == "flat" and .cost.hop == 0'
 expect 2 plan broadcast torus:4x4x4 --bytes 1024 --beta 0:1e-9,0:2e-9
 expect 2 plan broadcast torus:4x4x4 --hop 2e-7
+# SAT: --prove settles the circulant the balanced search leaves at 12 rounds; misuse is refused.
+expect 0 plan allgather circulant:151:1,34 --packets 4 --prove --json
+jqcheck '.rounds == 11 and .lower_bound == 11 and .optimality == "bound met" and .method == "sat" and .verified'
+expect 0 plan allgather torus:3x5 --ports 1 --packets inf --prove --json
+jqcheck '.rounds == 5 and .lower_bound == 4 and .optimality == "proved" and .optimal and (.proof | test("no schedule of 4 rounds"))'
+expect 0 plan allgather torus:3x5 --ports 1 --packets inf --json && jqcheck '.optimality == "open" and (.optimal | not)'
+expect 2 plan broadcast torus:4x4 --prove
+expect 2 plan allgather torus:4x4 --prove --time-limit 0
+expect 2 plan allgather torus:4x4 --time-limit 5
+expect 2 plan allgather torus:4x4 --prove --bytes 64
 expect 2 plan reduce torus:4x4
 expect 2 plan allreduce torus:4x4 --bytes 100 --packets 2
 expect 2 plan allreduce torus:4x4 --bytes 100 --alpha -1
