@@ -74,6 +74,7 @@ typedef struct {
  * release with gsp_plan_destroy. GSP_ERR_NOTAPPLIC when the method does not apply (the
  * detail says why), GSP_ERR_INTERNAL when a method's schedule fails verification. */
 gsp_err_t gsp_plan(const gsp_plan_in_t *in, gsp_collective_t c, const char *method, gsp_plan_t *plan);
+/** Releases plan's schedule; a zeroed plan is a no-op. */
 void gsp_plan_destroy(gsp_plan_t *plan);
 
 /** Settles an allgather plan's optimality with the SAT solver (gossip/sat.h): asks for a

@@ -31,6 +31,7 @@ typedef struct {
  * progress [in] may be NULL. Release with gsp_distances_destroy. O(n + m) or O(n (n + m)). */
 gsp_err_t gsp_distances(const gsp_topo_t *t, bool vertex_transitive, gsp_distances_t *out,
                         gsp_progress_fn progress, void *ctx);
+/** Releases what gsp_distances allocated; a zeroed struct is a no-op. */
 void gsp_distances_destroy(gsp_distances_t *d);
 
 typedef enum {
@@ -69,6 +70,7 @@ typedef enum {
 /** Decides vertex-transitivity: by structure for Cayley graphs, by degrees, else by nauty's
  * orbits (n <= GSP_NAUTY_MAX); GSP_VT_UNKNOWN when none applies. */
 gsp_err_t gsp_vertex_transitive(const gsp_topo_t *t, gsp_vt_t *out);
+/** True when v says vertex-transitive (by Cayley structure or by nauty). */
 static inline bool gsp_vt_yes(gsp_vt_t v) { return v == GSP_VT_YES_CAYLEY || v == GSP_VT_YES_NAUTY; }
 
 /** A complete rotation: an automorphism w with w(e) = e and w(s_i x) = s_{i+1} w(x), the
@@ -91,6 +93,7 @@ typedef struct {
 gsp_err_t gsp_rotation_find(const gsp_topo_t *t, int64_t max_checks, gsp_rotation_t *out);
 /** Checks one cyclic order; on success fills out like gsp_rotation_find. */
 gsp_err_t gsp_rotation_check(const gsp_topo_t *t, const int *order, gsp_rotation_t *out);
+/** Releases r's arrays; a zeroed rotation is a no-op. */
 void gsp_rotation_destroy(gsp_rotation_t *r);
 
 #ifdef __cplusplus

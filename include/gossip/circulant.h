@@ -39,6 +39,7 @@ typedef struct {
  * dead_node [n] and dead_arc [m] mark faults (may be NULL). Release with gsp_route_destroy. */
 gsp_err_t gsp_circ_route(const gsp_topo_t *t, int64_t s, int64_t src, int64_t dst, const unsigned char *dead_node,
                          const unsigned char *dead_arc, int64_t *load, gsp_route_t *out);
+/** Releases r's path; a zeroed route is a no-op. */
 void gsp_route_destroy(gsp_route_t *r);
 
 #ifdef __cplusplus

@@ -56,9 +56,13 @@ void gsp_error_clear(void);
 /* Allocation. Everything in the library allocates through these, so a test can make the
  * k-th allocation fail (SQLite-style fault simulation). */
 void *gsp_malloc(size_t size);
+/** Zeroed array of count elements of size bytes, or NULL (overflow or no memory). */
 void *gsp_calloc(size_t count, size_t size);
+/** Resizes ptr (NULL: allocates); NULL on failure, ptr left valid. */
 void *gsp_realloc(void *ptr, size_t size);
+/** Frees what the gsp_ allocators returned; NULL is a no-op. */
 void gsp_free(void *ptr);
+/** Copy of s through gsp_malloc, or NULL. */
 char *gsp_strdup(const char *s);
 /** The name among names[0..n-1] nearest to word[0..len-1] (edit distance with transpositions,
  * at most 1 + len/4 and less than len), or NULL: the "did you mean" of error messages. */
@@ -79,18 +83,23 @@ gsp_err_t gsp_alloc_array(void **out, int64_t count, size_t size, bool zero);
 static inline bool gsp_mul_ok(int64_t a, int64_t b, int64_t *out) {
     return !__builtin_mul_overflow(a, b, out);
 }
+/** a + b into *out; false on overflow. */
 static inline bool gsp_add_ok(int64_t a, int64_t b, int64_t *out) {
     return !__builtin_add_overflow(a, b, out);
 }
+/** ceil(a / b) for a >= 0, b > 0. */
 static inline int64_t gsp_ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
 /* Bitsets: plain words, sized by the caller. */
 typedef uint64_t gsp_word_t;
 #define GSP_WORDS(n) (((size_t)(n) + 63) / 64)
+/** Bit i of bitset b. */
 static inline bool gsp_bit_get(const gsp_word_t *b, int64_t i) {
     return (b[i >> 6] >> (i & 63)) & 1u;
 }
+/** Sets bit i of bitset b. */
 static inline void gsp_bit_set(gsp_word_t *b, int64_t i) { b[i >> 6] |= (gsp_word_t)1 << (i & 63); }
+/** Clears bit i of bitset b. */
 static inline void gsp_bit_clear(gsp_word_t *b, int64_t i) {
     b[i >> 6] &= ~((gsp_word_t)1 << (i & 63));
 }
@@ -103,6 +112,7 @@ typedef struct {
 } gsp_rng_t;
 /** Seeds the generator with splitmix64 so that every seed gives a good state. */
 void gsp_rng_seed(gsp_rng_t *rng, uint64_t seed);
+/** Next 64 random bits (xoshiro256**). */
 uint64_t gsp_rng_next(gsp_rng_t *rng);
 /** Uniform integer in [0, n), n >= 1, without modulo bias (Lemire's method). */
 uint64_t gsp_rng_below(gsp_rng_t *rng, uint64_t n);
@@ -114,8 +124,11 @@ typedef struct {
     int64_t *v;
     int64_t len, cap;
 } gsp_vec_t;
+/** Appends x, growing the vector; GSP_ERR_NOMEM on failure (the vector unchanged). */
 gsp_err_t gsp_vec_push(gsp_vec_t *vec, int64_t x);
+/** Makes room for cap elements; GSP_ERR_NOMEM on failure. */
 gsp_err_t gsp_vec_reserve(gsp_vec_t *vec, int64_t cap);
+/** Frees the elements and zeroes the vector. */
 void gsp_vec_destroy(gsp_vec_t *vec);
 
 /** Progress callback for long work: fraction in [0,1]; what names the phase. May be NULL. */

@@ -23,7 +23,9 @@ typedef struct gsp_mpi_plan gsp_mpi_plan_t;
  * this rank only, without expanding the others). comm [in] is duplicated, so the plan's messages
  * never match the caller's. Errors: GSP_ERR_INVAL when s->nodes differs from comm's size. */
 gsp_err_t gsp_mpi_plan_create(const gsp_sched_t *s, const gsp_topo_t *t, MPI_Comm comm, gsp_mpi_plan_t **plan);
+/** Releases plan (and its duplicated communicator); NULL is a no-op. Collective. */
 void gsp_mpi_plan_free(gsp_mpi_plan_t *plan);
+/** The collective plan runs. */
 gsp_collective_t gsp_mpi_plan_collective(const gsp_mpi_plan_t *plan);
 /** Messages and bytes this rank sent in the last run. */
 void gsp_mpi_plan_stats(const gsp_mpi_plan_t *plan, int64_t *messages, int64_t *bytes);
@@ -62,6 +64,7 @@ typedef struct gsp_mpi_ctx gsp_mpi_ctx_t;
 
 /** Context for topology spec on comm [in] (duplicated; N must equal comm's size). */
 gsp_err_t gsp_mpi_ctx_create(const char *spec, MPI_Comm comm, gsp_mpi_ctx_t **ctx);
+/** Releases ctx and its duplicated communicator; NULL is a no-op. Collective. */
 void gsp_mpi_ctx_free(gsp_mpi_ctx_t *ctx);
 /** The cost model's parameters (default gsp_cost_default()). */
 void gsp_mpi_ctx_set_cost(gsp_mpi_ctx_t *ctx, const gsp_cost_t *cost);
@@ -85,10 +88,14 @@ bool gsp_mpi_ctx_plain(MPI_Datatype dt);
  * signatures). */
 gsp_err_t gsp_mpi_ctx_allgather(gsp_mpi_ctx_t *ctx, const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                                 int recvcount, MPI_Datatype recvtype);
+/** MPI_Allreduce's semantics (sendbuf may be MPI_IN_PLACE), exact: one fixed reduction order. */
 gsp_err_t gsp_mpi_ctx_allreduce(gsp_mpi_ctx_t *ctx, const void *sendbuf, void *recvbuf, int count, MPI_Datatype dt, MPI_Op op);
+/** MPI_Reduce_scatter_block's semantics (sendbuf may be MPI_IN_PLACE), exact. */
 gsp_err_t gsp_mpi_ctx_reduce_scatter_block(gsp_mpi_ctx_t *ctx, const void *sendbuf, void *recvbuf, int recvcount,
                                            MPI_Datatype dt, MPI_Op op);
+/** MPI_Bcast's semantics. */
 gsp_err_t gsp_mpi_ctx_bcast(gsp_mpi_ctx_t *ctx, void *buf, int count, MPI_Datatype dt, int root);
+/** MPI_Reduce's semantics (MPI_IN_PLACE at the root), exact: one fixed reduction order. */
 gsp_err_t gsp_mpi_ctx_reduce(gsp_mpi_ctx_t *ctx, const void *sendbuf, void *recvbuf, int count, MPI_Datatype dt, MPI_Op op,
                              int root);
 

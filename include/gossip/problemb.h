@@ -33,6 +33,7 @@ gsp_err_t gsp_problemb_search(const gsp_topo_t *t, int64_t m, int64_t starts, ui
 /** The same, reporting progress (the fraction of starts tried) to progress [in, may be NULL]. */
 gsp_err_t gsp_problemb_search_progress(const gsp_topo_t *t, int64_t m, int64_t starts, uint64_t seed, gsp_progress_fn progress,
                                        void *ctx, gsp_problemb_t *result);
+/** Releases r's arrays; a zeroed result is a no-op. */
 void gsp_problemb_destroy(gsp_problemb_t *r);
 
 #ifdef __cplusplus

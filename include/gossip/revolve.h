@@ -37,6 +37,7 @@ typedef struct {
  * next is a primitive permutation satisfying the gather-tree constraint (GSP_ERR_INTERNAL if
  * not). Release with gsp_revolve_destroy. */
 gsp_err_t gsp_revolve_build(int n, gsp_revolve_t *r);
+/** Releases r's arrays; a zeroed hierarchy is a no-op. */
 void gsp_revolve_destroy(gsp_revolve_t *r);
 /** snext(x) on list positions 0..N-1, N = 2^n (Section V, one message received per step): S1
  * x >> 1 for odd x (winners move left, the tournament); S2 x + N/2 for even x in the left half;
@@ -50,6 +51,7 @@ int64_t gsp_revolve_snext(int n, int64_t x);
  * of label j, label[p] the label of position p, leaf[j] whether label j sends (an even position)
  * and parent[j] = dest(j), the label of the next odd position. */
 typedef enum { GSP_REVOLVE_SNEXT = 0, GSP_REVOLVE_SNEXT2, GSP_REVOLVE_BCNEXT } gsp_revolve_list_t;
+/** Builds the list variant `variant` for N = 2^n into r [out]; release with gsp_revolve_destroy. */
 gsp_err_t gsp_revolve_build_list(int n, gsp_revolve_list_t variant, gsp_revolve_t *r);
 /** bcnext(x) (Section V-A: gather and broadcast on the same messages): S1 x >> 1 for odd x; S2
  * RS1(x) (shift right bringing in a 1) when b1 = b0 = 0; S3 when b1 = 1, b0 = 0:
@@ -75,6 +77,7 @@ typedef struct {
  * completes within them. Release with gsp_revolve_run_destroy. */
 gsp_err_t gsp_revolve_simulate(const gsp_revolve_t *r, bool list, int64_t steps, gsp_revolve_value_fn v, void *ctx,
                                gsp_revolve_run_t *out);
+/** Releases run's results; a zeroed run is a no-op. */
 void gsp_revolve_run_destroy(gsp_revolve_run_t *run);
 /** The asynchronous variant: messages take a random time in [1, max_delay] (seeded), and a process
  * ends step t only when every message addressed to it at step t has arrived — it knows which from

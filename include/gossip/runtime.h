@@ -63,6 +63,7 @@ typedef struct {
  * gsp_rt_algos_destroy. Cost: one schedule per construction, O(N^2 d) transfers explicit. */
 gsp_err_t gsp_rt_algos(const gsp_topo_t *t, const gsp_distances_t *d, gsp_collective_t c, int64_t root, const char *method,
                        gsp_rt_algos_t *out);
+/** Releases every algorithm and its schedules; a zeroed set is a no-op. */
 void gsp_rt_algos_destroy(gsp_rt_algos_t *a);
 
 /** Arc-disjoint spanning out-trees of t rooted at root, as many as t allows — the fewest

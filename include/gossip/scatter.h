@@ -31,6 +31,7 @@ typedef enum {
 
 /** Name and parse of the variants ("push", "push-async", "pull", "push-pull"). */
 const char *gsp_scatter_variant_name(gsp_scatter_variant_t v);
+/** Parses a variant name into *v; false for an unknown name. */
 bool gsp_scatter_variant_parse(const char *s, gsp_scatter_variant_t *v);
 
 /** Runs `trials` independent scatterings on n nodes (seeded by seed; trial t uses its own
@@ -47,6 +48,7 @@ int64_t gsp_scatter_meanfield(int64_t n, double alpha);
 double gsp_scatter_theorem2(int64_t n);
 /** Theorem 3: 2 ln 2 log2 n (the asynchronous model), and its exact form ln((n-1)(n-alpha)/alpha). */
 double gsp_scatter_theorem3(int64_t n);
+/** Theorem 3's exact form ln((n - 1)(n - alpha) / alpha). */
 double gsp_scatter_theorem3_alpha(int64_t n, double alpha);
 
 #ifdef __cplusplus

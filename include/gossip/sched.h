@@ -77,6 +77,7 @@ typedef struct {
 gsp_err_t gsp_sched_init(gsp_sched_t *s, gsp_collective_t coll, const char *topology,
                          int64_t nodes, const gsp_model_t *model, int64_t root,
                          const char *method);
+/** Releases the schedule's arrays; a zeroed schedule is a no-op. */
 void gsp_sched_destroy(gsp_sched_t *s);
 /** Opens the next round (explicit form). */
 gsp_err_t gsp_sched_round(gsp_sched_t *s);
@@ -136,6 +137,7 @@ typedef enum {
     GSP_RULE_TWICE       /* reduce: a block's owner counts some node's contribution twice */
 } gsp_rule_t;
 
+/** The rule's name as reports print it ("packets", "ports", ...). */
 const char *gsp_rule_name(gsp_rule_t r);
 
 typedef struct {

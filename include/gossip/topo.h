@@ -38,15 +38,19 @@ typedef struct gsp_group {
  * arc x -> s*x of a Cayley graph permutes the positions of x's word by s (star graph: swap
  * positions 0 and i). O(k) abelian, O(K^2) symmetric. */
 int64_t gsp_group_mul(const gsp_group_t *g, int64_t x, int64_t y);
+/** The inverse of x. */
 int64_t gsp_group_inv(const gsp_group_t *g, int64_t x);
 /** Coordinates of an abelian element (c[0..k-1]) and back. */
 void gsp_group_coords(const gsp_group_t *g, int64_t x, int64_t *c);
+/** The element with coordinates c[0..k-1] (abelian groups). */
 int64_t gsp_group_index(const gsp_group_t *g, const int64_t *c);
 /** Word of a permutation rank (w[0..K-1]) and back. */
 void gsp_perm_unrank(int K, int64_t r, int *w);
+/** The rank of word w[0..K-1] (inverse of gsp_perm_unrank). */
 int64_t gsp_perm_rank(int K, const int *w);
 /** Deep copy and release (releasing a zeroed or NULL group is a no-op). */
 gsp_err_t gsp_group_copy(const gsp_group_t *src, gsp_group_t **out);
+/** Releases g and its factors; NULL is a no-op. */
 void gsp_group_free(gsp_group_t *g);
 /** True when every factor is abelian. */
 bool gsp_group_is_abelian(const gsp_group_t *g);
