@@ -130,6 +130,9 @@ int gsp_rt_choose(const gsp_rt_algos_t *a, int64_t nodes, int64_t bytes, const g
  * phases. A pipelined phase of R rounds is predicted at alpha + w + (R - 1)(alpha + w / S). */
 int64_t gsp_rt_segments(const gsp_rt_phase_t *ph, double blk, const gsp_cost_t *c);
 #define GSP_RT_MAX_SEGMENTS 256
+/** Lanes a non-pipelined phase is cut into at most when segments are set (the executor and the
+ * predictions share it). */
+#define GSP_RT_MAX_LANES 16
 
 /** The algorithm called name, or -1. */
 int gsp_rt_find(const gsp_rt_algos_t *a, const char *name);

@@ -158,7 +158,7 @@ static gsp_err_t routed_arrays(gsp_rt_phase_t *p, int64_t R) {
  * the root and one from each of its neighbours. */
 static gsp_err_t add_flat(gsp_rt_algo_t *al, const gsp_topo_t *t, int64_t root, bool gather) {
     gsp_err_t err;
-    int64_t n = t->n, deg = t->off[root + 1] - t->off[root], *parent = NULL, *order = NULL, *par2 = NULL, *ord2 = NULL;
+    int64_t n = t->n, deg = t->off[root + 1] - t->off[root], *parent = NULL, *order = NULL, ecc2, reached2;
     int32_t *dist = NULL, *d2 = NULL;
     gsp_rt_phase_t *p = &al->phase[al->nphases];
     memset(p, 0, sizeof *p);
@@ -182,20 +182,16 @@ static gsp_err_t add_flat(gsp_rt_algo_t *al, const gsp_topo_t *t, int64_t root, 
     if (!err) err = gsp_sched_finish(&p->sched);
     int64_t H = p->hops + 1;
     if (!err) err = routed_arrays(p, p->sched.nrounds);
+    if (!err) err = gsp_alloc_array((void **)&d2, n, sizeof *d2, false);
     for (int64_t a = 0; a < deg && !err && p->sched.nrounds; a++) {
         int64_t w = t->adj[t->off[root] + a], load = 0;
-        if ((err = gsp__bfs_tree(t, w, &par2, &d2, &ord2))) break;
+        if ((err = gsp_bfs(t, w, d2, NULL, &ecc2, &reached2))) break;
         for (int64_t v = 0; v < n; v++)
             if (v != root && dist[v] >= 1 && d2[v] == dist[v] - 1) {
                 p->link_hist[a * H + dist[v]]++;
                 load++;
             }
         if (load > p->maxblk[0]) p->maxblk[0] = p->busiest = load;
-        gsp_free(par2);
-        gsp_free(d2);
-        gsp_free(ord2);
-        par2 = ord2 = NULL;
-        d2 = NULL;
     }
     if (!err && p->sched.nrounds) {
         p->maxmsg[0] = n - 1; /* sent by the root, or received */
@@ -205,6 +201,7 @@ done:
     gsp_free(parent);
     gsp_free(dist);
     gsp_free(order);
+    gsp_free(d2);
     if (err) {
         phase_destroy(p);
         return err;
@@ -747,9 +744,9 @@ void gsp_rt_predict(const gsp_rt_algo_t *a, int64_t nodes, int64_t bytes, const 
                 }
                 p->seconds += c->alpha + last + extra;
             } else {
-                /* With segments the runtime sends each block in up to 16 lanes (mpi_rt.c):
+                /* With segments the runtime sends each block in up to GSP_RT_MAX_LANES lanes:
                  * the per-byte cost is that of the lanes' messages. */
-                double lanes = c->segment > 0 ? fmin(16, ceil(blk / (double)c->segment)) : 1;
+                double lanes = c->segment > 0 ? fmin(GSP_RT_MAX_LANES, ceil(blk / (double)c->segment)) : 1;
                 double msg = (double)ph->maxblk[r] * blk / (lanes > 1 ? lanes : 1);
                 p->seconds += c->alpha + gsp_cost_beta(c, msg) * (double)ph->maxblk[r] * blk + extra;
             }

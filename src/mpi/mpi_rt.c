@@ -682,13 +682,13 @@ static gsp_err_t run_phase(gsp_mpi_ctx_t *c, const prog_t *p, int phase, void *b
 }
 
 /* Lanes for a phase: blocks cut into segments of about cost.segment bytes (none when 0), at most
- * 16, and never an empty segment. */
+ * GSP_RT_MAX_LANES, and never an empty segment. */
 static int lanes_for(const gsp_mpi_ctx_t *c, const lay_t *l, const dtinfo_t *d) {
     if (c->cost.segment <= 0 || l->count == 0) return 1;
     int64_t shortest = whole_len(l, l->n - 1), longest = whole_len(l, 0);
     if (l->layout == GSP_RT_SPLIT && l->count % l->n == 0) shortest = longest;
     int64_t k = (longest * d->size + c->cost.segment - 1) / c->cost.segment;
-    if (k > 16) k = 16; /* enough to pipeline; more only multiplies messages */
+    if (k > GSP_RT_MAX_LANES) k = GSP_RT_MAX_LANES; /* enough to pipeline; more only multiplies messages */
     if (k > shortest) k = shortest;
     return k < 1 ? 1 : (int)k;
 }
