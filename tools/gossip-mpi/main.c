@@ -19,9 +19,12 @@ static int usage(int rank, const char *msg) {
                   "runtime for the topology SPEC (its node count must be P) and with MPI's own, checks that\n"
                   "every rank got the same bits as every other and the closed-form answer, and prints the\n"
                   "median time of the slowest rank and the algorithm the cost model chose (--algorithm forces\n"
-                  "one: packet, flood, rs-ag, rs-ag-flood, gather, tree, scatter-allgather, rs-gather,\n"
-                  "multitree; --method names the allgather or broadcast construction; --segment cuts blocks\n"
-                  "into pipelined segments of about B bytes). bench repeats run for 8 B to B\n"
+                  "one: packet, flood, rs-ag, rs-ag-flood, gather, tree, flat, dims, scatter-allgather,\n"
+                  "rs-gather, multitree; --method names the allgather or broadcast construction; --segment\n"
+                  "cuts blocks into pipelined segments of about B bytes). The cost model: --alpha (seconds\n"
+                  "per message), --beta (per byte on a link, or by size: 0:3e-10,65536:1e-10), --gamma (per\n"
+                  "byte combined), --hop (per further link of a routed message), --overhead (per further\n"
+                  "message of a node in a round); see docs/runtime.md. bench repeats run for 8 B to B\n"
                   "(default 1 MiB) per rank, x4 each step. --approximate runs an allreduce schedule of the\n"
                   "register form (spectral, product, ...: real coefficients) and labels it approximate.\n",
                   stdout);
