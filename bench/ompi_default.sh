@@ -3,7 +3,7 @@
 # gossip's exact collectives (drop-in algorithms, default cost model, GOSSIP_TOPOLOGY
 # complete:P — on one node every pair of ranks is one hop) against Open MPI's default choice,
 # as the ratio gossip / Open MPI (below 1: gossip is faster) with the algorithm gossip chose,
-# 8 B to 4 MiB per rank, median of 21 interleaved repetitions of the slowest rank.
+# 8 B to 4 MiB per rank, median of 101 interleaved repetitions of the slowest rank.
 # Usage: bench/ompi_default.sh [BUILD_DIR] [OUT_DIR] [RANKS...]   (default: build bench/out/ompi 2 4)
 set -uo pipefail
 B=${1:-build}
@@ -14,7 +14,7 @@ mkdir -p "$OUT"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 for p in $RANKS; do
     for coll in allgather allreduce reduce-scatter broadcast reduce; do
-        timeout 900 mpirun --oversubscribe -n "$p" "$B/gossip-mpi" bench "$coll" "complete:$p" --reps 21 --max-bytes 4194304 \
+        timeout 900 mpirun --oversubscribe -n "$p" "$B/gossip-mpi" bench "$coll" "complete:$p" --reps 101 --max-bytes 4194304 \
             >"$OUT/$coll-p$p.txt" 2>&1
     done
 done

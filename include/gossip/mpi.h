@@ -66,7 +66,11 @@ typedef struct gsp_mpi_ctx gsp_mpi_ctx_t;
 gsp_err_t gsp_mpi_ctx_create(const char *spec, MPI_Comm comm, gsp_mpi_ctx_t **ctx);
 /** Releases ctx and its duplicated communicator; NULL is a no-op. Collective. */
 void gsp_mpi_ctx_free(gsp_mpi_ctx_t *ctx);
-/** The cost model's parameters (default gsp_cost_default()). */
+/** The cost model ctx chooses with: gsp_cost_shared_memory() when every rank of the
+ * communicator shares one node (MPI_COMM_TYPE_SHARED), else gsp_cost_default(), until
+ * gsp_mpi_ctx_set_cost. */
+const gsp_cost_t *gsp_mpi_ctx_cost(const gsp_mpi_ctx_t *ctx);
+/** Sets the cost model's parameters. */
 void gsp_mpi_ctx_set_cost(gsp_mpi_ctx_t *ctx, const gsp_cost_t *cost);
 /** The allgather construction (or broadcast tree method) the algorithms are built on; before
  * the first collective. Coefficient methods (spectral, ...) are refused: they are not exact. */

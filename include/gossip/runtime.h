@@ -28,6 +28,7 @@ typedef struct {
     int64_t *maxblk;    /* per round: most blocks on one arc */
     int64_t *maxred;    /* per round: most blocks combined at one node (reduce phases) */
     int64_t *maxmsg;    /* per round: most messages one node sends, or receives */
+    int64_t *moved;     /* per round: blocks moved by all nodes together (one memory's load) */
     int64_t busiest;    /* most blocks one arc carries over the whole phase */
     int64_t nblocks;    /* SPLIT: the vector is cut into this many blocks (0: one per node) */
     bool pipelined;     /* run in many segments, each flowing on as soon as it arrives */
@@ -92,11 +93,20 @@ typedef struct {
     int nbeta;
     int64_t beta_from[GSP_COST_MAX_BETA];
     double beta_val[GSP_COST_MAX_BETA];
+    /* One memory instead of a network (every rank on one node): every message is a copy and
+     * every sum a pass through the same memory, so a round costs all the bytes the ranks move
+     * (beta) and combine (gamma) in it, not the busiest link's; routes have no hops. */
+    bool shared;
 } gsp_cost_t;
 
 /** Defaults: alpha 1 us, beta 1e-10 s/B (10 GB/s links), gamma 2e-10 s/B (5 GB/s sums),
  * no segments, hop 1e-7 s (a router's cut-through latency), overhead 2e-7 s per message. */
 gsp_cost_t gsp_cost_default(void);
+/** The model of ranks that share one node's memory (shared = true): alpha 5e-7 s, beta
+ * 1.2e-10 s/B, gamma 6e-11 s/B, hop 0, overhead 2e-7 s — measured with Open MPI's
+ * shared-memory transport on a 2-core machine (docs/runtime.md). The MPI runtime starts from
+ * it when every rank of the communicator shares one node. */
+gsp_cost_t gsp_cost_shared_memory(void);
 /** Parses a non-negative finite number of seconds (e.g. "1e-6") into *out; GSP_ERR_PARSE with
  * name in the message otherwise. */
 gsp_err_t gsp_cost_parse(const char *name, const char *text, double *out);

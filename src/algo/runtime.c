@@ -26,6 +26,16 @@ gsp_cost_t gsp_cost_default(void) {
     return c;
 }
 
+gsp_cost_t gsp_cost_shared_memory(void) {
+    gsp_cost_t c = gsp_cost_default();
+    c.alpha = 5e-7;
+    c.beta = 1.2e-10;
+    c.gamma = 6e-11;
+    c.hop = 0;
+    c.shared = true;
+    return c;
+}
+
 gsp_err_t gsp_cost_parse(const char *name, const char *text, double *out) {
     char *end;
     double v = text && *text ? strtod(text, &end) : NAN;
@@ -77,6 +87,7 @@ static void phase_destroy(gsp_rt_phase_t *p) {
     gsp_free(p->maxblk);
     gsp_free(p->maxred);
     gsp_free(p->maxmsg);
+    gsp_free(p->moved);
     gsp_free(p->link_hist);
     memset(p, 0, sizeof *p);
 }
@@ -87,6 +98,16 @@ void gsp_rt_algos_destroy(gsp_rt_algos_t *a) {
         for (int k = 0; k < a->v[i].nphases; k++) phase_destroy(&a->v[i].phase[k]);
     gsp_free(a->v);
     memset(a, 0, sizeof *a);
+}
+
+/* Per round: blocks moved by all nodes together — one memory's load when the ranks share a
+ * node. Any phase, routed or not. */
+static gsp_err_t io_stats(gsp_rt_phase_t *p) {
+    gsp_err_t err;
+    const gsp_sched_t *s = &p->sched;
+    if ((err = gsp_alloc_array((void **)&p->moved, s->nrounds + 1, sizeof *p->moved, true))) return err;
+    for (int64_t r = 0; r < s->nrounds; r++) p->moved[r] = s->send_off.v[r + 1] - s->send_off.v[r];
+    return GSP_OK;
 }
 
 /* Per round: most blocks on an arc, messages sent or received by a node, blocks combined at a node; over
@@ -182,6 +203,7 @@ static gsp_err_t add_flat(gsp_rt_algo_t *al, const gsp_topo_t *t, int64_t root, 
     if (!err) err = gsp_sched_finish(&p->sched);
     int64_t H = p->hops + 1;
     if (!err) err = routed_arrays(p, p->sched.nrounds);
+    if (!err) err = io_stats(p);
     if (!err) err = gsp_alloc_array((void **)&d2, n, sizeof *d2, false);
     for (int64_t a = 0; a < deg && !err && p->sched.nrounds; a++) {
         int64_t w = t->adj[t->off[root] + a], load = 0;
@@ -277,6 +299,7 @@ static gsp_err_t add_dims(gsp_rt_algo_t *al, const gsp_topo_t *t, int64_t root, 
     if (!err && gather) err = flip(&fwd, GSP_COLL_REDUCE, &p->sched);
     int64_t R = k, H = p->hops + 1;
     if (!err) err = routed_arrays(p, R);
+    if (!err) err = io_stats(p);
     for (int64_t r = 0; r < R && !err; r++) {
         int j = gather ? (int)(k - 1 - r) : (int)r;
         int64_t M = g->mod[j];
@@ -543,7 +566,8 @@ static gsp_err_t add_phase(gsp_rt_algo_t *al, const gsp_topo_t *t, const gsp_sch
         err = reversed ? flip(s, GSP_COLL_REDUCE_SCATTER, &p->sched) : gsp_sched_first_deliveries(s, t, &p->sched);
     if (err) return err;
     al->nphases++;
-    return phase_stats(p, t);
+    if ((err = phase_stats(p, t))) return err;
+    return io_stats(p);
 }
 
 gsp_err_t gsp_rt_algos(const gsp_topo_t *t, const gsp_distances_t *d, gsp_collective_t c, int64_t root, const char *method,
@@ -685,12 +709,19 @@ done:
     return err;
 }
 
+/* A round through one memory: every block moved, and every block combined, passes through it. */
+static double shared_work(const gsp_rt_phase_t *ph, int64_t r, double blk, const gsp_cost_t *c) {
+    double moved = (double)ph->moved[r] * blk;
+    return gsp_cost_beta(c, blk) * moved + (ph->kind == GSP_RT_REDUCE ? c->gamma * moved : 0);
+}
+
 /* One round's cost on whole blocks of blk bytes, without alpha: the worst round of the phase. */
 static double round_work(const gsp_rt_phase_t *ph, double blk, const gsp_cost_t *c) {
     double w = 0;
     for (int64_t r = 0; r < ph->sched.nrounds; r++) {
         double seg = c->segment > 0 && (double)c->segment < blk ? (double)c->segment : blk;
-        double x = gsp_cost_beta(c, seg) * (double)ph->maxblk[r] * blk + c->gamma * (double)ph->maxred[r] * blk;
+        double x = c->shared ? shared_work(ph, r, blk, c)
+                             : gsp_cost_beta(c, seg) * (double)ph->maxblk[r] * blk + c->gamma * (double)ph->maxred[r] * blk;
         if (x > w) w = x;
     }
     return w;
@@ -719,6 +750,13 @@ void gsp_rt_predict(const gsp_rt_algo_t *a, int64_t nodes, int64_t bytes, const 
         p->rounds += ph->sched.nrounds;
         p->transfers += ph->sched.nsends;
         p->busiest_bytes += (double)ph->busiest * blk;
+        if (ph->pipelined && c->shared) {
+            /* One memory carries every round's bytes whatever overlaps: only latencies hide. */
+            double R = (double)ph->sched.nrounds;
+            for (int64_t r = 0; r < ph->sched.nrounds; r++) p->seconds += shared_work(ph, r, blk, c);
+            if (R > 0) p->seconds += c->alpha * R;
+            continue;
+        }
         if (ph->pipelined) {
             /* S segments stream through R levels: the busiest arc's whole load once, plus
              * one segment's latency and transfer per further level (latencies overlap). */
@@ -728,7 +766,9 @@ void gsp_rt_predict(const gsp_rt_algo_t *a, int64_t nodes, int64_t bytes, const 
         }
         for (int64_t r = 0; r < ph->sched.nrounds; r++) {
             double extra = c->overhead * (double)(ph->maxmsg[r] > 1 ? ph->maxmsg[r] - 1 : 0) + c->gamma * (double)ph->maxred[r] * blk;
-            if (ph->routed) {
+            if (c->shared)
+                p->seconds += c->alpha + shared_work(ph, r, blk, c) + c->overhead * (double)(ph->maxmsg[r] > 1 ? ph->maxmsg[r] - 1 : 0);
+            else if (ph->routed) {
                 /* A message waits for its route's latency, then shares its first link with the
                  * messages already there: per link, nearest first; the last to finish wins. */
                 double last = 0;
@@ -752,7 +792,8 @@ void gsp_rt_predict(const gsp_rt_algo_t *a, int64_t nodes, int64_t bytes, const 
             }
         }
     }
-    if (a->local_reduce) p->seconds += c->gamma * (double)(nodes - 1) * vec;
+    /* gather: every rank combines N vectors (through one memory: all of them do, in turn) */
+    if (a->local_reduce) p->seconds += c->gamma * (double)(nodes - 1) * vec * (c->shared ? (double)nodes : 1);
 }
 
 int gsp_rt_choose(const gsp_rt_algos_t *a, int64_t nodes, int64_t bytes, const gsp_cost_t *c) {

@@ -149,12 +149,24 @@ gsp_err_t gsp_mpi_ctx_create(const char *spec, MPI_Comm comm, gsp_mpi_ctx_t **ou
         err = gsp_error(GSP_ERR_INTERNAL, "MPI_Comm_dup failed");
         goto fail;
     }
+    /* Every rank on one node: messages are copies through one memory, not link transfers.
+     * Either every rank's node holds the whole communicator or none does, so every rank starts
+     * from the same model without a collective (which the drop-in would intercept). */
+    MPI_Comm node;
+    if (MPI_Comm_split_type(c->comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node) == MPI_SUCCESS) {
+        int nsize = 0;
+        MPI_Comm_size(node, &nsize);
+        if (nsize == c->size) c->cost = gsp_cost_shared_memory();
+        MPI_Comm_free(&node);
+    }
     *out = c;
     return GSP_OK;
 fail:
     gsp_mpi_ctx_free(c);
     return err;
 }
+
+const gsp_cost_t *gsp_mpi_ctx_cost(const gsp_mpi_ctx_t *c) { return &c->cost; }
 
 void gsp_mpi_ctx_set_cost(gsp_mpi_ctx_t *c, const gsp_cost_t *cost) {
     c->cost = *cost;

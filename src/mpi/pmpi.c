@@ -9,8 +9,9 @@
  *
  * Environment: GOSSIP_TOPOLOGY (the spec; unusable: one line on stderr, then MPI's own),
  * GOSSIP_METHOD (the allgather or broadcast construction), GOSSIP_ALGORITHM (e.g.
- * "allreduce=rs-ag,bcast=tree"), GOSSIP_ALPHA, GOSSIP_BETA, GOSSIP_GAMMA, GOSSIP_HOP, GOSSIP_OVERHEAD (the cost model),
- * GOSSIP_SEGMENT (bytes per pipelined segment, default 0: whole blocks),
+ * "allreduce=rs-ag,bcast=tree"), GOSSIP_ALPHA, GOSSIP_BETA, GOSSIP_GAMMA, GOSSIP_HOP, GOSSIP_OVERHEAD (the cost model,
+ * over gsp_cost_shared_memory() when every rank shares one node, else gsp_cost_default();
+ * GOSSIP_SHARED_MEMORY=1 or 0 forces the one or the other), GOSSIP_SEGMENT (bytes per pipelined segment, default 0: whole blocks),
  * GOSSIP_VERBOSE=1 (a line per collective and algorithm on first use). */
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,7 +33,7 @@ static bool verbose(void) {
 
 /* One line on stderr from rank 0 of comm, once per process and kind. */
 static void say(MPI_Comm comm, int kind, bool always, const char *fmt, const char *a, const char *b) {
-    static bool said[16];
+    static bool said[32];
     if (said[kind] || (!always && !verbose())) return;
     said[kind] = true;
     int rank = 0;
@@ -56,7 +57,13 @@ static int delete_cache(MPI_Comm comm, int key, void *val, void *extra) {
 static void configure(MPI_Comm comm, gsp_mpi_ctx_t *ctx) {
     const char *m = getenv("GOSSIP_METHOD");
     if (m && *m && gsp_mpi_ctx_set_method(ctx, m)) say(comm, 1, true, "GOSSIP_METHOD ignored: %s%s", gsp_errmsg(), "");
-    gsp_cost_t cost = gsp_cost_default();
+    gsp_cost_t cost = *gsp_mpi_ctx_cost(ctx);
+    const char *sh = getenv("GOSSIP_SHARED_MEMORY");
+    if (sh && *sh) {
+        if (!strcmp(sh, "1")) cost = gsp_cost_shared_memory();
+        else if (!strcmp(sh, "0")) cost = gsp_cost_default();
+        else say(comm, 16, true, "GOSSIP_SHARED_MEMORY=%s: expected 1 or 0; the model is chosen by where the ranks run%s", sh, "");
+    }
     const char *names[5] = {"GOSSIP_ALPHA", "GOSSIP_BETA", "GOSSIP_GAMMA", "GOSSIP_HOP", "GOSSIP_OVERHEAD"};
     double *vals[5] = {&cost.alpha, &cost.beta, &cost.gamma, &cost.hop, &cost.overhead};
     int kinds[5] = {2, 3, 4, 13, 14};

@@ -69,6 +69,15 @@ expect 0 plan broadcast torus:4x4x4 --bytes 1024 --alpha 1e-5 --hop 1e-5 --overh
 jqcheck '.choice == "dims" and .cost.beta_by_size == [[0, 9.85e-10], [257, 2.37e-9], [5776, 7.36e-10]] and .cost.beta == 7.36e-10'
 expect 0 plan broadcast torus:4x4x4 --bytes 1024 --hop 0 --overhead 0 --beta 0 --json
 jqcheck '.choice == "flat" and .cost.hop == 0'
+# One memory: on two ranks the reduce is the tree at 4 MiB (rs-gather moves 1.5 times its
+# bytes); on links, rs-gather halves the root's traffic. Explicit values apply over the preset.
+expect 0 plan reduce complete:2 --bytes 4194304 --shared-memory --json
+jqcheck '.choice == "tree" and .cost.shared_memory and .cost.alpha == 5e-7 and .cost.hop == 0'
+expect 0 plan reduce complete:2 --bytes 4194304 --alpha 1e-6 --shared-memory --json
+jqcheck '.choice == "tree" and .cost.alpha == 1e-6 and .cost.shared_memory'
+expect 0 plan reduce complete:2 --bytes 4194304 --json
+jqcheck '.choice == "rs-gather" and (.cost.shared_memory | not)'
+expect 2 plan reduce complete:2 --shared-memory
 expect 2 plan broadcast torus:4x4x4 --bytes 1024 --beta 0:1e-9,0:2e-9
 expect 2 plan broadcast torus:4x4x4 --hop 2e-7
 # SAT: --prove settles the circulant the balanced search leaves at 12 rounds; misuse is refused.

@@ -75,6 +75,18 @@ exact 12 torus:3x4 GOSSIP_ALGORITHM=bcast=dims,reduce=dims
 exact 10 "file:$(dirname "$0")/../data/petersen.txt" GOSSIP_ALGORITHM=bcast=flat,reduce=flat
 exact 10 "file:$(dirname "$0")/../data/petersen.txt" GOSSIP_ALGORITHM=bcast=multitree,reduce=multitree GOSSIP_SEGMENT=512
 exact 8 hypercube:3 GOSSIP_ALGORITHM=allreduce=rs-ag-flood GOSSIP_METHOD=greedy
+# The link model's choices (the ranks here share one node, so the shared-memory model is the
+# default): forced back, through the drop-in.
+exact 16 torus:4x4 GOSSIP_SHARED_MEMORY=0
+exact 12 torus:3x4 GOSSIP_SHARED_MEMORY=0 GOSSIP_ALPHA=1e-5
+# Which model: detected (one node here), or forced by the options.
+for flag in "" --no-shared-memory --shared-memory; do
+    out=$(timeout 120 mpirun --oversubscribe -n 2 "$GM" bench reduce complete:2 --reps 1 --max-bytes 64 $flag 2>&1)
+    rc=$?
+    want="shared memory"; [ "$flag" = --no-shared-memory ] && want="network links"
+    if [ $rc = 0 ] && grep -q "^# cost model: $want" <<<"$out"; then pass=$((pass + 1));
+    else failn=$((failn + 1)); echo "FAIL: gossip-mpi bench $flag: not '$want'"; echo "$out" | head -3; fi
+done
 # Pipelined lanes (blocks cut into segments, the schedule run once per segment, all at once).
 exact 16 torus:4x4 GOSSIP_SEGMENT=256
 run 16 broadcast torus:4x4 --count 100003 --algorithm multitree --root 3 --reps 2 --segment 4096

@@ -326,12 +326,83 @@ static void test_segments(void **state) {
     assert_int_equal(gsp_rt_segments(&ph, 3, &c), 1);
 }
 
+/* The shared-memory model against closed forms: with beta 1 and nothing else, a prediction is
+ * every byte the collective moves (no duplicate deliveries): allgather N(N-1) blocks, a tree
+ * broadcast or reduce N-1 vectors, the bandwidth allreduce 2(N-1)/N of the vector per rank;
+ * with gamma alone, the bytes combined. And the choices it makes where the link model errs:
+ * on two ranks of one node the reduce is the tree at every size. */
+static void test_shared_memory(void **state) {
+    (void)state;
+    const char *specs[] = {"complete:2", "complete:4", "torus:3x4", "hypercube:3"};
+    for (size_t i = 0; i < sizeof specs / sizeof *specs; i++) {
+        gsp_topo_t t = build(specs[i]);
+        gsp_distances_t d;
+        assert_int_equal(gsp_distances(&t, false, &d, NULL, NULL), GSP_OK);
+        double n = (double)t.n, b = 1200 * n; /* divisible by N: blocks are exact */
+        gsp_cost_t z;
+        memset(&z, 0, sizeof z);
+        z.shared = true;
+        gsp_rt_pred_t pr;
+        gsp_rt_algos_t a;
+        assert_int_equal(gsp_rt_algos(&t, &d, GSP_COLL_ALLGATHER, -1, NULL, &a), GSP_OK);
+        z.beta = 1;
+        for (int k = 0; k < a.n; k++) {
+            gsp_rt_predict(&a.v[k], t.n, (int64_t)b, &z, &pr);
+            if (fabs(pr.seconds - n * (n - 1) * b) > 1e-6) fail_msg("%s allgather %s: %g", specs[i], a.v[k].name, pr.seconds);
+        }
+        gsp_rt_algos_destroy(&a);
+        for (int coll = 0; coll < 2; coll++) {
+            assert_int_equal(gsp_rt_algos(&t, &d, coll ? GSP_COLL_REDUCE : GSP_COLL_BROADCAST, 1, NULL, &a), GSP_OK);
+            int tr = gsp_rt_find(&a, "tree");
+            assert_true(tr >= 0);
+            z.beta = 1;
+            z.gamma = 0;
+            gsp_rt_predict(&a.v[tr], t.n, (int64_t)b, &z, &pr);
+            assert_true(fabs(pr.seconds - (n - 1) * b) < 1e-6);
+            z.beta = 0;
+            z.gamma = 1;
+            gsp_rt_predict(&a.v[tr], t.n, (int64_t)b, &z, &pr);
+            assert_true(fabs(pr.seconds - (coll ? (n - 1) * b : 0)) < 1e-6);
+            gsp_rt_algos_destroy(&a);
+        }
+        assert_int_equal(gsp_rt_algos(&t, &d, GSP_COLL_ALLREDUCE, -1, NULL, &a), GSP_OK);
+        int rs = gsp_rt_find(&a, "rs-ag"), ga = gsp_rt_find(&a, "gather");
+        assert_true(rs >= 0 && ga >= 0);
+        z.beta = 1;
+        z.gamma = 0;
+        gsp_rt_predict(&a.v[rs], t.n, (int64_t)b, &z, &pr);
+        assert_true(fabs(pr.seconds - 2 * (n - 1) * b) < 1e-6);
+        z.beta = 0;
+        z.gamma = 1; /* reduce-scatter: (N-1)/N of the vector combined at each rank; gather: N-1 vectors at each */
+        gsp_rt_predict(&a.v[rs], t.n, (int64_t)b, &z, &pr);
+        assert_true(fabs(pr.seconds - (n - 1) * b) < 1e-6);
+        gsp_rt_predict(&a.v[ga], t.n, (int64_t)b, &z, &pr);
+        assert_true(fabs(pr.seconds - n * (n - 1) * b) < 1e-6);
+        gsp_rt_algos_destroy(&a);
+        gsp_distances_destroy(&d);
+        gsp_topo_destroy(&t);
+    }
+    gsp_topo_t t = build("complete:2");
+    gsp_distances_t d;
+    assert_int_equal(gsp_distances(&t, false, &d, NULL, NULL), GSP_OK);
+    gsp_rt_algos_t a;
+    assert_int_equal(gsp_rt_algos(&t, &d, GSP_COLL_REDUCE, 0, NULL, &a), GSP_OK);
+    gsp_cost_t sh = gsp_cost_shared_memory(), net = gsp_cost_default();
+    assert_true(sh.shared && !net.shared);
+    for (int64_t bytes = 8; bytes <= 4 << 20; bytes *= 4) assert_string_equal(a.v[gsp_rt_choose(&a, t.n, bytes, &sh)].name, "tree");
+    assert_string_equal(a.v[gsp_rt_choose(&a, t.n, 4 << 20, &net)].name, "rs-gather"); /* independent links */
+    gsp_rt_algos_destroy(&a);
+    gsp_distances_destroy(&d);
+    gsp_topo_destroy(&t);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_arborescences),
         cmocka_unit_test(test_multitree_phases),
         cmocka_unit_test(test_routed_phases),
         cmocka_unit_test(test_segments),
+        cmocka_unit_test(test_shared_memory),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

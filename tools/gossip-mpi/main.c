@@ -13,7 +13,8 @@ static int usage(int rank, const char *msg) {
         else
             fputs("usage: mpirun -n P gossip-mpi run COLLECTIVE SPEC [--count C] [--type double|float|int|int16|int8]\n"
                   "                    [--op sum|max|prod] [--method M] [--algorithm A] [--root R] [--reps K]\n"
-                  "                    [--alpha S] [--beta S] [--gamma S] [--hop S] [--overhead S] [--segment B] [--approximate]\n"
+                  "                    [--alpha S] [--beta S] [--gamma S] [--hop S] [--overhead S] [--segment B]\n"
+                  "                    [--shared-memory|--no-shared-memory] [--approximate]\n"
                   "       mpirun -n P gossip-mpi bench COLLECTIVE SPEC [same options] [--max-bytes B]\n"
                   "Runs COLLECTIVE (broadcast, allgather, allreduce, reduce-scatter, reduce) with gossip's exact\n"
                   "runtime for the topology SPEC (its node count must be P) and with MPI's own, checks that\n"
@@ -24,7 +25,9 @@ static int usage(int rank, const char *msg) {
                   "cuts blocks into pipelined segments of about B bytes). The cost model: --alpha (seconds\n"
                   "per message), --beta (per byte on a link, or by size: 0:3e-10,65536:1e-10), --gamma (per\n"
                   "byte combined), --hop (per further link of a routed message), --overhead (per further\n"
-                  "message of a node in a round); see docs/runtime.md. bench repeats run for 8 B to B\n"
+                  "message of a node in a round), --shared-memory (the model of ranks sharing one memory: a\n"
+                  "round costs the busiest rank's bytes in and out; the default when every rank is on one\n"
+                  "node) or --no-shared-memory (links); see docs/runtime.md. bench repeats run for 8 B to B\n"
                   "(default 1 MiB) per rank, x4 each step. --approximate runs an allreduce schedule of the\n"
                   "register form (spectral, product, ...: real coefficients) and labels it approximate.\n",
                   stdout);
@@ -58,6 +61,11 @@ static void fill(char *in, int count, MPI_Datatype dt, int rank, int stride) {
     }
 }
 
+static gsp_err_t set_cost(gsp_cost_t *c, const char *o, const char *v) {
+    double *t = o[2] == 'a' ? &c->alpha : o[2] == 'b' ? &c->beta : o[2] == 'g' ? &c->gamma : o[2] == 'h' ? &c->hop : &c->overhead;
+    return t == &c->beta ? gsp_cost_parse_beta(o, v, c) : gsp_cost_parse(o, v, t);
+}
+
 static int fail(int rank, const char *msg) {
     if (rank == 0) fprintf(stderr, "gossip-mpi: error: %s\n", msg);
     MPI_Finalize();
@@ -85,12 +93,18 @@ int main(int argc, char **argv) {
     MPI_Datatype dt = MPI_DOUBLE;
     MPI_Op op = MPI_SUM;
     gsp_cost_t cost = gsp_cost_default();
+    const char *copt[16], *cval[16];
+    int ncopt = 0, shared = -1; /* -1: as the context detects */
     if (!gsp_collective_parse(argv[2], &coll)) return fail(rank, "unknown collective (broadcast, allgather, allreduce, reduce-scatter, reduce)");
     for (int i = 4; i < argc; i++) {
         const char *o = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         char *end = NULL;
         if (!strcmp(o, "--approximate")) {
             approximate = true;
+            continue;
+        }
+        if (!strcmp(o, "--shared-memory") || !strcmp(o, "--no-shared-memory")) {
+            shared = o[2] == 's';
             continue;
         }
         if (!v) {
@@ -116,8 +130,12 @@ int main(int argc, char **argv) {
             else if (!strcmp(v, "sum")) op = MPI_SUM;
             else return fail(rank, "--op is sum, max or prod");
         } else if (!strcmp(o, "--alpha") || !strcmp(o, "--beta") || !strcmp(o, "--gamma") || !strcmp(o, "--hop") || !strcmp(o, "--overhead")) {
-            double *t = o[2] == 'a' ? &cost.alpha : o[2] == 'b' ? &cost.beta : o[2] == 'g' ? &cost.gamma : o[2] == 'h' ? &cost.hop : &cost.overhead;
-            if (t == &cost.beta ? gsp_cost_parse_beta(o, v, &cost) : gsp_cost_parse(o, v, t)) return fail(rank, gsp_errmsg());
+            /* Checked now, applied over the context's model once it exists (any order). */
+            if (set_cost(&cost, o, v)) return fail(rank, gsp_errmsg());
+            if (ncopt < 16) {
+                copt[ncopt] = o;
+                cval[ncopt++] = v;
+            }
         } else {
             char m[128];
             snprintf(m, sizeof m, "unknown option %s (see --help)", o);
@@ -133,6 +151,8 @@ int main(int argc, char **argv) {
         return fail(rank, "bad --type, --count, --reps, --root or --max-bytes");
     if (approximate && (coll != GSP_COLL_ALLREDUCE || op != MPI_SUM || (dt != MPI_DOUBLE && dt != MPI_FLOAT)))
         return fail(rank, "--approximate runs register allreduce schedules: allreduce, --op sum, --type double or float");
+    if (approximate && (ncopt || shared >= 0 || cost.segment))
+        return fail(rank, "the cost model's options choose among the exact runtime algorithms, not with --approximate");
     if (approximate && algorithm) return fail(rank, "--algorithm chooses among the exact runtime algorithms, not with --approximate");
     gsp_mpi_plan_t *plan = NULL;
     gsp_mpi_ctx_t *ctx = NULL;
@@ -145,7 +165,16 @@ int main(int argc, char **argv) {
         gsp_mpi_ctx_free(ctx);
         return fail(rank, m);
     }
-    if (ctx) gsp_mpi_ctx_set_cost(ctx, &cost);
+    if (ctx) {
+        int64_t segment = cost.segment;
+        cost = shared < 0 ? *gsp_mpi_ctx_cost(ctx) : shared ? gsp_cost_shared_memory() : gsp_cost_default();
+        cost.segment = segment;
+        for (int k = 0; k < ncopt; k++) set_cost(&cost, copt[k], cval[k]);
+        gsp_mpi_ctx_set_cost(ctx, &cost);
+        if (bench && rank == 0)
+            printf("# cost model: %s (alpha %g s, beta %g s/B, gamma %g s/B)\n", cost.shared ? "shared memory" : "network links",
+                   cost.alpha, cost.beta, cost.gamma);
+    }
     int tsize;
     MPI_Type_size(dt, &tsize);
     if (bench && rank == 0)
@@ -162,7 +191,10 @@ int main(int argc, char **argv) {
         int incount = coll == GSP_COLL_REDUCE_SCATTER ? count * size : count;
         fill(in, incount, dt, rank, 0);
         double *tg = malloc(sizeof *tg * (size_t)reps), *tm = malloc(sizeof *tm * (size_t)reps);
-        for (int r = 0; r < reps; r++) {
+        /* Two untimed repetitions first (as the OSU benchmarks skip their first iterations):
+         * the first call of a size class builds and chooses the plan, and both sides' first
+         * messages of a size set up their transport's buffers. */
+        for (int r = -2; r < reps; r++) {
             /* Interleaved repetitions; each timed to the slowest rank. */
             memcpy(a, in, inb);
             memcpy(b, in, inb);
@@ -193,8 +225,12 @@ int main(int argc, char **argv) {
             case GSP_COLL_BROADCAST: PMPI_Bcast(b, count, dt, (int)root, MPI_COMM_WORLD); break;
             }
             double t2 = MPI_Wtime() - t0;
-            PMPI_Allreduce(&t1, &tg[r], 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-            PMPI_Allreduce(&t2, &tm[r], 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+            double t[2] = {t1, t2}, tmax[2];
+            PMPI_Allreduce(t, tmax, 2, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+            if (r >= 0) {
+                tg[r] = tmax[0];
+                tm[r] = tmax[1];
+            }
         }
         /* What to compare: the result every rank holds. */
         size_t cmp = coll == GSP_COLL_ALLGATHER ? all : blk;
@@ -248,7 +284,7 @@ int main(int argc, char **argv) {
                    all_std ? "" : " (MPI's own differs from the standard: Open MPI saturates small-integer sums)", tg[reps / 2] * 1e6,
                    tm[reps / 2] * 1e6);
         if (!all_same || (!all_ident && !plan)) rc = 1; /* approximate results may differ by rank */
-        if (bench && rank == 0) printf("%ld %.1f %.1f %s\n", (long)count * tsize, tg[reps / 2] * 1e6, tm[reps / 2] * 1e6, algo);
+        if (bench && rank == 0) printf("%ld %.2f %.2f %s\n", (long)count * tsize, tg[reps / 2] * 1e6, tm[reps / 2] * 1e6, algo);
         free(in);
         free(a);
         free(b);

@@ -13,7 +13,7 @@ static const char usage_text[] =
     "usage: gossip plan COLLECTIVE SPEC [--packets P|inf] [--ports all|1] [--duplex full|half]\n"
     "                   [--method NAME|auto] [--root R] [--seed S] [--prove] [--time-limit S] [-o FILE] [--json]\n"
     "       gossip plan COLLECTIVE SPEC --bytes B [--alpha S] [--beta S] [--gamma S] [--hop S] [--overhead S]\n"
-    "                   [--segment B] [--method M] [--root R] [--json]\n"
+    "                   [--segment B] [--shared-memory] [--method M] [--root R] [--json]\n"
     "\n"
     "Builds a schedule for COLLECTIVE (broadcast, allgather, allreduce, reduce-scatter) on the\n"
     "topology SPEC, verifies it with the exact simulator, and prints its rounds beside the binding\n"
@@ -42,6 +42,9 @@ static const char usage_text[] =
     "  --overhead S  seconds per further message a node sends or receives in a round (default 2e-7;\n"
     "                GOSSIP_OVERHEAD)\n"
     "  --segment B   bytes per pipelined segment, as GOSSIP_SEGMENT (default 0: whole blocks)\n"
+    "  --shared-memory  the model of ranks on one node (GOSSIP_SHARED_MEMORY=1; the runtime's\n"
+    "                default there): a round costs the bytes the busiest rank sends and receives,\n"
+    "                with alpha 5e-7, beta and gamma 1.2e-10, hop 0 unless given\n"
     "  --json        one JSON object on stdout: collective, topology, nodes, method, rounds,\n"
     "                lower_bound, bounds, binding_bound, optimal, optimality, verified, transfers,\n"
     "                seconds\n"
@@ -123,6 +126,7 @@ static int run_bytes(gsp_collective_t coll, const char *spec, const char *method
         gsp_jw_key(&w, "hop"); gsp_jw_num(&w, cost->hop);
         gsp_jw_key(&w, "overhead"); gsp_jw_num(&w, cost->overhead);
         gsp_jw_key(&w, "segment"); gsp_jw_int(&w, cost->segment);
+        gsp_jw_key(&w, "shared_memory"); gsp_jw_bool(&w, cost->shared);
         gsp_jw_obj_end(&w);
         gsp_jw_key(&w, "choice"); gsp_jw_str(&w, al.v[choice].name);
         gsp_jw_key(&w, "candidates");
@@ -133,8 +137,9 @@ static int run_bytes(gsp_collective_t coll, const char *spec, const char *method
         if (!cost->nbeta) snprintf(beta, sizeof beta, "%g s/B", cost->beta);
         for (int i = 0; i < cost->nbeta; i++)
             used += (size_t)snprintf(beta + used, sizeof beta - used, "%s%lld:%g", i ? "," : "", (long long)cost->beta_from[i], cost->beta_val[i]);
-        printf("%s on %s (%lld nodes), %lld bytes; cost model alpha %g s, beta %s, gamma %g s/B, hop %g s, overhead %g s\n",
-               gsp_collective_name(coll), t.spec, (long long)t.n, (long long)bytes, cost->alpha, beta, cost->gamma, cost->hop, cost->overhead);
+        printf("%s on %s (%lld nodes), %lld bytes; cost model%s alpha %g s, beta %s, gamma %g s/B, hop %g s, overhead %g s\n",
+               gsp_collective_name(coll), t.spec, (long long)t.n, (long long)bytes, cost->shared ? " (shared memory)" : "", cost->alpha, beta,
+               cost->gamma, cost->hop, cost->overhead);
         printf("  %-18s %7s %9s %14s %12s  %s\n", "algorithm", "rounds", "transfers", "busiest link B", "predicted", "built from");
     }
     for (int i = 0; i < al.n; i++) {
@@ -181,9 +186,17 @@ static int run(int argc, char **argv) {
     double time_limit = 0;
     bool prove = false;
     gsp_model_t model = gsp_model_default();
+    bool shared = false;
+    /* The preset first, so --alpha and the others apply over it in any order. */
+    for (int i = 1; i < argc; i++)
+        if (!strcmp(argv[i], "--shared-memory")) {
+            cost = gsp_cost_shared_memory();
+            shared = true;
+        }
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (cli_is_help(a)) return cli_help(&cmd_plan);
+        if (!strcmp(a, "--shared-memory")) continue;
         if (!strcmp(a, "--json")) {
             json = true;
             continue;
@@ -245,6 +258,7 @@ static int run(int argc, char **argv) {
         return run_bytes(coll, spec, method, root, bytes, &cost, json);
     }
     gsp_cost_t dflt = gsp_cost_default();
+    if (shared) return cli_usage_error("plan: --shared-memory applies with --bytes only");
     if (cost.alpha != dflt.alpha || cost.beta != dflt.beta || cost.nbeta || cost.gamma != dflt.gamma || cost.hop != dflt.hop || cost.overhead != dflt.overhead ||
         cost.segment)
         return cli_usage_error("plan: --alpha, --beta, --gamma, --hop, --overhead and --segment apply with --bytes only");
