@@ -23,7 +23,8 @@ static chardesc_t describe(char c) {
     return d;
 }
 
-/* Parses a non-negative decimal integer at *p, advancing *p. Overflow is an error. */
+/* Parses a decimal integer at *p, advancing *p. A number beyond int64 saturates to
+ * +-INT64_MAX, so that the caller's range check says "too large" rather than "not a number". */
 static bool parse_int(const char **p, int64_t *out) {
     const char *s = *p;
     bool neg = false;
@@ -31,7 +32,7 @@ static bool parse_int(const char **p, int64_t *out) {
     if (!isdigit((unsigned char)*s)) return false;
     int64_t v = 0;
     while (isdigit((unsigned char)*s)) {
-        if (!gsp_mul_ok(v, 10, &v) || !gsp_add_ok(v, *s - '0', &v)) return false;
+        if (!gsp_mul_ok(v, 10, &v) || !gsp_add_ok(v, *s - '0', &v)) v = INT64_MAX;
         s++;
     }
     *out = neg ? -v : v;
@@ -232,6 +233,10 @@ static gsp_err_t build_circulant(gsp_topo_t *t, const char *spec, const char *ar
         if (!parse_int(&p, &s)) {
             gsp_vec_destroy(&S);
             return gsp_error(GSP_ERR_PARSE, "%s: expected a jump (integer) at '%s'", spec, p);
+        }
+        if (s == INT64_MAX || s == -INT64_MAX) { /* jumps reduce mod N, but not past int64 */
+            gsp_vec_destroy(&S);
+            return gsp_error(GSP_ERR_OVERFLOW, "%s: a jump is too large for a 64-bit integer", spec);
         }
         if ((err = gsp_vec_push(&S, s))) return err;
         if (*p == 0) break;

@@ -171,7 +171,11 @@ static void test_bad_specs(void **state) {
     expect_error("torus:0x5", GSP_ERR_RANGE);
     expect_error("torus:5x", GSP_ERR_PARSE);
     expect_error("torus:", GSP_ERR_PARSE);
-    expect_error("torus:99999999999999999999", GSP_ERR_PARSE);
+    /* Numbers beyond 64 bits are too large, not malformed. */
+    expect_error("torus:99999999999999999999", GSP_ERR_TOOBIG);
+    expect_error("cycle:99999999999999999999", GSP_ERR_TOOBIG);
+    expect_error("circulant:100:99999999999999999999", GSP_ERR_OVERFLOW);
+    expect_error("hypercube:99999999999999999999", GSP_ERR_OVERFLOW);
     expect_error("torus:100000x100000", GSP_ERR_TOOBIG);
     expect_error("circulant:10:", GSP_ERR_PARSE);
     expect_error("circulant:10:0", GSP_ERR_RANGE);
