@@ -9,9 +9,9 @@
 
 /* An explicit allgather view of s: s itself, or its expansion on t. */
 static gsp_err_t explicit_view(const gsp_sched_t *s, const gsp_topo_t *t, gsp_sched_t *tmp, const gsp_sched_t **out) {
-    if (s->coll != GSP_COLL_ALLGATHER && !s->blocks)
-        return gsp_error(GSP_ERR_UNSUPPORTED, "export: allgather schedules, and reduce-scatter and allreduce in block form, only "
-                         "(this one is %s%s)", gsp_collective_name(s->coll), s->coll == GSP_COLL_ALLREDUCE ? " in register form" : "");
+    if (s->coll != GSP_COLL_ALLGATHER && s->coll != GSP_COLL_BROADCAST && !s->blocks)
+        return gsp_error(GSP_ERR_UNSUPPORTED, "export: allgather and broadcast schedules, and reduce-scatter and allreduce in block "
+                         "form, only (this one is %s%s)", gsp_collective_name(s->coll), s->coll == GSP_COLL_ALLREDUCE ? " in register form" : "");
     if (s->nodes > GSP_EXPORT_MAX)
         return gsp_error(GSP_ERR_TOOBIG, "export: %lld nodes is above the limit of %d", (long long)s->nodes, GSP_EXPORT_MAX);
     if (s->nodes != t->n)
@@ -53,6 +53,8 @@ gsp_err_t gsp_export_msccl_json(const gsp_sched_t *s0, const gsp_topo_t *t, cons
     if (s0->blocks)
         return gsp_error(GSP_ERR_UNSUPPORTED, "export: msccl-tools JSON describes non-combining collectives; "
                          "export the %s as msccl-xml", gsp_collective_name(s0->coll));
+    if (s0->coll == GSP_COLL_BROADCAST)
+        return gsp_error(GSP_ERR_UNSUPPORTED, "export: this writer's msccl-tools JSON is the allgather's; export the broadcast as msccl-xml");
     gsp_err_t err = explicit_view(s0, t, &tmp, &s);
     if (err) return err;
     char name[512];
@@ -165,6 +167,10 @@ typedef struct {
     int64_t peer;       /* the other end */
     bool send;          /* a send threadblock (else receive) */
     gsp_vec_t ops;      /* packed (round << 20 | chunk) in round order */
+    /* Written as npieces threadblocks of at most MSCCL_MAX_STEPS steps, ids base.., piece p on
+     * channel chan[p] (the same at both ends of the arc). */
+    int64_t base, npieces;
+    unsigned char *chan;
 } tb_t;
 
 /* Threadblocks of every rank: one per out-arc (sends), then one per in-arc (receives). */
@@ -175,44 +181,108 @@ static gsp_err_t tbs_create(const gsp_topo_t *t, int64_t n, tb_t ***tbs, int64_t
     for (int64_t v = 0; v < n; v++) {
         int64_t deg = t->off[v + 1] - t->off[v];
         if ((err = gsp_alloc_array((void **)&(*tbs)[v], 2 * deg + 2 * (t->in_dmax + 1), sizeof *(*tbs)[v], true))) return err;
-        for (int64_t a = t->off[v]; a < t->off[v + 1]; a++) (*tbs)[v][(*ntb)[v]++] = (tb_t){t->adj[a], true, {0}};
+        for (int64_t a = t->off[v]; a < t->off[v + 1]; a++) (*tbs)[v][(*ntb)[v]++] = (tb_t){t->adj[a], true, {0}, 0, 0, NULL};
     }
     for (int64_t u = 0; u < n; u++)
-        for (int64_t a = t->off[u]; a < t->off[u + 1]; a++) (*tbs)[t->adj[a]][(*ntb)[t->adj[a]]++] = (tb_t){u, false, {0}};
+        for (int64_t a = t->off[u]; a < t->off[u + 1]; a++) (*tbs)[t->adj[a]][(*ntb)[t->adj[a]]++] = (tb_t){u, false, {0}, 0, 0, NULL};
     return GSP_OK;
 }
 
 static void tbs_free(tb_t **tbs, int64_t *ntb, int64_t n) {
     if (tbs)
         for (int64_t v = 0; v < n; v++) {
-            for (int64_t j = 0; tbs[v] && j < ntb[v]; j++) gsp_vec_destroy(&tbs[v][j].ops);
+            for (int64_t j = 0; tbs[v] && j < ntb[v]; j++) {
+                gsp_vec_destroy(&tbs[v][j].ops);
+                gsp_free(tbs[v][j].chan);
+            }
             gsp_free(tbs[v]);
         }
     gsp_free(tbs);
     gsp_free(ntb);
 }
 
-/* MSCCL's executor runs at most 32 threadblocks per channel and 256 steps per threadblock;
- * this writer uses one channel with a send and a receive threadblock per arc. A schedule beyond
- * that is refused with the reason instead of written as a file the executor rejects. */
+/* MSCCL's executor runs at most 256 steps per threadblock, 32 threadblocks per channel, 32
+ * channels and 216 threadblocks per GPU (MSCCL_MAX_NUM_THREAD_BLOCKS). An arc's steps beyond
+ * 256 go on in further threadblocks, each on a channel of its own at both ends — channels are
+ * separate connections, and every order the steps need is in their dependencies — and the
+ * arcs' pieces are spread over channels so that no rank has more than 32 on one. A schedule
+ * beyond the limits is refused with the reason instead of written as a file the executor
+ * rejects. */
 #define MSCCL_MAX_TB 32
 #define MSCCL_MAX_STEPS 256
-static gsp_err_t tbs_check_limits(tb_t **tbs, const int64_t *ntb, int64_t n) {
+#define MSCCL_MAX_CHANNELS 32
+#define MSCCL_MAX_TB_TOTAL 216
+static gsp_err_t tbs_layout(tb_t **tbs, const int64_t *ntb, int64_t n, const char *hint, int *nchan) {
+    gsp_err_t err = GSP_OK;
+    int32_t *cnt = NULL;
+    *nchan = 1;
     for (int64_t u = 0; u < n; u++) {
-        if (ntb[u] > MSCCL_MAX_TB)
+        int64_t total = 0;
+        for (int64_t j = 0; j < ntb[u]; j++) {
+            tb_t *b = &tbs[u][j];
+            b->npieces = (b->ops.len + MSCCL_MAX_STEPS - 1) / MSCCL_MAX_STEPS;
+            b->base = total;
+            total += b->npieces;
+            if ((err = gsp_alloc_array((void **)&b->chan, b->npieces + 1, 1, true))) return err;
+        }
+        if (total + 1 > MSCCL_MAX_TB_TOTAL)
             return gsp_error(GSP_ERR_TOOBIG,
-                             "MSCCL XML: rank %lld needs %lld threadblocks (one per arc and direction; the executor runs at most %d "
-                             "per channel): export to msccl-json instead",
-                             (long long)u, (long long)ntb[u], MSCCL_MAX_TB);
-        for (int64_t j = 0; j < ntb[u]; j++)
-            if (tbs[u][j].ops.len > MSCCL_MAX_STEPS)
-                return gsp_error(GSP_ERR_TOOBIG,
-                                 "MSCCL XML: rank %lld's threadblock %s rank %lld has %lld steps (the executor's limit is %d per "
-                                 "threadblock): use more packets per round (--packets) or msccl-json",
-                                 (long long)u, tbs[u][j].send ? "to" : "from", (long long)tbs[u][j].peer, (long long)tbs[u][j].ops.len,
-                                 MSCCL_MAX_STEPS);
+                             "MSCCL XML: rank %lld needs %lld threadblocks (one per arc, direction and %d steps, and a local copy; the "
+                             "executor runs at most %d)%s",
+                             (long long)u, (long long)total + 1, MSCCL_MAX_STEPS, MSCCL_MAX_TB_TOTAL, hint);
     }
-    return GSP_OK;
+    if ((err = gsp_alloc_array((void **)&cnt, n * MSCCL_MAX_CHANNELS, sizeof *cnt, true))) return err;
+    for (int64_t u = 0; u < n && !err; u++)
+        for (int64_t j = 0; j < ntb[u] && !err; j++) {
+            tb_t *b = &tbs[u][j], *r = NULL;
+            if (!b->send || !b->npieces) continue;
+            for (int64_t i = 0; i < ntb[b->peer]; i++)
+                if (!tbs[b->peer][i].send && tbs[b->peer][i].peer == u) r = &tbs[b->peer][i];
+            if (!r || r->npieces != b->npieces) {
+                err = gsp_error(GSP_ERR_INTERNAL, "export: arc (%lld, %lld) has unmatched steps", (long long)u, (long long)b->peer);
+                break;
+            }
+            int32_t *cu = cnt + u * MSCCL_MAX_CHANNELS, *cv = cnt + b->peer * MSCCL_MAX_CHANNELS;
+            /* The pieces of one arc on distinct channels: one connection carries one piece. */
+            for (int64_t p = 0; p < b->npieces && !err; p++) {
+                int c = p ? b->chan[p - 1] + 1 : 0;
+                while (c < MSCCL_MAX_CHANNELS && (cu[c] >= MSCCL_MAX_TB || cv[c] >= MSCCL_MAX_TB)) c++;
+                if (c == MSCCL_MAX_CHANNELS) {
+                    err = gsp_error(GSP_ERR_TOOBIG,
+                                    "MSCCL XML: ranks %lld and %lld need more than %d threadblocks on each of the %d channels%s",
+                                    (long long)u, (long long)b->peer, MSCCL_MAX_TB, MSCCL_MAX_CHANNELS, hint);
+                    break;
+                }
+                b->chan[p] = r->chan[p] = (unsigned char)c;
+                cu[c]++;
+                cv[c]++;
+                if (c + 1 > *nchan) *nchan = c + 1;
+            }
+        }
+    gsp_free(cnt);
+    return err;
+}
+
+/* Threadblocks a rank's arcs take (the next id is its local copy's). */
+static int64_t tbs_used(const tb_t *tu, int64_t ntb) {
+    return ntb ? tu[ntb - 1].base + tu[ntb - 1].npieces : 0;
+}
+
+/* The written id and step of step q of threadblock j at a rank (-1: none). */
+static long long piece_id(const tb_t *tu, int64_t j, int64_t q) { return j < 0 ? -1 : (long long)(tu[j].base + q / MSCCL_MAX_STEPS); }
+static long long piece_step(int64_t j, int64_t q) { return j < 0 ? -1 : (long long)(q % MSCCL_MAX_STEPS); }
+
+/* Before step q of b: closes the previous piece and opens the next at a piece boundary. */
+static void piece_open(FILE *f, const tb_t *b, int64_t q) {
+    if (q % MSCCL_MAX_STEPS) return;
+    if (q) fputs("    </tb>\n", f);
+    int64_t p = q / MSCCL_MAX_STEPS;
+    fprintf(f, "    <tb id=\"%lld\" send=\"%lld\" recv=\"%lld\" chan=\"%d\">\n", (long long)(b->base + p),
+            (long long)(b->send ? b->peer : -1), (long long)(b->send ? -1 : b->peer), b->chan[p]);
+}
+
+static void piece_close(FILE *f, const tb_t *b) {
+    if (b->ops.len) fputs("    </tb>\n", f);
 }
 
 /* The send threadblock of u towards v and the receive threadblock of v from u. */
@@ -295,36 +365,36 @@ static gsp_err_t export_xml_blocks(const gsp_sched_t *s, const gsp_topo_t *t, co
             hasdep[id] = 1;
         }
     }
-    if ((err = tbs_check_limits(tbs, ntb, n))) goto done;
-    fprintf(f, "<algo name=\"%s\" proto=\"Simple\" nchannels=\"1\" nchunksperloop=\"%lld\" ngpus=\"%lld\" "
+    int nchan;
+    if ((err = tbs_layout(tbs, ntb, n, ": use more packets per round (--packets)", &nchan))) goto done;
+    fprintf(f, "<algo name=\"%s\" proto=\"Simple\" nchannels=\"%d\" nchunksperloop=\"%lld\" ngpus=\"%lld\" "
                "coll=\"%s\" inplace=\"%d\" outofplace=\"%d\" minBytes=\"%lld\" maxBytes=\"%lld\">\n",
-            name, (long long)n, (long long)n, rs ? "reduce_scatter" : "allreduce", rs ? 0 : 1, rs ? 1 : 0, (long long)minb,
+            name, nchan, (long long)n, (long long)n, rs ? "reduce_scatter" : "allreduce", rs ? 0 : 1, rs ? 1 : 0, (long long)minb,
             (long long)maxb);
     for (int64_t u = 0; u < n; u++) {
         fprintf(f, "  <gpu id=\"%lld\" i_chunks=\"%lld\" o_chunks=\"%lld\" s_chunks=\"0\">\n", (long long)u, (long long)n,
                 (long long)(rs ? 1 : n));
         for (int64_t j = 0; j < ntb[u]; j++) {
             const tb_t *tb = &tbs[u][j];
-            fprintf(f, "    <tb id=\"%lld\" send=\"%lld\" recv=\"%lld\" chan=\"0\">\n", (long long)j,
-                    (long long)(tb->send ? tb->peer : -1), (long long)(tb->send ? -1 : tb->peer));
             for (int64_t q = 0; q < tb->ops.len; q++) {
+                piece_open(f, tb, q);
                 int64_t k = tb->ops.v[q], c = s->sends[k].x;
                 bool reduce = k < (K ? s->send_off.v[K] : 0);
                 const char *type = tb->send ? "s" : reduce ? "rrc" : "r";
                 int64_t depid = tb->send ? sdep_tb[k] : rdep_tb[k], deps = tb->send ? sdep_step[k] : rdep_step[k];
                 fprintf(f, "      <step s=\"%lld\" type=\"%s\" srcbuf=\"i\" srcoff=\"%lld\" dstbuf=\"i\" dstoff=\"%lld\" "
                            "cnt=\"1\" depid=\"%lld\" deps=\"%lld\" hasdep=\"%d\"/>\n",
-                        (long long)q, type, (long long)c, (long long)c, (long long)depid, (long long)(depid < 0 ? -1 : deps),
-                        !tb->send && hasdep[k] ? 1 : 0);
+                        (long long)(q % MSCCL_MAX_STEPS), type, (long long)c, (long long)c,
+                        piece_id(tbs[u], depid, deps), piece_step(depid, deps), !tb->send && hasdep[k] ? 1 : 0);
             }
-            fputs("    </tb>\n", f);
+            piece_close(f, tb);
         }
         if (rs) {
             /* The finished block to the output, after its last contribution. */
-            fprintf(f, "    <tb id=\"%lld\" send=\"-1\" recv=\"-1\" chan=\"0\">\n", (long long)ntb[u]);
+            fprintf(f, "    <tb id=\"%lld\" send=\"-1\" recv=\"-1\" chan=\"0\">\n", (long long)tbs_used(tbs[u], ntb[u]));
             fprintf(f, "      <step s=\"0\" type=\"cpy\" srcbuf=\"i\" srcoff=\"%lld\" dstbuf=\"o\" dstoff=\"0\" cnt=\"1\" "
                        "depid=\"%lld\" deps=\"%lld\" hasdep=\"0\"/>\n    </tb>\n",
-                    (long long)u, (long long)last_tb[u * n + u], (long long)last_step[u * n + u]);
+                    (long long)u, piece_id(tbs[u], last_tb[u * n + u], last_step[u * n + u]), piece_step(last_tb[u * n + u], last_step[u * n + u]));
         }
         fputs("  </gpu>\n", f);
     }
@@ -346,16 +416,91 @@ done:
     return err;
 }
 
+/* A broadcast as MSCCL XML: one chunk per loop (the executor loops over the buffer chunk by
+ * chunk, which pipelines the tree). The root sends from i[0] and copies it to o[0]; every other
+ * rank receives into o[0] — its first receive is the one its sends depend on — and forwards
+ * from o[0]. MSCCL's XML names no root: the file is for calls with the schedule's root. */
+static gsp_err_t export_xml_broadcast(const gsp_sched_t *s, const gsp_topo_t *t, const char *name, int64_t minb, int64_t maxb,
+                                      FILE *f) {
+    gsp_err_t err;
+    int64_t n = s->nodes, root = s->root;
+    tb_t **tbs = NULL;
+    int64_t *ntb = NULL, *recv_tb = NULL, *recv_step = NULL;
+    unsigned char *forwards = NULL;
+    if ((err = tbs_create(t, n, &tbs, &ntb)) || (err = gsp_alloc_array((void **)&recv_tb, n, sizeof *recv_tb, false)) ||
+        (err = gsp_alloc_array((void **)&recv_step, n, sizeof *recv_step, false)) ||
+        (err = gsp_alloc_array((void **)&forwards, n, 1, true)))
+        goto done;
+    if (root < 0 || root >= n) {
+        err = gsp_error(GSP_ERR_INVAL, "export: the broadcast's root %lld is not a node", (long long)root);
+        goto done;
+    }
+    for (int64_t v = 0; v < n; v++) recv_tb[v] = -1;
+    for (int64_t r = 0; r < s->nrounds; r++)
+        for (int64_t k = s->send_off.v[r]; k < s->send_off.v[r + 1]; k++) {
+            const gsp_send_t *x = &s->sends[k];
+            int64_t su, rv;
+            if ((err = tbs_find(tbs, ntb, t, x->u, x->v, &su, &rv))) goto done;
+            if ((err = gsp_vec_push(&tbs[x->u][su].ops, k)) || (err = gsp_vec_push(&tbs[x->v][rv].ops, k))) goto done;
+            forwards[x->u] = 1;
+            if (x->v != root && recv_tb[x->v] < 0) {
+                recv_tb[x->v] = rv;
+                recv_step[x->v] = tbs[x->v][rv].ops.len - 1;
+            }
+        }
+    int nchan;
+    if ((err = tbs_layout(tbs, ntb, n, "", &nchan))) goto done;
+    fprintf(f, "<algo name=\"%s\" proto=\"Simple\" nchannels=\"%d\" nchunksperloop=\"1\" ngpus=\"%lld\" "
+               "coll=\"broadcast\" inplace=\"0\" outofplace=\"1\" minBytes=\"%lld\" maxBytes=\"%lld\">\n",
+            name, nchan, (long long)n, (long long)minb, (long long)maxb);
+    for (int64_t u = 0; u < n; u++) {
+        fprintf(f, "  <gpu id=\"%lld\" i_chunks=\"1\" o_chunks=\"1\" s_chunks=\"0\">\n", (long long)u);
+        for (int64_t j = 0; j < ntb[u]; j++) {
+            const tb_t *b = &tbs[u][j]; /* a tree leaves most arcs without steps: no threadblock */
+            for (int64_t q = 0; q < b->ops.len; q++) {
+                piece_open(f, b, q);
+                if (b->send) {
+                    bool own = u == root;
+                    fprintf(f, "      <step s=\"%lld\" type=\"s\" srcbuf=\"%s\" srcoff=\"0\" dstbuf=\"o\" dstoff=\"0\" cnt=\"1\" "
+                               "depid=\"%lld\" deps=\"%lld\" hasdep=\"0\"/>\n",
+                            (long long)(q % MSCCL_MAX_STEPS), own ? "i" : "o", own ? -1 : piece_id(tbs[u], recv_tb[u], recv_step[u]),
+                            own ? -1 : piece_step(recv_tb[u], recv_step[u]));
+                } else {
+                    bool dep = recv_tb[u] == j && recv_step[u] == q && forwards[u];
+                    fprintf(f, "      <step s=\"%lld\" type=\"r\" srcbuf=\"o\" srcoff=\"0\" dstbuf=\"o\" dstoff=\"0\" cnt=\"1\" "
+                               "depid=\"-1\" deps=\"-1\" hasdep=\"%d\"/>\n",
+                            (long long)(q % MSCCL_MAX_STEPS), dep ? 1 : 0);
+                }
+            }
+            piece_close(f, b);
+        }
+        if (u == root)
+            fprintf(f, "    <tb id=\"%lld\" send=\"-1\" recv=\"-1\" chan=\"0\">\n      <step s=\"0\" type=\"cpy\" srcbuf=\"i\" "
+                       "srcoff=\"0\" dstbuf=\"o\" dstoff=\"0\" cnt=\"1\" depid=\"-1\" deps=\"-1\" hasdep=\"0\"/>\n    </tb>\n",
+                    (long long)tbs_used(tbs[u], ntb[u]));
+        fputs("  </gpu>\n", f);
+    }
+    fputs("</algo>\n", f);
+    if (fflush(f) != 0 || ferror(f)) err = gsp_error(GSP_ERR_IO, "export: write failed");
+done:
+    tbs_free(tbs, ntb, n);
+    gsp_free(recv_tb);
+    gsp_free(recv_step);
+    gsp_free(forwards);
+    return err;
+}
+
 gsp_err_t gsp_export_msccl_xml(const gsp_sched_t *s0, const gsp_topo_t *t, const gsp_export_opts_t *o, FILE *f) {
     gsp_sched_t tmp;
     const gsp_sched_t *s;
     memset(&tmp, 0, sizeof tmp);
     gsp_err_t err = explicit_view(s0, t, &tmp, &s);
     if (err) return err;
-    if (s->blocks) {
+    if (s->blocks || s->coll == GSP_COLL_BROADCAST) {
         char bname[512];
         name_of(s, o, bname, sizeof bname, true);
-        err = export_xml_blocks(s, t, bname, o ? o->min_bytes : 0, o && o->max_bytes ? o->max_bytes : (int64_t)1 << 40, f);
+        int64_t minb = o ? o->min_bytes : 0, maxb = o && o->max_bytes ? o->max_bytes : (int64_t)1 << 40;
+        err = s->blocks ? export_xml_blocks(s, t, bname, minb, maxb, f) : export_xml_broadcast(s, t, bname, minb, maxb, f);
         gsp_sched_destroy(&tmp);
         return err;
     }
@@ -393,36 +538,36 @@ gsp_err_t gsp_export_msccl_xml(const gsp_sched_t *s0, const gsp_topo_t *t, const
                     int64_t c = tbs[u][j].ops.v[q] & ((1 << 20) - 1);
                     if (c != u) hasdep[u * n + c] = 1;
                 }
-    if ((err = tbs_check_limits(tbs, ntb, n))) goto done;
-    fprintf(f, "<algo name=\"%s\" proto=\"Simple\" nchannels=\"1\" nchunksperloop=\"%lld\" ngpus=\"%lld\" "
+    int nchan;
+    if ((err = tbs_layout(tbs, ntb, n, ": use more packets per round (--packets), or msccl-json", &nchan))) goto done;
+    fprintf(f, "<algo name=\"%s\" proto=\"Simple\" nchannels=\"%d\" nchunksperloop=\"%lld\" ngpus=\"%lld\" "
                "coll=\"allgather\" inplace=\"0\" outofplace=\"1\" minBytes=\"%lld\" maxBytes=\"%lld\">\n",
-            name, (long long)n, (long long)n, (long long)minb, (long long)maxb);
+            name, nchan, (long long)n, (long long)n, (long long)minb, (long long)maxb);
     for (int64_t u = 0; u < n; u++) {
         fprintf(f, "  <gpu id=\"%lld\" i_chunks=\"1\" o_chunks=\"%lld\" s_chunks=\"0\">\n", (long long)u, (long long)n);
         for (int64_t j = 0; j < ntb[u]; j++) {
             const tb_t *b = &tbs[u][j];
-            fprintf(f, "    <tb id=\"%lld\" send=\"%lld\" recv=\"%lld\" chan=\"0\">\n", (long long)j,
-                    (long long)(b->send ? b->peer : -1), (long long)(b->send ? -1 : b->peer));
             for (int64_t q = 0; q < b->ops.len; q++) {
+                piece_open(f, b, q);
                 int64_t c = b->ops.v[q] & ((1 << 20) - 1);
                 if (b->send) {
                     bool own = c == u;
                     int64_t depid = own ? -1 : recv_tb[u * n + c], deps = own ? -1 : recv_step[u * n + c];
                     fprintf(f, "      <step s=\"%lld\" type=\"s\" srcbuf=\"%s\" srcoff=\"%lld\" dstbuf=\"o\" dstoff=\"%lld\" "
                                "cnt=\"1\" depid=\"%lld\" deps=\"%lld\" hasdep=\"0\"/>\n",
-                            (long long)q, own ? "i" : "o", (long long)(own ? 0 : c), (long long)c, (long long)depid,
-                            (long long)deps);
+                            (long long)(q % MSCCL_MAX_STEPS), own ? "i" : "o", (long long)(own ? 0 : c), (long long)c,
+                            piece_id(tbs[u], depid, deps), piece_step(depid, deps));
                 } else {
                     bool dep = recv_tb[u * n + c] == j && recv_step[u * n + c] == q && hasdep[u * n + c];
                     fprintf(f, "      <step s=\"%lld\" type=\"r\" srcbuf=\"o\" srcoff=\"%lld\" dstbuf=\"o\" dstoff=\"%lld\" "
                                "cnt=\"1\" depid=\"-1\" deps=\"-1\" hasdep=\"%d\"/>\n",
-                            (long long)q, (long long)c, (long long)c, dep ? 1 : 0);
+                            (long long)(q % MSCCL_MAX_STEPS), (long long)c, (long long)c, dep ? 1 : 0);
                 }
             }
-            fputs("    </tb>\n", f);
+            piece_close(f, b);
         }
         /* The rank's own block: input to its place in the output. */
-        fprintf(f, "    <tb id=\"%lld\" send=\"-1\" recv=\"-1\" chan=\"0\">\n", (long long)ntb[u]);
+        fprintf(f, "    <tb id=\"%lld\" send=\"-1\" recv=\"-1\" chan=\"0\">\n", (long long)tbs_used(tbs[u], ntb[u]));
         fprintf(f, "      <step s=\"0\" type=\"cpy\" srcbuf=\"i\" srcoff=\"0\" dstbuf=\"o\" dstoff=\"%lld\" cnt=\"1\" "
                    "depid=\"-1\" deps=\"-1\" hasdep=\"0\"/>\n    </tb>\n",
                 (long long)u);

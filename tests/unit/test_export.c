@@ -309,6 +309,252 @@ static void test_blocks_xml(void **state) {
     }
 }
 
+/* MSCCL XML run as the executor would, for any size: buffers i and o, a chunk's value the rank
+ * whose data it holds plus one (0: nothing yet). A step runs when the previous step of its
+ * threadblock and its dependency have run; a receive when the send it pairs with has: the q-th
+ * step of the one receive threadblock of a connection (sender, receiver, channel) pairs with the
+ * q-th of its one send threadblock — which this checks, with the executor's limits (256 steps,
+ * 32 threadblocks of a rank per channel, 216 per rank, channels below nchannels). Among the
+ * runnable steps a random one runs. bcast: rank root's i[0] must reach o[0] everywhere; else an
+ * allgather: rank x's i[0] at o[x] everywhere. */
+typedef struct {
+    int rank, tb, q, peer, chan, src, dst, type; /* type: 0 s, 1 r, 2 cpy */
+    long srcoff, dstoff, depid, deps;
+    int dep, match, ndeps, firstdep;
+} gstep_t;
+
+static int buf_of(xmlNode *x, const char *name) {
+    xmlChar *v = xmlGetProp(x, (const xmlChar *)name);
+    if (!v) fail_msg("missing attribute %s", name);
+    int b = !strcmp((const char *)v, "i") ? 0 : !strcmp((const char *)v, "o") ? 1 : -1;
+    xmlFree(v);
+    if (b < 0) fail_msg("buffer %s: only i and o expected", name);
+    return b;
+}
+
+static bool run_xml_data(const char *path, int64_t n, bool bcast, int64_t root, uint64_t seed, int *nchan_out) {
+    xmlDoc *doc = xmlReadFile(path, NULL, 0);
+    assert_non_null(doc);
+    xmlNode *algo = xmlDocGetRootElement(doc);
+    assert_int_equal(attr(algo, "ngpus"), n);
+    int nchan = (int)attr(algo, "nchannels");
+    if (nchan_out) *nchan_out = nchan;
+    size_t cap = 1024, ns = 0;
+    gstep_t *st = malloc(cap * sizeof *st);
+    /* tbfirst[rank * 256 + id]: index of the threadblock's first step; tbinfo: peer per direction, channel. */
+    int *tbfirst = malloc(sizeof *tbfirst * (size_t)n * 256), *tblen = calloc((size_t)n * 256, sizeof *tblen);
+    int *tbsend = malloc(sizeof *tbsend * (size_t)n * 256), *tbrecv = malloc(sizeof *tbrecv * (size_t)n * 256),
+        *tbchan = malloc(sizeof *tbchan * (size_t)n * 256);
+    int *perchan = calloc((size_t)n * 32, sizeof *perchan);
+    for (size_t i = 0; i < (size_t)n * 256; i++) tbfirst[i] = -1;
+    for (xmlNode *g = algo->children; g; g = g->next) {
+        if (g->type != XML_ELEMENT_NODE) continue;
+        int u = (int)attr(g, "id");
+        for (xmlNode *tb = g->children; tb; tb = tb->next) {
+            if (tb->type != XML_ELEMENT_NODE) continue;
+            int id = (int)attr(tb, "id"), snd = (int)attr(tb, "send"), rcv = (int)attr(tb, "recv"), ch = (int)attr(tb, "chan");
+            if (id < 0 || id >= 216) fail_msg("%s: threadblock id %d beyond the executor's 216", path, id);
+            if (ch < 0 || ch >= nchan) fail_msg("%s: channel %d not below nchannels %d", path, ch, nchan);
+            if (tbfirst[u * 256 + id] >= 0) fail_msg("%s: duplicate threadblock %d on rank %d", path, id, u);
+            if ((snd >= 0 || rcv >= 0) && ++perchan[u * 32 + ch] > 32) fail_msg("%s: rank %d has over 32 threadblocks on channel %d", path, u, ch);
+            tbfirst[u * 256 + id] = (int)ns;
+            tbsend[u * 256 + id] = snd;
+            tbrecv[u * 256 + id] = rcv;
+            tbchan[u * 256 + id] = ch;
+            int q = 0;
+            for (xmlNode *x = tb->children; x; x = x->next) {
+                if (x->type != XML_ELEMENT_NODE) continue;
+                if (ns == cap) st = realloc(st, (cap *= 2) * sizeof *st);
+                xmlChar *ty = xmlGetProp(x, (const xmlChar *)"type");
+                int type = !strcmp((const char *)ty, "s") ? 0 : !strcmp((const char *)ty, "r") ? 1 : !strcmp((const char *)ty, "cpy") ? 2 : -1;
+                xmlFree(ty);
+                if (type < 0) fail_msg("%s: unexpected step type", path);
+                if (attr(x, "s") != q) fail_msg("%s: steps out of order", path);
+                if (q >= 256) fail_msg("%s: a threadblock of more than 256 steps", path);
+                st[ns++] = (gstep_t){u, id, q, type == 0 ? snd : rcv, ch, buf_of(x, "srcbuf"), buf_of(x, "dstbuf"), type,
+                                     attr(x, "srcoff"), attr(x, "dstoff"), attr(x, "depid"), attr(x, "deps"), -1, -1, 0, 0};
+                q++;
+            }
+            tblen[u * 256 + id] = q;
+        }
+    }
+    xmlFreeDoc(doc);
+    /* Dependencies and pairs. */
+    for (size_t i = 0; i < ns; i++) {
+        gstep_t *e = &st[i];
+        if (e->depid >= 0) {
+            if (e->depid >= 216 || tbfirst[e->rank * 256 + e->depid] < 0 || e->deps < 0 || e->deps >= tblen[e->rank * 256 + e->depid])
+                fail_msg("%s: a dependency on a step that does not exist", path);
+            e->dep = tbfirst[e->rank * 256 + e->depid] + (int)e->deps;
+        }
+        if (e->type == 1) {
+            int found = -1;
+            for (int id = 0; id < 216; id++) {
+                int k = e->peer * 256 + id;
+                if (tbfirst[k] >= 0 && tbsend[k] == e->rank && tbchan[k] == e->chan) {
+                    if (found >= 0) fail_msg("%s: two send threadblocks on one connection", path);
+                    found = k;
+                }
+            }
+            if (found < 0 || e->q >= tblen[found]) fail_msg("%s: a receive without its send", path);
+            e->match = tbfirst[found] + e->q;
+            if (st[e->match].type != 0) fail_msg("%s: a receive paired with a step that is not a send", path);
+        }
+    }
+    /* Dependents, for the ready list. */
+    int *cnt = calloc(ns + 1, sizeof *cnt), *adj = malloc(sizeof *adj * (2 * ns + 1));
+    for (size_t i = 0; i < ns; i++) {
+        if (st[i].dep >= 0) cnt[st[i].dep]++;
+        if (st[i].match >= 0) cnt[st[i].match]++;
+    }
+    for (size_t i = 0, acc = 0; i < ns; i++) {
+        st[i].firstdep = (int)acc;
+        acc += (size_t)cnt[i];
+    }
+    for (size_t i = 0; i < ns; i++) {
+        if (st[i].dep >= 0) adj[st[st[i].dep].firstdep + st[st[i].dep].ndeps++] = (int)i;
+        if (st[i].match >= 0) adj[st[st[i].match].firstdep + st[st[i].match].ndeps++] = (int)i;
+    }
+    long *val = calloc((size_t)(2 * n * n), sizeof *val), *payload = calloc(ns + 1, sizeof *payload);
+    for (int64_t u = 0; u < n; u++) val[u * n] = bcast ? (u == root ? root + 1 : -1) : u + 1;
+    char *done = calloc(ns + 1, 1), *inr = calloc(ns + 1, 1);
+    int *ready = malloc(sizeof *ready * (ns + 1)), nr = 0;
+#define RUNNABLE(i) (!done[i] && (st[i].q == 0 || done[(i) - 1]) && (st[i].dep < 0 || done[st[i].dep]) && (st[i].match < 0 || done[st[i].match]))
+    for (size_t i = 0; i < ns; i++)
+        if (RUNNABLE(i)) ready[nr++] = (int)i, inr[i] = 1;
+    uint64_t rng = seed * 2654435761u + 1;
+    size_t ran = 0;
+    bool good = true;
+    while (nr > 0) {
+        rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17;
+        int k = (int)(rng % (uint64_t)nr), i = ready[k];
+        ready[k] = ready[--nr];
+        gstep_t *e = &st[i];
+        done[i] = 1;
+        ran++;
+        long *src = &val[(size_t)e->src * (size_t)(n * n) + (size_t)(e->rank * n + e->srcoff)];
+        long *dst = &val[(size_t)e->dst * (size_t)(n * n) + (size_t)(e->rank * n + e->dstoff)];
+        if (e->srcoff < 0 || e->srcoff >= n || e->dstoff < 0 || e->dstoff >= n) fail_msg("%s: offset out of range", path);
+        if (e->type == 0) payload[i] = *src;
+        else if (e->type == 1) *dst = payload[e->match];
+        else *dst = *src;
+        /* What may have become runnable: the next step of the threadblock, and the steps
+         * waiting on this one (its dependents, and the receive paired with a send). */
+        int j = i + 1;
+        if ((size_t)j < ns && st[j].rank == e->rank && st[j].tb == e->tb && !inr[j] && RUNNABLE(j)) ready[nr++] = j, inr[j] = 1;
+        for (int d = 0; d < e->ndeps; d++) {
+            j = adj[e->firstdep + d];
+            if (!inr[j] && RUNNABLE(j)) ready[nr++] = j, inr[j] = 1;
+        }
+    }
+#undef RUNNABLE
+    if (ran < ns) good = false; /* deadlock */
+    for (int64_t u = 0; u < n && good; u++)
+        for (int64_t x = 0; x < (bcast ? 1 : n); x++) good &= val[(size_t)(n * n) + (size_t)(u * n + x)] == (bcast ? root : x) + 1;
+    free(st);
+    free(tbfirst);
+    free(tblen);
+    free(tbsend);
+    free(tbrecv);
+    free(tbchan);
+    free(perchan);
+    free(cnt);
+    free(adj);
+    free(val);
+    free(payload);
+    free(done);
+    free(inr);
+    free(ready);
+    return good;
+}
+
+/* Drops the sends' dependencies; the checker must then see a wrong result under some order. */
+static void drop_send_deps(const char *path) {
+    char cmd[256];
+    snprintf(cmd, sizeof cmd, "sed -i '/type=\"s\"/s/depid=\"[0-9]*\" deps=\"[0-9]*\"/depid=\"-1\" deps=\"-1\"/' %s", path);
+    assert_int_equal(system(cmd), 0);
+}
+
+/* Broadcasts as MSCCL XML: trees with one chunk per loop, on every rank the data of the root;
+ * a root with more children than a channel holds threadblocks goes on two channels. */
+static void test_broadcast_xml(void **state) {
+    (void)state;
+    static const struct {
+        const char *spec;
+        int64_t root;
+        int nchan;
+    } cases[] = {{"torus:4x4", 5, 1}, {"hypercube:4", 0, 1}, {"complete:40", 7, 2}, {"star:5", 100, 1}};
+    for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+        gsp_topo_t t;
+        gsp_distances_t d;
+        gsp_plan_t p;
+        if (gsp_topo_from_spec(&t, cases[c].spec)) fail_msg("%s", gsp_errmsg());
+        assert_int_equal(gsp_distances(&t, true, &d, NULL, NULL), GSP_OK);
+        gsp_plan_in_t in = {&t, &d, gsp_model_default(), cases[c].root, 1, NULL, NULL, 0, 0};
+        if (gsp_plan(&in, GSP_COLL_BROADCAST, "auto", &p)) fail_msg("%s", gsp_errmsg());
+        char path[64];
+        snprintf(path, sizeof path, "/tmp/gossip_bxml_%d", (int)getpid());
+        FILE *f = fopen(path, "w");
+        assert_int_equal(gsp_export_msccl_xml(&p.sched, &t, NULL, f), GSP_OK);
+        fclose(f);
+        int nchan = 0;
+        for (uint64_t seed = 1; seed <= 3; seed++)
+            if (!run_xml_data(path, t.n, true, cases[c].root, seed, &nchan)) fail_msg("%s: broadcast XML wrong under order %d", cases[c].spec, (int)seed);
+        assert_int_equal(nchan, cases[c].nchan);
+        drop_send_deps(path);
+        bool caught = false;
+        for (uint64_t seed = 1; seed <= 20 && !caught; seed++) caught = !run_xml_data(path, t.n, true, cases[c].root, seed, NULL);
+        assert_true(caught || d.diameter == 1); /* a tree of depth 1 forwards nothing */
+        f = fopen("/dev/null", "w");
+        assert_int_equal(gsp_export_msccl_json(&p.sched, &t, NULL, f), GSP_ERR_UNSUPPORTED);
+        fclose(f);
+        unlink(path);
+        gsp_plan_destroy(&p);
+        gsp_distances_destroy(&d);
+        gsp_topo_destroy(&t);
+    }
+}
+
+/* An arc with more than 256 steps (the one-port ring on 300 nodes: 299 per arc) goes on in a
+ * second threadblock on a channel of its own; the allgather stays right. */
+static void test_split_xml(void **state) {
+    (void)state;
+    gsp_topo_t t;
+    gsp_distances_t d;
+    gsp_plan_t p;
+    if (gsp_topo_from_spec(&t, "cycle:300")) fail_msg("%s", gsp_errmsg());
+    assert_int_equal(gsp_distances(&t, true, &d, NULL, NULL), GSP_OK);
+    gsp_model_t m = gsp_model_default();
+    m.one_port = true;
+    gsp_plan_in_t in = {&t, &d, m, -1, 1, NULL, NULL, 0, 0};
+    if (gsp_plan(&in, GSP_COLL_ALLGATHER, "ring", &p)) fail_msg("%s", gsp_errmsg());
+    char path[64];
+    snprintf(path, sizeof path, "/tmp/gossip_sxml_%d", (int)getpid());
+    FILE *f = fopen(path, "w");
+    assert_int_equal(gsp_export_msccl_xml(&p.sched, &t, NULL, f), GSP_OK);
+    fclose(f);
+    int nchan = 0;
+    for (uint64_t seed = 1; seed <= 2; seed++)
+        if (!run_xml_data(path, t.n, false, -1, seed, &nchan)) fail_msg("split allgather XML wrong under order %d", (int)seed);
+    assert_int_equal(nchan, 2);
+    drop_send_deps(path);
+    assert_false(run_xml_data(path, t.n, false, -1, 1, NULL));
+    unlink(path);
+    gsp_plan_destroy(&p);
+    gsp_distances_destroy(&d);
+    gsp_topo_destroy(&t);
+    /* An allgather of the 4x4 torus through the same checker. */
+    plan("torus:4x4", "rotation", &t, &d, &p);
+    f = fopen(path, "w");
+    assert_int_equal(gsp_export_msccl_xml(&p.sched, &t, NULL, f), GSP_OK);
+    fclose(f);
+    assert_true(run_xml_data(path, t.n, false, -1, 7, NULL));
+    unlink(path);
+    gsp_plan_destroy(&p);
+    gsp_distances_destroy(&d);
+    gsp_topo_destroy(&t);
+}
+
 static void test_refusals(void **state) {
     (void)state;
     gsp_topo_t t;
@@ -321,9 +567,22 @@ static void test_refusals(void **state) {
     gsp_plan_destroy(&p);
     gsp_distances_destroy(&d);
     gsp_topo_destroy(&t);
+    /* The root of a broadcast on complete:300 needs 299 threadblocks: beyond the executor's 216. */
+    if (gsp_topo_from_spec(&t, "complete:300")) fail_msg("%s", gsp_errmsg());
+    assert_int_equal(gsp_distances(&t, true, &d, NULL, NULL), GSP_OK);
+    gsp_plan_in_t in = {&t, &d, gsp_model_default(), 0, 1, NULL, NULL, 0, 0};
+    assert_int_equal(gsp_plan(&in, GSP_COLL_BROADCAST, "auto", &p), GSP_OK);
+    f = fopen("/dev/null", "w");
+    assert_int_equal(gsp_export_msccl_xml(&p.sched, &t, NULL, f), GSP_ERR_TOOBIG);
+    assert_non_null(strstr(gsp_errmsg(), "216"));
+    fclose(f);
+    gsp_plan_destroy(&p);
+    gsp_distances_destroy(&d);
+    gsp_topo_destroy(&t);
 }
 
 int main(void) {
-    const struct CMUnitTest tests[] = {cmocka_unit_test(test_roundtrips), cmocka_unit_test(test_blocks_xml), cmocka_unit_test(test_refusals)};
+    const struct CMUnitTest tests[] = {cmocka_unit_test(test_roundtrips), cmocka_unit_test(test_blocks_xml), cmocka_unit_test(test_broadcast_xml),
+                                       cmocka_unit_test(test_split_xml), cmocka_unit_test(test_refusals)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
