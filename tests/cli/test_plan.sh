@@ -30,9 +30,13 @@ expect 0 verify "$tmp/g33.msccl.json" --topology torus:3x3 && grep -q '^correct'
 expect 1 verify "$tmp/g33.msccl.json" --topology cycle:9
 expect 2 verify "$tmp/g33.msccl.json" && grep -q 'give the topology' "$tmp/err" || fail "msccl without topology"
 expect 0 plan allgather cycle:600 -o "$tmp/c600.json"
-expect 2 export "$tmp/c600.json" --format msccl-xml -o "$tmp/c600.xml" && grep -q 'limit is 256' "$tmp/err" && [ ! -e "$tmp/c600.xml" ] || fail "steps limit"
+# The executor's limits: 300 steps on an arc continue on a second channel; 38 threadblocks of a
+# rank go on two channels of at most 32; 239 threadblocks of a rank are refused (216 at most).
+expect 0 export "$tmp/c600.json" --format msccl-xml -o "$tmp/c600.xml" && grep -q 'nchannels="2"' "$tmp/c600.xml" || fail "steps limit"
 expect 0 plan allgather complete:20 -o "$tmp/k20.json"
-expect 2 export "$tmp/k20.json" --format msccl-xml && grep -q 'threadblocks' "$tmp/err" || fail "threadblock limit"
+expect 0 export "$tmp/k20.json" --format msccl-xml -o "$tmp/k20.xml" && grep -q 'nchannels="2"' "$tmp/k20.xml" || fail "threadblocks per channel"
+expect 0 plan allgather complete:120 -o "$tmp/k120.json"
+expect 2 export "$tmp/k120.json" --format msccl-xml -o "$tmp/k120.xml" && grep -q 'needs 239 threadblocks.*216' "$tmp/err" && [ ! -e "$tmp/k120.xml" ] || fail "threadblock limit"
 # verify --json: the same keys whatever the verdict.
 expect 0 plan allgather torus:3x3 -o "$tmp/v33.json"
 expect 0 verify "$tmp/v33.json" --json && jqcheck '.ok and .rule == null and .round == null and .message == null'
