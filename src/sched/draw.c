@@ -1,8 +1,12 @@
 /* draw.c — pictures a person would rather look at than read: the broadcast tree of node 0's
  * packet (Fig. 3–6 of the packet-gossip paper), nodes labelled by the round they are reached
- * in, arcs coloured by generator; circulants on the lattice of relative addresses (Fig. 1a
- * of the circulant paper). Plain SVG, written directly. */
+ * in, arcs coloured by generator and the legend saying what each generator does; circulants
+ * on the lattice of relative addresses (Fig. 1a of the circulant paper); any other graph
+ * (hypercubes, star graphs, files) by igraph's Kamada-Kawai layout, which places nodes at
+ * about their graph distance, so neighbours sit together. Plain SVG, written directly. */
+#include <igraph.h>
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "gossip/circulant.h"
@@ -11,6 +15,100 @@
 static const char *const palette[] = {"#d62728", "#1f77b4", "#2ca02c", "#9467bd", "#ff7f0e",
                                       "#17becf", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22"};
 #define NPAL (sizeof palette / sizeof palette[0])
+
+/* Kamada-Kawai (igraph) from a circle, deterministic; scaled so that no two nodes are closer
+ * than 0.8 grid units (a node's circle is about half a unit). */
+static gsp_err_t layout_kk(const gsp_topo_t *t, double *px, double *py) {
+    int64_t n = t->n;
+    double r = (double)n / (2 * M_PI) + 1;
+    for (int64_t x = 0; x < n; x++) {
+        px[x] = r * cos(2 * M_PI * (double)x / (double)n);
+        py[x] = r * sin(2 * M_PI * (double)x / (double)n);
+    }
+    if (n < 3) return GSP_OK;
+    igraph_error_handler_t *old = igraph_set_error_handler(igraph_error_handler_ignore);
+    igraph_vector_int_t el;
+    igraph_t g;
+    igraph_matrix_t pos;
+    bool ok = false, have_el = false, have_g = false, have_pos = false;
+    if (igraph_vector_int_init(&el, 0) == IGRAPH_SUCCESS) {
+        have_el = true;
+        ok = true;
+        for (int64_t x = 0; x < n && ok; x++)
+            for (int64_t a = t->off[x]; a < t->off[x + 1] && ok; a++)
+                if (t->adj[a] > x || (t->directed && gsp_topo_arc_index(t, t->adj[a], x) < 0))
+                    ok = igraph_vector_int_push_back(&el, x) == IGRAPH_SUCCESS &&
+                         igraph_vector_int_push_back(&el, t->adj[a]) == IGRAPH_SUCCESS;
+    }
+    ok = ok && igraph_create(&g, &el, n, IGRAPH_UNDIRECTED) == IGRAPH_SUCCESS;
+    have_g = ok;
+    ok = ok && igraph_matrix_init(&pos, n, 2) == IGRAPH_SUCCESS;
+    have_pos = ok;
+    if (ok) {
+        for (int64_t x = 0; x < n; x++) {
+            MATRIX(pos, x, 0) = px[x];
+            MATRIX(pos, x, 1) = py[x];
+        }
+        ok = igraph_layout_kamada_kawai(&g, &pos, true, 50 * n, 0, (igraph_real_t)n, NULL, NULL, NULL, NULL, NULL) == IGRAPH_SUCCESS;
+    }
+    if (ok) {
+        double dmin = 1e300;
+        for (int64_t x = 0; x < n; x++)
+            for (int64_t y = x + 1; y < n; y++)
+                dmin = fmin(dmin, hypot(MATRIX(pos, x, 0) - MATRIX(pos, y, 0), MATRIX(pos, x, 1) - MATRIX(pos, y, 1)));
+        double scale = dmin > 1e-9 ? 1.6 / dmin : 1;
+        if (scale < 1) scale = 1;
+        for (int64_t x = 0; x < n; x++) {
+            px[x] = MATRIX(pos, x, 0) * scale;
+            py[x] = MATRIX(pos, x, 1) * scale;
+        }
+    }
+    /* On failure the circle stays: a picture, if a plainer one. */
+    if (have_pos) igraph_matrix_destroy(&pos);
+    if (have_g) igraph_destroy(&g);
+    if (have_el) igraph_vector_int_destroy(&el);
+    igraph_set_error_handler(old);
+    return GSP_OK;
+}
+
+/* What generator i does, for the legend: an abelian step as a vector (negative coordinates
+ * below zero), a permutation as the positions it swaps or its word, a product's generator as
+ * its factor's. */
+static void gen_label(const gsp_group_t *g, int64_t e, char *buf, size_t cap) {
+    size_t used = 0;
+    buf[0] = 0;
+    if (g->kind == GSP_GROUP_ABELIAN) {
+        int64_t c[GSP_MAX_DIMS];
+        gsp_group_coords(g, e, c);
+        if (g->k == 1) {
+            int64_t v = c[0] > g->mod[0] / 2 ? c[0] - g->mod[0] : c[0];
+            snprintf(buf, cap, "%+lld", (long long)v);
+            return;
+        }
+        for (int j = 0; j < g->k && used + 1 < cap; j++) {
+            int64_t v = c[j] > g->mod[j] / 2 ? c[j] - g->mod[j] : c[j];
+            used += (size_t)snprintf(buf + used, cap - used, "%s%lld", j ? "," : "(", (long long)v);
+        }
+        if (used + 1 < cap) snprintf(buf + used, cap - used, ")");
+    } else if (g->kind == GSP_GROUP_SYMMETRIC) {
+        int w[GSP_MAX_PERM_K], moved[GSP_MAX_PERM_K], nm = 0;
+        gsp_perm_unrank(g->K, e, w);
+        for (int j = 0; j < g->K; j++)
+            if (w[j] != j) moved[nm++] = j;
+        if (nm == 2) {
+            snprintf(buf, cap, "swap %d,%d", moved[0], moved[1]);
+            return;
+        }
+        for (int j = 0; j < g->K && used + 1 < cap; j++) used += (size_t)snprintf(buf + used, cap - used, "%s%d", j ? " " : "[", w[j]);
+        if (used + 1 < cap) snprintf(buf + used, cap - used, "]");
+    } else {
+        int64_t nb = g->b->order, a = e / nb, b = e % nb;
+        if (cap < 3) return;
+        buf[0] = a ? 'A' : 'B';
+        buf[1] = ' ';
+        gen_label(a ? g->a : g->b, a ? a : b, buf + 2, cap - 2);
+    }
+}
 
 /* Positions in grid units: 2-D tori and abelian Z_a x Z_b centred on 0; circulants with two
  * jump pairs by BFS over (a, b) with x = a s1 + b s2 (the relative address, shortest first);
@@ -71,12 +169,7 @@ static gsp_err_t layout(const gsp_topo_t *t, double *px, double *py, bool *grid)
         return GSP_OK;
     }
     if (n > 400) return gsp_error(GSP_ERR_UNSUPPORTED, "draw: %s has %lld nodes; pictures are for 2-D grids, circulants and graphs up to 400 nodes", t->spec, (long long)n);
-    double r = n / (2 * M_PI) + 1;
-    for (int64_t x = 0; x < n; x++) {
-        px[x] = r * cos(2 * M_PI * x / n);
-        py[x] = r * sin(2 * M_PI * x / n);
-    }
-    return GSP_OK;
+    return layout_kk(t, px, py);
 }
 
 gsp_err_t gsp_draw_svg(const gsp_sched_t *s, const gsp_topo_t *t, FILE *f) {
@@ -125,13 +218,36 @@ gsp_err_t gsp_draw_svg(const gsp_sched_t *s, const gsp_topo_t *t, FILE *f) {
                  t->spec, (long long)origin, (long long)s->nrounds);
     else
         snprintf(title, sizeof title, "%s: %lld nodes (label = node id)", t->spec, (long long)n);
-    const char *subtitle = s ? "node label = round reached; arc colour = generator; dashed = wraps around" : "";
-    int legend_rows = t->group ? (t->ngens + 3) / 4 : 0;
+    const char *subtitle = s ? "node label = round reached; arc colour = generator (legend: what it adds or swaps); dashed = wraps around"
+                         : t->group ? "edge colour = generator and its inverse (legend)"
+                         : t->names ? "host name below each node" : "";
+    /* The legend: every generator in a tree (arrows have a direction), each generator with its
+     * inverse for the topology (an edge is both). */
+    char legend[64][128];
+    const char *lcol[64];
+    int nleg = 0;
+    size_t lmax = 0;
+    for (int i = 0; t->group && i < t->ngens && nleg < 64; i++) {
+        int j = gsp_topo_gen_inverse(t, i);
+        char a[48], b[48];
+        gen_label(t->group, t->gens[i], a, sizeof a);
+        if (s || j == i) snprintf(legend[nleg], sizeof legend[nleg], "g%d: %s", i, a);
+        else if (j > i) {
+            gen_label(t->group, t->gens[j], b, sizeof b);
+            snprintf(legend[nleg], sizeof legend[nleg], "g%d, g%d: %s, %s", i, j, a, b);
+        } else continue;
+        lcol[nleg] = palette[i % NPAL];
+        if (strlen(legend[nleg]) > lmax) lmax = strlen(legend[nleg]);
+        nleg++;
+    }
+    double lw = 7.0 * (double)lmax + 24;
+    int per_row = lw * 4 <= 600 ? 4 : lw * 2 <= 600 ? 2 : 1, legend_rows = (nleg + per_row - 1) / per_row;
     double cell = 44, pad = 60, W = (maxx - minx) * cell + 2 * pad, H = (maxy - miny) * cell + 2 * pad + 60 + 20.0 * legend_rows;
+    if (t->names) H += 14;
     /* Wide enough for the title and the legend (about 7.5 px per character at 14 px). */
     if (W < 7.5 * (double)strlen(title) + pad) W = 7.5 * (double)strlen(title) + pad;
     if (W < 7.0 * (double)strlen(subtitle) + pad) W = 7.0 * (double)strlen(subtitle) + pad;
-    if (t->group && W < 4 * 110 + pad) W = 4 * 110 + pad;
+    if (nleg && W < per_row * lw + pad) W = per_row * lw + pad;
     minx -= ((W - 2 * pad) / cell - (maxx - minx)) / 2; /* centre the drawing */
 #define X(v) (pad + (px[v] - minx) * cell)
 #define Y(v) (pad + 60 + (py[v] - miny) * cell)
@@ -148,8 +264,14 @@ gsp_err_t gsp_draw_svg(const gsp_sched_t *s, const gsp_topo_t *t, FILE *f) {
             int64_t y = t->adj[a];
             double dx = px[y] - px[x], dy = py[y] - py[x];
             if (y < x || (grid && fabs(dx) + fabs(dy) > 1.01)) continue;
-            fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#ddd\" stroke-width=\"1\"/>\n", X(x), Y(x),
-                    X(y), Y(y));
+            /* The bare topology: each edge in its generator pair's colour. */
+            const char *col = "#ddd";
+            if (!s && t->group) {
+                int i = (int)(a - t->off[x]), j = gsp_topo_gen_inverse(t, i);
+                col = palette[(i < j ? i : j) % NPAL];
+            }
+            fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" stroke-width=\"%s\"/>\n", X(x), Y(x),
+                    X(y), Y(y), col, !s && t->group ? "1.5" : "1");
         }
     /* Tree arcs: a straight arrow to a neighbour on the picture; a short dashed stub when the
      * arc wraps around (the target is drawn elsewhere). */
@@ -175,12 +297,21 @@ gsp_err_t gsp_draw_svg(const gsp_sched_t *s, const gsp_topo_t *t, FILE *f) {
         fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"12\" fill=\"%s\" stroke=\"#333\"/>\n", X(x), Y(x), o ? "#ffd24d" : "#fff");
         long long label = s ? (long long)round[x] : (long long)x;
         fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\" text-anchor=\"middle\">%lld</text>\n", X(x), Y(x) + 4, label);
+        if (t->names && t->names[x]) {
+            /* Host names as the file writes them; XML's reserved characters escaped. */
+            fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"9\" fill=\"#444\" text-anchor=\"middle\">", X(x), Y(x) + 24);
+            for (const char *c = t->names[x]; *c; c++) {
+                if (*c == '<') fputs("&lt;", f);
+                else if (*c == '>') fputs("&gt;", f);
+                else if (*c == '&') fputs("&amp;", f);
+                else fputc(*c, f);
+            }
+            fputs("</text>\n", f);
+        }
     }
-    if (t->group) {
-        for (int i = 0; i < t->ngens; i++)
-            fprintf(f, "<text x=\"%.0f\" y=\"%.0f\" font-size=\"12\" fill=\"%s\">generator %d</text>\n",
-                    pad / 2 + 110.0 * (i % 4), H - 10 - 20.0 * (legend_rows - 1 - i / 4), palette[i % NPAL], i);
-    }
+    for (int k = 0; k < nleg; k++)
+        fprintf(f, "<text x=\"%.0f\" y=\"%.0f\" font-size=\"12\" fill=\"%s\">%s</text>\n", pad / 2 + lw * (k % per_row),
+                H - 10 - 20.0 * (legend_rows - 1 - k / per_row), lcol[k], legend[k]);
     fputs("</svg>\n", f);
 #undef X
 #undef Y

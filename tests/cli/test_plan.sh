@@ -184,6 +184,20 @@ xmllint --noout "$tmp/r.svg" || fail "rhombus SVG is not well-formed"
 expect 0 plan allgather torus:3x7 -o "$tmp/t37.json"
 expect 0 draw "$tmp/t37.json" -o "$tmp/f.svg"
 grep -q '5 rounds' "$tmp/f.svg" || fail "torus:3x7 tree from a file: title lacks 5 rounds"
+# The legend says what each generator adds; the bare hypercube colours its 8 edges of each
+# dimension by that dimension's generator; no two nodes overlap (radius 12); a file graph has
+# no legend, and its host names are printed.
+grep -q '>g0: (1,0)<' "$tmp/t.svg" && grep -q '>g2: (-1,0)<' "$tmp/t.svg" || fail "torus legend: generators as vectors"
+expect 0 draw hypercube:4 --topology-only -o "$tmp/q4.svg"
+xmllint --noout "$tmp/q4.svg" || fail "hypercube SVG is not well-formed"
+for c in '#d62728' '#1f77b4' '#2ca02c' '#9467bd'; do
+    [ "$(grep -c "stroke=\"$c\" stroke-width=\"1.5\"" "$tmp/q4.svg")" = 8 ] || fail "hypercube:4: want 8 edges of colour $c"
+done
+grep -q '>g3: (0,0,0,1)<' "$tmp/q4.svg" || fail "hypercube legend"
+awk -F'"' '/<circle/ { x[n] = $2; y[n] = $4; n++ } END { for (i = 0; i < n; i++) for (j = i + 1; j < n; j++)
+    if ((x[i] - x[j]) ^ 2 + (y[i] - y[j]) ^ 2 < 24 ^ 2) { print "overlap", i, j; exit 1 } }' "$tmp/q4.svg" || fail "hypercube:4: nodes overlap"
+expect 0 draw "file:$DATA/torus3x3-hosts.graphml" --topology-only -o "$tmp/h.svg"
+grep -q '>node1-2.cluster<' "$tmp/h.svg" && ! grep -q '>g0:' "$tmp/h.svg" || fail "file graph: host names, no legend"
 expect 2 draw torus:5x5
 expect 2 draw torus:5x5 -o "$tmp/t.png" && [ ! -e "$tmp/t.png" ] && grep -q "writes SVG only" "$tmp/err" || fail "draw -o x.png"
 expect 2 draw torus:1000x1000 -o "$tmp/huge.svg"
