@@ -73,6 +73,14 @@ gsp_err_t gsp_vertex_transitive(const gsp_topo_t *t, gsp_vt_t *out);
 /** True when v says vertex-transitive (by Cayley structure or by nauty). */
 static inline bool gsp_vt_yes(gsp_vt_t v) { return v == GSP_VT_YES_CAYLEY || v == GSP_VT_YES_NAUTY; }
 
+/** A known Cayley spec isomorphic to t [in] (an undirected regular graph without a group, up to
+ * 4096 nodes): a torus of any shape, a hypercube, a star graph, a complete graph, a cycle or a
+ * circulant C(N; 1, b) (N <= 1024), by nauty's canonical labelling. *spec [out, gsp_free]: the
+ * spec, NULL when none matches; *map [out, t->n entries, gsp_free]: map[v] = the spec's node
+ * for t's node v (an isomorphism). Cost: one canonical labelling per candidate of t's size
+ * and degree. */
+gsp_err_t gsp_cayley_match(const gsp_topo_t *t, char **spec, int64_t **map);
+
 /** A complete rotation: an automorphism w with w(e) = e and w(s_i x) = s_{i+1} w(x), the
  * generators taken in the cyclic order gens[order[0]], gens[order[1]], ... */
 typedef struct {

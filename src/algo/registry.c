@@ -16,6 +16,7 @@ extern const gsp_method_t gsp__method_allreduce_doubling;
 extern const gsp_method_t gsp__method_allgather_flood;
 extern const gsp_method_t gsp__method_allgather_circulant;
 extern const gsp_method_t gsp__method_allgather_greedy;
+extern const gsp_method_t gsp__method_allgather_isomorphic;
 extern const gsp_method_t gsp__method_allgather_rotation;
 extern const gsp_method_t gsp__method_allgather_balanced_search;
 extern const gsp_method_t gsp__method_allreduce_tree;
@@ -35,6 +36,7 @@ static const gsp_method_t *const registry[] = {
     &gsp__method_allgather_circulant,
     &gsp__method_allgather_rotation,
     &gsp__method_allgather_balanced_search,
+    &gsp__method_allgather_isomorphic,
     &gsp__method_allgather_greedy,
     &gsp__method_allgather_ring,
     &gsp__method_allgather_matching,

@@ -6,6 +6,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
 #include <string.h>
 
 #include "gossip/gossip.h"
@@ -278,13 +280,83 @@ static void test_file_names(void **state) {
     remove(path);
 }
 
+/* Known Cayley graphs written as shuffled edge lists are recognised (nauty), with a map that
+ * is an isomorphism onto the matched spec, and plan with the spec's rounds; the Petersen graph
+ * (vertex-transitive, not a Cayley graph) matches nothing. */
+static void test_cayley_match(void **state) {
+    (void)state;
+    static const char *specs[] = {"torus:8x8", "torus:3x7", "hypercube:5", "star:4", "circulant:13:1,5", "torus:3x3x3", "complete:7"};
+    uint64_t rng = 12345;
+    for (size_t c = 0; c < sizeof specs / sizeof *specs; c++) {
+        gsp_topo_t t = build(specs[c]);
+        int64_t n = t.n, *perm = malloc(sizeof *perm * (size_t)n);
+        for (int64_t v = 0; v < n; v++) perm[v] = v;
+        for (int64_t v = n - 1; v > 0; v--) {
+            rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17;
+            int64_t j = (int64_t)(rng % (uint64_t)(v + 1)), x = perm[v];
+            perm[v] = perm[j];
+            perm[j] = x;
+        }
+        char path[64], spec[80];
+        snprintf(path, sizeof path, "/tmp/gossip_iso_%d.txt", (int)getpid());
+        FILE *f = fopen(path, "w");
+        for (int64_t x = 0; x < n; x++)
+            for (int64_t a = t.off[x]; a < t.off[x + 1]; a++)
+                if (x < t.adj[a]) fprintf(f, "%lld %lld\n", (long long)perm[x], (long long)perm[t.adj[a]]);
+        fclose(f);
+        snprintf(spec, sizeof spec, "file:%s", path);
+        gsp_topo_t ft = build(spec);
+        char *ms = NULL;
+        int64_t *map = NULL;
+        assert_int_equal(gsp_cayley_match(&ft, &ms, &map), GSP_OK);
+        if (!ms) fail_msg("%s shuffled: not recognised", specs[c]);
+        gsp_topo_t mt = build(ms);
+        unsigned char *hit = calloc((size_t)n, 1);
+        for (int64_t v = 0; v < n; v++) {
+            assert_true(map[v] >= 0 && map[v] < n && !hit[map[v]]);
+            hit[map[v]] = 1;
+            for (int64_t a = ft.off[v]; a < ft.off[v + 1]; a++)
+                if (gsp_topo_arc_index(&mt, map[v], map[ft.adj[a]]) < 0) fail_msg("%s: the map is not an isomorphism onto %s", specs[c], ms);
+        }
+        /* The file plans in the spec's rounds. */
+        gsp_distances_t d1, d2;
+        assert_int_equal(gsp_distances(&t, true, &d1, NULL, NULL), GSP_OK);
+        assert_int_equal(gsp_distances(&ft, false, &d2, NULL, NULL), GSP_OK);
+        gsp_plan_in_t i1 = {&t, &d1, gsp_model_default(), -1, 1, NULL, NULL, 0, 0}, i2 = {&ft, &d2, gsp_model_default(), -1, 1, NULL, NULL, 0, 0};
+        gsp_plan_t p1, p2;
+        assert_int_equal(gsp_plan(&i1, GSP_COLL_ALLGATHER, "auto", &p1), GSP_OK);
+        assert_int_equal(gsp_plan(&i2, GSP_COLL_ALLGATHER, "auto", &p2), GSP_OK);
+        if (p2.sched.nrounds != p1.sched.nrounds) fail_msg("%s shuffled: %lld rounds, the spec %lld", specs[c], (long long)p2.sched.nrounds, (long long)p1.sched.nrounds);
+        assert_true(p2.report.ok);
+        gsp_plan_destroy(&p1);
+        gsp_plan_destroy(&p2);
+        gsp_distances_destroy(&d1);
+        gsp_distances_destroy(&d2);
+        free(hit);
+        gsp_free(ms);
+        gsp_free(map);
+        free(perm);
+        gsp_topo_destroy(&mt);
+        gsp_topo_destroy(&ft);
+        gsp_topo_destroy(&t);
+        remove(path);
+    }
+    gsp_topo_t pt = build("file:" GOSSIP_TEST_DATA "/petersen.txt");
+    char *ms = NULL;
+    int64_t *map = NULL;
+    assert_int_equal(gsp_cayley_match(&pt, &ms, &map), GSP_OK);
+    assert_null(ms);
+    assert_null(map);
+    gsp_topo_destroy(&pt);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_file_names),
         cmocka_unit_test(test_torus_conventions),    cmocka_unit_test(test_hypercube_conventions),
         cmocka_unit_test(test_star_conventions),     cmocka_unit_test(test_circulant_conventions),
         cmocka_unit_test(test_cayley_perm_product_file), cmocka_unit_test(test_bad_specs),
-        cmocka_unit_test(test_group_laws),
+        cmocka_unit_test(test_group_laws),           cmocka_unit_test(test_cayley_match),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -83,12 +83,17 @@ static int run(int argc, char **argv) {
     gsp_spectrum_how_t how = 0;
     gsp_err_t spec_err = GSP_OK;
     char spec_msg[512] = "";
+    char *iso = NULL; /* a known Cayley spec the graph is isomorphic to */
     gsp_vt_t vt;
     bool have_rot = false;
     double t0 = cli_now();
 
     if ((err = gsp_topo_from_spec(&t, spec))) return cli_lib_error(err);
     if ((err = gsp_vertex_transitive(&t, &vt))) goto fail;
+    /* A vertex-transitive file graph may be a known Cayley graph relabelled (nauty). */
+    int64_t *iso_map = NULL;
+    if (!t.group && vt == GSP_VT_YES_NAUTY && (err = gsp_cayley_match(&t, &iso, &iso_map))) goto fail;
+    gsp_free(iso_map);
     if ((err = gsp_distances(&t, gsp_vt_yes(vt), &dist, cli_progress, NULL))) goto fail;
     cli_progress_done();
     if (want_spectrum) {
@@ -187,6 +192,8 @@ static int run(int argc, char **argv) {
         gsp_jw_key(&w, "vertex_transitive");
         if (vt == GSP_VT_UNKNOWN) gsp_jw_null(&w); else gsp_jw_bool(&w, gsp_vt_yes(vt));
         gsp_jw_key(&w, "vertex_transitive_by"); gsp_jw_str(&w, vt_name(vt));
+        gsp_jw_key(&w, "isomorphic_to");
+        if (iso) gsp_jw_str(&w, iso); else gsp_jw_null(&w);
         gsp_jw_key(&w, "complete_rotation");
         if (have_rot) {
             gsp_jw_obj_begin(&w);
@@ -242,6 +249,10 @@ static int run(int argc, char **argv) {
                    gsp_group_is_abelian(t.group) ? "abelian" : "non-abelian");
         printf("%-19s %s (%s)\n", "vertex-transitive",
                vt == GSP_VT_UNKNOWN ? "unknown" : gsp_vt_yes(vt) ? "yes" : "no", vt_name(vt));
+        if (iso) printf("%-19s %s (nauty's canonical forms; plan allgather uses its group)\n", "isomorphic to", iso);
+        else if (!t.group && vt == GSP_VT_YES_NAUTY)
+            printf("%-19s none of the known Cayley families (tori, hypercubes, star graphs, complete graphs, circulants C(N; 1, b))\n",
+                   "isomorphic to");
         if (dist.connected) printf("%-19s %lld\n", "diameter", (long long)dist.diameter);
         else printf("%-19s infinite (not %sconnected)\n", "diameter", t.directed ? "strongly " : "");
         if (dist.connected) printf("%-19s %g\n", "average distance", dist.average_distance);
@@ -273,7 +284,7 @@ static int run(int argc, char **argv) {
                        (long long)rot.candidates);
             }
         } else if (want_rotation) {
-            printf("%-19s not applicable (not a Cayley graph)\n", "complete rotation");
+            printf("%-19s not applicable (no group given%s%s)\n", "complete rotation", iso ? "; see " : "", iso ? iso : "");
         }
         if (have_bounds) {
             printf("%-19s allgather (1 packet/arc):", "lower bounds");
@@ -288,6 +299,7 @@ fail:
     rc = cli_lib_error(err);
 done:
     gsp_free(eig);
+    gsp_free(iso);
     gsp_rotation_destroy(&rot);
     gsp_distances_destroy(&dist);
     gsp_topo_destroy(&t);

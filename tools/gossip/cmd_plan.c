@@ -367,7 +367,11 @@ static int run(int argc, char **argv) {
     } else {
         printf("%-12s %s on %s (%lld nodes), %s\n", "collective", gsp_collective_name(coll), t.spec,
                (long long)t.n, mdesc);
-        printf("%-12s %s\n", "method", plan.method->name);
+        /* A method that plans through another topology says which (isomorphic: torus:8x8 by rotation). */
+        printf("%-12s %s\n", "method", plan.sched.method && !strncmp(plan.sched.method, plan.method->name, strlen(plan.method->name)) &&
+                                                     plan.sched.method[strlen(plan.method->name)] == ':'
+                                                 ? plan.sched.method
+                                                 : plan.method->name);
         if (plan.tried[0]) printf("%-12s %s\n", "tried", plan.tried);
         printf("%-12s %lld\n", "rounds", (long long)plan.sched.nrounds);
         printf("%-12s %lld (%s: %s)\n", "lower bound", (long long)plan.lower_bound, bind->name, bind->source);

@@ -1,0 +1,87 @@
+/* allgather_isomorphic.c — a graph given as a file that nauty shows to be a known Cayley graph
+ * relabelled (a torus of some shape, a hypercube, a star graph, a complete graph, a circulant)
+ * is planned as that spec — with the group's symmetric methods (rotation, balanced search,
+ * circulant gossip) and their rounds — and the schedule is carried back through the
+ * isomorphism onto the file's nodes. A torus given as an edge list then gets the rounds its
+ * spec gets, where the greedy stays a round or more above. */
+#include <stdio.h>
+#include <string.h>
+
+#include "algo_int.h"
+
+static bool applies(const gsp_plan_in_t *in, char *why, size_t n) {
+    const gsp_topo_t *t = in->topo;
+    if (t->group) {
+        snprintf(why, n, "already a Cayley graph by its spec");
+        return false;
+    }
+    if (t->directed || t->dmin != t->dmax || t->n < 3 || t->n > 4096) {
+        snprintf(why, n, "an undirected regular graph of 3 to 4096 nodes given without its group (a file)");
+        return false;
+    }
+    return true;
+}
+
+static int64_t rounds(const gsp_plan_in_t *in) { return -1; }
+
+static gsp_err_t build(const gsp_plan_in_t *in, gsp_sched_t *out) {
+    gsp_err_t err;
+    const gsp_topo_t *t = in->topo;
+    char *spec = NULL, label[512];
+    int64_t *map = NULL, *back = NULL;
+    gsp_topo_t ts;
+    gsp_distances_t ds;
+    gsp_plan_t p;
+    gsp_sched_t ex;
+    memset(&ts, 0, sizeof ts);
+    memset(&ds, 0, sizeof ds);
+    memset(&p, 0, sizeof p);
+    memset(&ex, 0, sizeof ex);
+    if ((err = gsp_cayley_match(t, &spec, &map))) return err;
+    if (!spec)
+        return gsp_error(GSP_ERR_NOTAPPLIC, "not isomorphic to a torus, hypercube, star graph, complete graph or circulant C(N; 1, b) "
+                                            "(nauty's canonical forms)");
+    if ((err = gsp_topo_from_spec(&ts, spec)) || (err = gsp_distances(&ts, true, &ds, NULL, NULL))) goto done;
+    gsp_plan_in_t in2 = *in;
+    in2.topo = &ts;
+    in2.dist = &ds;
+    if ((err = gsp_plan(&in2, GSP_COLL_ALLGATHER, "auto", &p))) goto done;
+    const gsp_sched_t *s = &p.sched;
+    if (s->symmetric) {
+        if ((err = gsp_sched_expand(s, &ts, &ex))) goto done;
+        s = &ex;
+    }
+    if ((err = gsp_alloc_array((void **)&back, t->n, sizeof *back, false))) goto done;
+    for (int64_t v = 0; v < t->n; v++) back[map[v]] = v;
+    snprintf(label, sizeof label, "isomorphic: %s by %s", spec, p.method->name);
+    if ((err = gsp_sched_init(out, GSP_COLL_ALLGATHER, t->spec, t->n, &in->model, -1, label))) goto done;
+    for (int64_t r = 0; r < s->nrounds && !err; r++) {
+        if ((err = gsp_sched_round(out))) break;
+        for (int64_t k = s->send_off.v[r]; k < s->send_off.v[r + 1] && !err; k++)
+            err = gsp_sched_send(out, back[s->sends[k].u], back[s->sends[k].v], back[s->sends[k].x]);
+    }
+    if (!err) err = gsp_sched_finish(out);
+    if (err) gsp_sched_destroy(out);
+done:
+    gsp_free(spec);
+    gsp_free(map);
+    gsp_free(back);
+    gsp_sched_destroy(&ex);
+    gsp_plan_destroy(&p);
+    gsp_distances_destroy(&ds);
+    gsp_topo_destroy(&ts);
+    return err;
+}
+
+const gsp_method_t gsp__method_allgather_isomorphic = {
+    "isomorphic",
+    GSP_COLL_ALLGATHER,
+    "files that are a torus, hypercube, star graph, complete graph or circulant relabelled (nauty), N <= 4096",
+    "the symmetric methods of the spec, carried through the isomorphism",
+    applies,
+    rounds,
+    build,
+    false,
+    NULL,
+    false,
+};
