@@ -80,6 +80,12 @@ static inline bool gsp_vt_yes(gsp_vt_t v) { return v == GSP_VT_YES_CAYLEY || v =
  * for t's node v (an isomorphism). Cost: one canonical labelling per candidate of t's size
  * and degree. */
 gsp_err_t gsp_cayley_match(const gsp_topo_t *t, char **spec, int64_t **map);
+/** Whether t [in] is a Cayley graph of some group: whether Aut(t) has a regular subgroup
+ * (Sabidussi), searched by backtracking over Aut listed from nauty's generators. *answer [out]:
+ * 1 yes, 0 no (a proof: the search was exhaustive, or t is not vertex-transitive), -1 unknown
+ * (|Aut| above 500000 or |Aut| N above 10^8, or the search's budget spent); *aut_order [out]:
+ * |Aut(t)| as nauty gives it (0 when not computed). A spec with a group answers 1 at once. */
+gsp_err_t gsp_cayley_regular(const gsp_topo_t *t, int *answer, double *aut_order);
 
 /** A complete rotation: an automorphism w with w(e) = e and w(s_i x) = s_{i+1} w(x), the
  * generators taken in the cyclic order gens[order[0]], gens[order[1]], ... */

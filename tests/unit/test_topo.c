@@ -350,6 +350,58 @@ static void test_cayley_match(void **state) {
     gsp_topo_destroy(&pt);
 }
 
+/* Is it a Cayley graph at all (a regular subgroup of Aut)? Independent truth: a generalized
+ * Petersen graph GP(n, k) (outer cycle, spokes, inner jumps of k) is vertex-transitive iff
+ * k^2 = +-1 (mod n) or (n, k) = (10, 2), and a Cayley graph iff k^2 = 1 (mod n) (Nedela and
+ * Skoviera; Lovrecic Sarazin): checked for every vertex-transitive GP(n, k) with n <= 24, among
+ * them Petersen GP(5, 2) and the dodecahedron GP(10, 2), both with |Aut| = 120. A Cayley graph
+ * of S4 given as a file is found; the Frucht graph is not vertex-transitive. */
+static void test_cayley_regular(void **state) {
+    (void)state;
+    char path[64], spec[80];
+    snprintf(path, sizeof path, "/tmp/gossip_gp_%d.txt", (int)getpid());
+    snprintf(spec, sizeof spec, "file:%s", path);
+    int checked = 0;
+    for (int n = 5; n <= 24; n++)
+        for (int k = 2; 2 * k < n; k++) {
+            bool vt = (k * k) % n == 1 || (k * k) % n == n - 1 || (n == 10 && k == 2);
+            if (!vt) continue;
+            FILE *f = fopen(path, "w");
+            for (int i = 0; i < n; i++)
+                fprintf(f, "%d %d\n%d %d\n%d %d\n", i, (i + 1) % n, i, n + i, n + i, n + (i + k) % n);
+            fclose(f);
+            gsp_topo_t t = build(spec);
+            int ans;
+            double aut;
+            assert_int_equal(gsp_cayley_regular(&t, &ans, &aut), GSP_OK);
+            int want = (k * k) % n == 1;
+            if (ans != want) fail_msg("GP(%d, %d): Cayley %d, want %d (|Aut| %g)", n, k, ans, want, aut);
+            if ((n == 5 || n == 10) && k == 2 && aut != 120) fail_msg("GP(%d, 2): |Aut| %g, want 120", n, aut);
+            gsp_topo_destroy(&t);
+            checked++;
+        }
+    assert_true(checked >= 10);
+    /* A Cayley graph of S4 on three involutions, as an edge list. */
+    gsp_topo_t s4 = build("perm:4:(1 0 2 3),(2 1 0 3),(3 2 1 0)");
+    FILE *f = fopen(path, "w");
+    for (int64_t x = 0; x < s4.n; x++)
+        for (int64_t a = s4.off[x]; a < s4.off[x + 1]; a++)
+            if (x < s4.adj[a]) fprintf(f, "%lld %lld\n", (long long)(s4.n - 1 - x), (long long)(s4.n - 1 - s4.adj[a]));
+    fclose(f);
+    gsp_topo_t t = build(spec);
+    int ans;
+    double aut;
+    assert_int_equal(gsp_cayley_regular(&t, &ans, &aut), GSP_OK);
+    assert_int_equal(ans, 1);
+    gsp_topo_destroy(&t);
+    gsp_topo_destroy(&s4);
+    t = build("file:" GOSSIP_TEST_DATA "/frucht.txt");
+    assert_int_equal(gsp_cayley_regular(&t, &ans, &aut), GSP_OK);
+    assert_int_equal(ans, 0);
+    gsp_topo_destroy(&t);
+    remove(path);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_file_names),
@@ -357,6 +409,7 @@ int main(void) {
         cmocka_unit_test(test_star_conventions),     cmocka_unit_test(test_circulant_conventions),
         cmocka_unit_test(test_cayley_perm_product_file), cmocka_unit_test(test_bad_specs),
         cmocka_unit_test(test_group_laws),           cmocka_unit_test(test_cayley_match),
+        cmocka_unit_test(test_cayley_regular),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

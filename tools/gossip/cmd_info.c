@@ -94,6 +94,11 @@ static int run(int argc, char **argv) {
     int64_t *iso_map = NULL;
     if (!t.group && vt == GSP_VT_YES_NAUTY && (err = gsp_cayley_match(&t, &iso, &iso_map))) goto fail;
     gsp_free(iso_map);
+    /* And whether any group fits: a regular subgroup of Aut (nauty's generators, listed). */
+    int cayley = t.group ? 1 : vt == GSP_VT_YES_NAUTY ? -1 : 0;
+    double aut_order = 0;
+    if (!t.group && vt == GSP_VT_YES_NAUTY && !iso && (err = gsp_cayley_regular(&t, &cayley, &aut_order))) goto fail;
+    if (iso) cayley = 1;
     if ((err = gsp_distances(&t, gsp_vt_yes(vt), &dist, cli_progress, NULL))) goto fail;
     cli_progress_done();
     if (want_spectrum) {
@@ -194,6 +199,8 @@ static int run(int argc, char **argv) {
         gsp_jw_key(&w, "vertex_transitive_by"); gsp_jw_str(&w, vt_name(vt));
         gsp_jw_key(&w, "isomorphic_to");
         if (iso) gsp_jw_str(&w, iso); else gsp_jw_null(&w);
+        gsp_jw_key(&w, "cayley_graph");
+        if (cayley < 0) gsp_jw_null(&w); else gsp_jw_bool(&w, cayley == 1);
         gsp_jw_key(&w, "complete_rotation");
         if (have_rot) {
             gsp_jw_obj_begin(&w);
@@ -250,9 +257,14 @@ static int run(int argc, char **argv) {
         printf("%-19s %s (%s)\n", "vertex-transitive",
                vt == GSP_VT_UNKNOWN ? "unknown" : gsp_vt_yes(vt) ? "yes" : "no", vt_name(vt));
         if (iso) printf("%-19s %s (nauty's canonical forms; plan allgather uses its group)\n", "isomorphic to", iso);
-        else if (!t.group && vt == GSP_VT_YES_NAUTY)
+        else if (!t.group && vt == GSP_VT_YES_NAUTY) {
             printf("%-19s none of the known Cayley families (tori, hypercubes, star graphs, complete graphs, circulants C(N; 1, b))\n",
                    "isomorphic to");
+            if (cayley == 1) printf("%-19s yes: Aut (order %.0f) has a regular subgroup, of no known family\n", "Cayley graph", aut_order);
+            else if (cayley == 0)
+                printf("%-19s no: Aut (order %.0f) has no regular subgroup (exhaustive search), so no group fits\n", "Cayley graph", aut_order);
+            else printf("%-19s unknown (Aut of order %g is too large to search)\n", "Cayley graph", aut_order);
+        }
         if (dist.connected) printf("%-19s %lld\n", "diameter", (long long)dist.diameter);
         else printf("%-19s infinite (not %sconnected)\n", "diameter", t.directed ? "strongly " : "");
         if (dist.connected) printf("%-19s %g\n", "average distance", dist.average_distance);
