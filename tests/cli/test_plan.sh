@@ -46,6 +46,14 @@ expect 1 verify "$tmp/v33-bad.json" --json && jqcheck '(.ok | not) and (.rule | 
 expect 2 plan allgather torus:3x3 --degree 2
 expect 0 plan allgather torus:3x3 --packets=2 --json && jqcheck '.model.packets == 2'
 expect 2 plan allgather torus:3x3 --pakets 2 && grep -q "did you mean '--packets'" "$tmp/err" || fail "no option suggestion"
+# getopt_long conventions: --opt=value, unambiguous prefixes, ambiguous ones named, a flag
+# given a value refused, "--" ends the options.
+expect 0 plan allgather torus:3x3 --packets=2 --json && jqcheck '.model.packets == 2'
+expect 0 plan allgather torus:3x3 --pack 2 --json && jqcheck '.model.packets == 2'
+expect 2 plan allgather torus:3x3 --p 2 && grep -q -- "--p is ambiguous (--prove, --packets, --ports)" "$tmp/err" || fail "ambiguous prefix"
+expect 2 plan allgather torus:3x3 --json=yes && grep -q -- "--json takes no value" "$tmp/err" || fail "flag with a value"
+expect 2 plan allgather torus:3x3 --packets && grep -q -- "--packets needs a value" "$tmp/err" || fail "missing value"
+expect 0 plan --json -- allgather torus:3x3 && jqcheck '.rounds == 2'
 expect 2 plan broadcast torus:4x4 --root 16 && grep -q '(0\.\.15)' "$tmp/err" || fail "root range"
 expect 2 scatter 16 --exact --variant pull
 expect 2 revolve 7 --async 3

@@ -142,3 +142,85 @@ int cli_unknown_option(const char *cmd, const char *usage, const char *opt) {
     if (near) return cli_usage_error("%s: unknown option '%s'; did you mean '%s'? (see 'gossip %s --help')", cmd, opt, near, cmd);
     return cli_usage_error("%s: unknown option '%s' (see 'gossip %s --help')", cmd, opt, cmd);
 }
+
+void cli_args_init(cli_args_t *p, const char *cmd, const char *usage, const cli_optdef_t *defs, int argc, char **argv) {
+    memset(p, 0, sizeof *p);
+    p->cmd = cmd;
+    p->usage = usage;
+    p->argc = argc;
+    p->argv = argv;
+    int k = 0;
+    for (int i = 0; defs && defs[i].name && i < CLI_MAX_OPTS; i++) {
+        bool shorto = !strcmp(defs[i].name, "o");
+        snprintf(p->name[i], sizeof p->name[i], "%s%s", shorto ? "-" : "--", defs[i].name);
+        p->lo[k++] = (struct option){shorto ? "output" : defs[i].name, defs[i].value ? required_argument : no_argument, NULL, 256 + i};
+    }
+    p->lo[k] = (struct option){"help", no_argument, NULL, 'h'};
+}
+
+int cli_args_next(cli_args_t *p, const char **opt, const char **val) {
+    *opt = *val = NULL;
+    if (!p->started) {
+        optind = 0; /* a full reinitialisation of GNU getopt */
+        p->started = true;
+    }
+    opterr = 0;
+    /* "-": operands come back in order as 1; ":": a missing value is ':'. */
+    int c = p->rest ? -1 : getopt_long(p->argc, p->argv, "-:ho:", p->lo, NULL);
+    if (c == -1) {
+        /* After "--": the rest are operands. */
+        p->rest = true;
+        if (optind < p->argc) {
+            *val = p->argv[optind++];
+            return 1;
+        }
+        return 0;
+    }
+    if (c == 1) {
+        *val = optarg;
+        return 1;
+    }
+    if (c == 'h') {
+        *opt = "--help";
+        return 1;
+    }
+    if (c == 'o') {
+        for (int i = 0; i < CLI_MAX_OPTS && p->name[i][0]; i++)
+            if (!strcmp(p->name[i], "-o")) {
+                *opt = "-o";
+                *val = optarg;
+                return 1;
+            }
+        c = '?';
+    }
+    if (c >= 256) {
+        *opt = p->name[c - 256];
+        *val = optarg;
+        return 1;
+    }
+    /* The argument getopt stopped at, without any "=value". */
+    char bad[64];
+    const char *arg = optind > 0 && optind <= p->argc ? p->argv[optind - 1] : "?";
+    if (optopt && optopt < 256 && !(arg[0] == '-' && arg[1] == '-')) snprintf(bad, sizeof bad, "-%c", optopt);
+    else snprintf(bad, sizeof bad, "%.*s", (int)strcspn(arg, "="), arg);
+    if (c == ':') {
+        cli_usage_error("%s: %s needs a value", p->cmd, bad);
+        return -1;
+    }
+    if (optopt >= 256) {
+        cli_usage_error("%s: %s takes no value", p->cmd, p->name[optopt - 256]);
+        return -1;
+    }
+    /* An abbreviation of several options: name them. */
+    char list[256] = "";
+    int hits = 0;
+    size_t len = strlen(bad);
+    for (int i = 0; bad[0] == '-' && bad[1] == '-' && p->lo[i].name; i++)
+        if (!strncmp(p->lo[i].name, bad + 2, len - 2)) {
+            size_t u = strlen(list);
+            snprintf(list + u, sizeof list - u, "%s--%s", hits++ ? ", " : "", p->lo[i].name);
+        }
+    if (hits > 1) cli_usage_error("%s: %s is ambiguous (%s)", p->cmd, bad, list);
+    else cli_unknown_option(p->cmd, p->usage, bad);
+    return -1;
+}

@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <getopt.h>
 
 #include "gossip/gossip.h"
 #include "gossip/algo.h"
@@ -46,6 +47,34 @@ extern const cli_command_t cmd_revolve;
 extern const cli_command_t cmd_route;
 /** An unknown option of cmd: one error line, with the nearest option of its usage text. */
 int cli_unknown_option(const char *cmd, const char *usage, const char *opt);
+/** A command's option for getopt_long: its long name (without "--"), and whether it takes a
+ * value. The name "o" is the short option -o (and --output). */
+typedef struct {
+    const char *name;
+    bool value;
+} cli_optdef_t;
+
+#define CLI_MAX_OPTS 48
+
+/** getopt_long over a command's arguments (GNU conventions: --opt value, --opt=value,
+ * unambiguous prefixes, options and operands in any order, "--" ends the options). */
+typedef struct {
+    const char *cmd, *usage;
+    int argc;
+    char **argv;
+    struct option lo[CLI_MAX_OPTS + 2];
+    char name[CLI_MAX_OPTS][40];
+    bool started, rest; /* rest: after "--", only operands */
+} cli_args_t;
+
+/** Prepares p for cmd's arguments argv[1..argc) (argv[0]: the command name), options defs[]
+ * (terminated by a NULL name), -h/--help always. */
+void cli_args_init(cli_args_t *p, const char *cmd, const char *usage, const cli_optdef_t *defs, int argc, char **argv);
+/** The next argument: 1 with *opt the option ("--name", "-o" or "--help") and *val its value
+ * (NULL for a flag), or *opt NULL and *val an operand; 0 at the end; -1 after printing one error
+ * line (an unknown option, with the nearest one; a missing value). */
+int cli_args_next(cli_args_t *p, const char **opt, const char **val);
+
 /** Parses --packets/--ports/--duplex VALUE into m; prints the error and returns false. */
 bool cli_parse_model(const char *opt, const char *val, gsp_model_t *m);
 

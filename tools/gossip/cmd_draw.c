@@ -31,21 +31,22 @@ static int run(int argc, char **argv) {
     const char *what = NULL, *outpath = NULL, *method = "auto";
     bool topo_only = false;
     gsp_model_t model = gsp_model_default();
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (cli_is_help(a)) return cli_help(&cmd_draw);
-        if (!strcmp(a, "--topology-only")) topo_only = true;
-        else if (a[0] == '-' && a[1]) {
-            if (i + 1 >= argc) return cli_usage_error("draw: %s needs a value", a);
-            const char *v = argv[++i];
-            if (!strcmp(a, "-o")) outpath = v;
-            else if (!strcmp(a, "--method")) method = v;
-            else if (!strcmp(a, "--packets")) {
-                if (!cli_parse_model(a, v, &model)) return EXIT_USAGE;
-            } else return cli_unknown_option("draw", usage_text, a);
-        } else if (what) return cli_usage_error("draw: more than one SPEC or FILE");
-        else what = a;
+    static const cli_optdef_t defs[] = {{"o", true}, {"method", true}, {"packets", true}, {"topology-only", false}, {NULL, false}};
+    cli_args_t ps;
+    cli_args_init(&ps, "draw", usage_text, defs, argc, argv);
+    const char *a, *v;
+    int r;
+    while ((r = cli_args_next(&ps, &a, &v)) > 0) {
+        if (!a) {
+            if (what) return cli_usage_error("draw: more than one SPEC or FILE");
+            what = v;
+        } else if (!strcmp(a, "--help")) return cli_help(&cmd_draw);
+        else if (!strcmp(a, "--topology-only")) topo_only = true;
+        else if (!strcmp(a, "-o")) outpath = v;
+        else if (!strcmp(a, "--method")) method = v;
+        else if (!cli_parse_model(a, v, &model)) return EXIT_USAGE; /* --packets */
     }
+    if (r < 0) return EXIT_USAGE;
     if (!what || !outpath) return cli_usage_error("draw: expected SPEC or FILE and -o OUT.svg");
     /* The drawing is SVG: a file named otherwise would hold something it does not say. */
     size_t olen = strlen(outpath);

@@ -32,23 +32,24 @@ static const char usage_text[] =
 static int run(int argc, char **argv) {
     const char *path = NULL, *format = NULL, *outpath = NULL, *name = NULL;
     int64_t minb = 0, maxb = 0;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (cli_is_help(a)) return cli_help(&cmd_export);
-        if (a[0] == '-' && a[1]) {
-            if (i + 1 >= argc) return cli_usage_error("export: %s needs a value", a);
-            const char *v = argv[++i];
-            if (!strcmp(a, "--format")) format = v;
-            else if (!strcmp(a, "-o")) outpath = v;
-            else if (!strcmp(a, "--name")) name = v;
-            else if (!strcmp(a, "--min-bytes")) {
-                if (!cli_parse_int(v, 0, INT64_MAX, "--min-bytes", &minb)) return EXIT_USAGE;
-            } else if (!strcmp(a, "--max-bytes")) {
-                if (!cli_parse_int(v, 1, INT64_MAX, "--max-bytes", &maxb)) return EXIT_USAGE;
-            } else return cli_unknown_option("export", usage_text, a);
-        } else if (path) return cli_usage_error("export: more than one FILE");
-        else path = a;
+    static const cli_optdef_t defs[] = {{"format", true}, {"o", true}, {"name", true}, {"min-bytes", true}, {"max-bytes", true}, {NULL, false}};
+    cli_args_t ps;
+    cli_args_init(&ps, "export", usage_text, defs, argc, argv);
+    const char *a, *v;
+    int r;
+    while ((r = cli_args_next(&ps, &a, &v)) > 0) {
+        if (!a) {
+            if (path) return cli_usage_error("export: more than one FILE");
+            path = v;
+        } else if (!strcmp(a, "--help")) return cli_help(&cmd_export);
+        else if (!strcmp(a, "--format")) format = v;
+        else if (!strcmp(a, "-o")) outpath = v;
+        else if (!strcmp(a, "--name")) name = v;
+        else if (!strcmp(a, "--min-bytes")) {
+            if (!cli_parse_int(v, 0, INT64_MAX, "--min-bytes", &minb)) return EXIT_USAGE;
+        } else if (!cli_parse_int(v, 1, INT64_MAX, "--max-bytes", &maxb)) return EXIT_USAGE;
     }
+    if (r < 0) return EXIT_USAGE;
     if (!path) return cli_usage_error("export: missing FILE (see 'gossip export --help')");
     if (!format) return cli_usage_error("export: missing --format msccl-json|msccl-xml");
     bool xml = !strcmp(format, "msccl-xml");

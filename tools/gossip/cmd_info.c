@@ -62,15 +62,21 @@ static const char *spectrum_how_name(gsp_spectrum_how_t h) {
 static int run(int argc, char **argv) {
     const char *spec = NULL;
     bool json = false, want_spectrum = true, want_rotation = true;
-    for (int i = 1; i < argc; i++) {
-        if (cli_is_help(argv[i])) return cli_help(&cmd_info);
-        if (!strcmp(argv[i], "--json")) json = true;
-        else if (!strcmp(argv[i], "--no-spectrum")) want_spectrum = false;
-        else if (!strcmp(argv[i], "--no-rotation")) want_rotation = false;
-        else if (argv[i][0] == '-' && argv[i][1]) return cli_unknown_option("info", usage_text, argv[i]);
-        else if (spec) return cli_usage_error("info: more than one SPEC ('%s' and '%s')", spec, argv[i]);
-        else spec = argv[i];
+    static const cli_optdef_t defs[] = {{"json", false}, {"no-spectrum", false}, {"no-rotation", false}, {NULL, false}};
+    cli_args_t ps;
+    cli_args_init(&ps, "info", usage_text, defs, argc, argv);
+    const char *a, *v;
+    int r;
+    while ((r = cli_args_next(&ps, &a, &v)) > 0) {
+        if (!a) {
+            if (spec) return cli_usage_error("info: more than one SPEC ('%s' and '%s')", spec, v);
+            spec = v;
+        } else if (!strcmp(a, "--help")) return cli_help(&cmd_info);
+        else if (!strcmp(a, "--json")) json = true;
+        else if (!strcmp(a, "--no-spectrum")) want_spectrum = false;
+        else want_rotation = false; /* --no-rotation */
     }
+    if (r < 0) return EXIT_USAGE;
     if (!spec) return cli_usage_error("info: missing SPEC (see 'gossip info --help')");
 
     int rc = EXIT_OK;

@@ -19,17 +19,21 @@ static int run(int argc, char **argv) {
     const char *coll_s = NULL, *spec = NULL;
     bool json = false;
     gsp_model_t model = gsp_model_default();
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (cli_is_help(a)) return cli_help(&cmd_list);
+    static const cli_optdef_t defs[] = {{"json", false}, {"collective", true}, {"topology", true}, {"packets", true},
+                                        {"ports", true},  {"duplex", true},     {NULL, false}};
+    cli_args_t ps;
+    cli_args_init(&ps, "list", usage_text, defs, argc, argv);
+    const char *a, *v;
+    int r;
+    while ((r = cli_args_next(&ps, &a, &v)) > 0) {
+        if (!a) return cli_usage_error("list: unexpected argument '%s'", v);
+        if (!strcmp(a, "--help")) return cli_help(&cmd_list);
         if (!strcmp(a, "--json")) json = true;
-        else if (i + 1 < argc && !strcmp(a, "--collective")) coll_s = argv[++i];
-        else if (i + 1 < argc && !strcmp(a, "--topology")) spec = argv[++i];
-        else if (i + 1 < argc && (!strcmp(a, "--packets") || !strcmp(a, "--ports") || !strcmp(a, "--duplex"))) {
-            if (!cli_parse_model(a, argv[i + 1], &model)) return EXIT_USAGE;
-            i++;
-        } else return cli_usage_error("list: unexpected argument '%s'", a);
+        else if (!strcmp(a, "--collective")) coll_s = v;
+        else if (!strcmp(a, "--topology")) spec = v;
+        else if (!cli_parse_model(a, v, &model)) return EXIT_USAGE;
     }
+    if (r < 0) return EXIT_USAGE;
     gsp_collective_t coll = 0;
     if (coll_s && !gsp_collective_parse(coll_s, &coll))
         return cli_usage_error("list: unknown collective '%s'", coll_s);

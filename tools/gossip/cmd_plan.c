@@ -187,16 +187,31 @@ static int run(int argc, char **argv) {
     bool prove = false;
     gsp_model_t model = gsp_model_default();
     bool shared = false;
-    /* The preset first, so --alpha and the others apply over it in any order. */
-    for (int i = 1; i < argc; i++)
-        if (!strcmp(argv[i], "--shared-memory")) {
-            cost = gsp_cost_shared_memory();
-            shared = true;
+    /* Cost options are applied after the loop, over the shared-memory preset when it is
+     * asked for, so that their order does not matter. */
+    const char *copt[16], *cval[16];
+    int ncost = 0;
+    static const cli_optdef_t defs[] = {
+        {"shared-memory", false}, {"json", false}, {"prove", false}, {"packets", true}, {"ports", true},     {"duplex", true},
+        {"bytes", true},          {"alpha", true}, {"beta", true},   {"gamma", true},   {"hop", true},       {"overhead", true},
+        {"method", true},         {"segment", true}, {"time-limit", true}, {"root", true}, {"degree", true}, {"seed", true},
+        {"o", true},              {NULL, false}};
+    cli_args_t ps;
+    cli_args_init(&ps, "plan", usage_text, defs, argc, argv);
+    const char *a, *v;
+    int pr;
+    while ((pr = cli_args_next(&ps, &a, &v)) > 0) {
+        if (!a) {
+            if (!coll_s) coll_s = v;
+            else if (!spec) spec = v;
+            else return cli_usage_error("plan: unexpected argument '%s'", v);
+            continue;
         }
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (cli_is_help(a)) return cli_help(&cmd_plan);
-        if (!strcmp(a, "--shared-memory")) continue;
+        if (!strcmp(a, "--help")) return cli_help(&cmd_plan);
+        if (!strcmp(a, "--shared-memory")) {
+            shared = true;
+            continue;
+        }
         if (!strcmp(a, "--json")) {
             json = true;
             continue;
@@ -206,9 +221,7 @@ static int run(int argc, char **argv) {
             not_with_bytes = a;
             continue;
         }
-        if (a[0] == '-' && a[1]) {
-            if (i + 1 >= argc) return cli_usage_error("plan: %s needs a value", a);
-            const char *v = argv[++i];
+        {
             if (!strcmp(a, "--packets") || !strcmp(a, "--ports") || !strcmp(a, "--duplex")) {
                 if (!cli_parse_model(a, v, &model)) return EXIT_USAGE;
                 not_with_bytes = a;
@@ -216,8 +229,9 @@ static int run(int argc, char **argv) {
                 if (!cli_parse_int(v, 0, INT64_C(1) << 40, "--bytes", &bytes)) return EXIT_USAGE;
             } else if (!strcmp(a, "--alpha") || !strcmp(a, "--beta") || !strcmp(a, "--gamma") || !strcmp(a, "--hop") ||
                        !strcmp(a, "--overhead")) {
-                double *t = a[2] == 'a' ? &cost.alpha : a[2] == 'b' ? &cost.beta : a[2] == 'g' ? &cost.gamma : a[2] == 'h' ? &cost.hop : &cost.overhead;
-                if (t == &cost.beta ? gsp_cost_parse_beta(a, v, &cost) : gsp_cost_parse(a, v, t)) return cli_usage_error("plan: %s", gsp_errmsg());
+                if (ncost == 16) return cli_usage_error("plan: too many cost options");
+                copt[ncost] = a;
+                cval[ncost++] = v;
             } else if (!strcmp(a, "--method")) method = v;
             else if (!strcmp(a, "--segment")) {
                 int64_t seg;
@@ -241,12 +255,19 @@ static int run(int argc, char **argv) {
                 outpath = v;
                 not_with_bytes = a;
             }
-            else return cli_unknown_option("plan", usage_text, a);
             continue;
         }
-        if (!coll_s) coll_s = a;
-        else if (!spec) spec = a;
-        else return cli_usage_error("plan: unexpected argument '%s'", a);
+    }
+    if (pr < 0) return EXIT_USAGE;
+    if (shared) {
+        int64_t seg = cost.segment;
+        cost = gsp_cost_shared_memory();
+        cost.segment = seg;
+    }
+    for (int k = 0; k < ncost; k++) {
+        const char *o = copt[k];
+        double *t = o[2] == 'a' ? &cost.alpha : o[2] == 'b' ? &cost.beta : o[2] == 'g' ? &cost.gamma : o[2] == 'h' ? &cost.hop : &cost.overhead;
+        if (t == &cost.beta ? gsp_cost_parse_beta(o, cval[k], &cost) : gsp_cost_parse(o, cval[k], t)) return cli_usage_error("plan: %s", gsp_errmsg());
     }
     if (!coll_s || !spec) return cli_usage_error("plan: expected COLLECTIVE and SPEC (see 'gossip plan --help')");
     gsp_collective_t coll;

@@ -154,27 +154,31 @@ static int run(int argc, char **argv) {
     int64_t N = -1, steps = 4, simulate = 0, arity = 0, async = 0;
     bool json = false;
     const char *variant = "next";
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (cli_is_help(a)) return cli_help(&cmd_revolve);
-        if (!strcmp(a, "--json")) json = true;
+    static const cli_optdef_t defs[] = {{"json", false},    {"variant", true}, {"async", true}, {"arity", true},
+                                        {"simulate", true}, {"steps", true},   {NULL, false}};
+    cli_args_t ps;
+    cli_args_init(&ps, "revolve", usage_text, defs, argc, argv);
+    const char *a, *v;
+    int pr;
+    while ((pr = cli_args_next(&ps, &a, &v)) > 0) {
+        if (!a) {
+            if (N >= 0) return cli_usage_error("revolve: more than one N");
+            if (!cli_parse_int(v, 3, ((int64_t)1 << GSP_REVOLVE_MAX_N) - 1, "N", &N)) return EXIT_USAGE;
+        } else if (!strcmp(a, "--help")) return cli_help(&cmd_revolve);
+        else if (!strcmp(a, "--json")) json = true;
         else if (!strcmp(a, "--variant")) {
-            if (i + 1 >= argc) return cli_usage_error("revolve: --variant needs a value");
-            variant = argv[++i];
+            variant = v;
             if (strcmp(variant, "next") && strcmp(variant, "snext") && strcmp(variant, "snext2") && strcmp(variant, "bcnext"))
                 return cli_usage_error("revolve: unknown variant '%s' (next, snext, snext2, bcnext)", variant);
         } else if (!strcmp(a, "--async")) {
-            if (!cli_parse_int(i + 1 < argc ? argv[++i] : NULL, 1, 1000000, "--async", &async)) return EXIT_USAGE;
+            if (!cli_parse_int(v, 1, 1000000, "--async", &async)) return EXIT_USAGE;
         } else if (!strcmp(a, "--arity")) {
-            if (!cli_parse_int(i + 1 < argc ? argv[++i] : NULL, 2, 64, "--arity", &arity)) return EXIT_USAGE;
+            if (!cli_parse_int(v, 2, 64, "--arity", &arity)) return EXIT_USAGE;
         } else if (!strcmp(a, "--simulate")) {
-            if (!cli_parse_int(i + 1 < argc ? argv[++i] : NULL, 1, 10000000, "--simulate", &simulate)) return EXIT_USAGE;
-        } else if (!strcmp(a, "--steps")) {
-            if (!cli_parse_int(i + 1 < argc ? argv[++i] : NULL, 0, 1000000, "--steps", &steps)) return EXIT_USAGE;
-        } else if (a[0] == '-' && a[1]) return cli_unknown_option("revolve", usage_text, a);
-        else if (N >= 0) return cli_usage_error("revolve: more than one N");
-        else if (!cli_parse_int(a, 3, ((int64_t)1 << GSP_REVOLVE_MAX_N) - 1, "N", &N)) return EXIT_USAGE;
+            if (!cli_parse_int(v, 1, 10000000, "--simulate", &simulate)) return EXIT_USAGE;
+        } else if (!cli_parse_int(v, 0, 1000000, "--steps", &steps)) return EXIT_USAGE;
     }
+    if (pr < 0) return EXIT_USAGE;
     if (N < 0) return cli_usage_error("revolve: missing N (see 'gossip revolve --help')");
     if (async && !simulate) return cli_usage_error("revolve: --async applies to --simulate only");
     if (arity && simulate) return cli_usage_error("revolve: --simulate runs the binary variants, not --arity");

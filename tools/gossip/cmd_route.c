@@ -31,17 +31,20 @@ static int run(int argc, char **argv) {
     int nargs = 0;
     const char *fails_n[256], *fails_l[256];
     int nfn = 0, nfl = 0;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (cli_is_help(a)) return cli_help(&cmd_route);
-        if (!strcmp(a, "--json")) json = true;
-        else if (!strcmp(a, "--fail-node") || !strcmp(a, "--fail-link")) {
-            if (i + 1 >= argc) return cli_usage_error("route: %s needs a value", a);
+    static const cli_optdef_t defs[] = {{"json", false}, {"fail-node", true}, {"fail-link", true}, {NULL, false}};
+    cli_args_t ps;
+    cli_args_init(&ps, "route", usage_text, defs, argc, argv);
+    const char *o, *arg;
+    int pr;
+    while ((pr = cli_args_next(&ps, &o, &arg)) > 0) {
+        const char *a = arg;
+        if (o && !strcmp(o, "--help")) return cli_help(&cmd_route);
+        if (o && !strcmp(o, "--json")) json = true;
+        else if (o) {
             if (nfn + nfl >= 256) return cli_usage_error("route: too many faults");
-            if (a[7] == 'n') fails_n[nfn++] = argv[++i];
-            else fails_l[nfl++] = argv[++i];
-        } else if (a[0] == '-' && a[1] && !(a[1] >= '0' && a[1] <= '9')) return cli_unknown_option("route", usage_text, a);
-        else if (nargs == 0) spec = a, nargs++;
+            if (o[7] == 'n') fails_n[nfn++] = a;
+            else fails_l[nfl++] = a;
+        } else if (nargs == 0) spec = a, nargs++;
         else if (nargs == 1) {
             if (!cli_parse_int(a, 0, INT64_MAX, "SRC", &src)) return EXIT_USAGE;
             nargs++;
@@ -50,6 +53,7 @@ static int run(int argc, char **argv) {
             nargs++;
         } else return cli_usage_error("route: unexpected argument '%s'", a);
     }
+    if (pr < 0) return EXIT_USAGE;
     if (nargs < 3) return cli_usage_error("route: expected SPEC SRC DST (see 'gossip route --help')");
     gsp_topo_t t;
     gsp_err_t err = gsp_topo_from_spec(&t, spec);

@@ -144,15 +144,21 @@ static int run(int argc, char **argv) {
     bool exact = false, sim = false, json = false, have_seed = false;
     const char *plotpath = NULL, *sizes = "8,64,512,4096";
     gsp_scatter_variant_t var = GSP_SCATTER_PUSH;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (cli_is_help(a)) return cli_help(&cmd_scatter);
-        if (!strcmp(a, "--exact")) exact = true;
+    static const cli_optdef_t defs[] = {{"exact", false}, {"simulate", false}, {"json", false}, {"rounds", true}, {"trials", true},
+                                        {"seed", true},   {"variant", true},   {"plot", true},  {"sizes", true},  {NULL, false}};
+    cli_args_t ps;
+    cli_args_init(&ps, "scatter", usage_text, defs, argc, argv);
+    const char *a, *v;
+    int r;
+    while ((r = cli_args_next(&ps, &a, &v)) > 0) {
+        if (!a) {
+            if (n >= 0) return cli_usage_error("scatter: unexpected argument '%s'", v);
+            if (!cli_parse_int(v, 2, 1000000000, "N", &n)) return EXIT_USAGE;
+        } else if (!strcmp(a, "--help")) return cli_help(&cmd_scatter);
+        else if (!strcmp(a, "--exact")) exact = true;
         else if (!strcmp(a, "--simulate")) sim = true;
         else if (!strcmp(a, "--json")) json = true;
-        else if (a[0] == '-' && a[1] == '-') {
-            if (i + 1 >= argc) return cli_usage_error("scatter: %s needs a value", a);
-            const char *v = argv[++i];
+        else {
             if (!strcmp(a, "--rounds")) {
                 if (!cli_parse_int(v, 0, 100000, "--rounds", &rounds)) return EXIT_USAGE;
             } else if (!strcmp(a, "--trials")) {
@@ -164,12 +170,10 @@ static int run(int argc, char **argv) {
                 if (!gsp_scatter_variant_parse(v, &var))
                     return cli_usage_error("scatter: unknown variant '%s' (push, push-async, pull, push-pull)", v);
             } else if (!strcmp(a, "--plot")) plotpath = v;
-            else if (!strcmp(a, "--sizes")) sizes = v;
-            else return cli_unknown_option("scatter", usage_text, a);
-        } else if (n < 0) {
-            if (!cli_parse_int(a, 2, 1000000000, "N", &n)) return EXIT_USAGE;
-        } else return cli_usage_error("scatter: unexpected argument '%s'", a);
+            else sizes = v; /* --sizes */
+        }
     }
+    if (r < 0) return EXIT_USAGE;
     if (plotpath) return plot(plotpath, sizes, trials ? trials : 2000, seed);
     if (n < 0) return cli_usage_error("scatter: missing N (see 'gossip scatter --help')");
     if (exact == sim) return cli_usage_error("scatter: give exactly one of --exact and --simulate");

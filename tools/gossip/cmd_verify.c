@@ -33,18 +33,21 @@ static int run(int argc, char **argv) {
     bool json = false;
     int64_t seed = 1;
     const char *topology = NULL;
-    for (int i = 1; i < argc; i++) {
-        if (cli_is_help(argv[i])) return cli_help(&cmd_verify);
-        if (!strcmp(argv[i], "--json")) json = true;
-        else if (!strcmp(argv[i], "--topology")) {
-            if (i + 1 >= argc) return cli_usage_error("verify: --topology needs a value (a topology spec)");
-            topology = argv[++i];
-        } else if (!strcmp(argv[i], "--seed")) {
-            if (!cli_parse_int(i + 1 < argc ? argv[++i] : NULL, 0, INT64_MAX, "--seed", &seed)) return EXIT_USAGE;
-        } else if (argv[i][0] == '-' && argv[i][1]) return cli_unknown_option("verify", usage_text, argv[i]);
-        else if (path) return cli_usage_error("verify: more than one FILE");
-        else path = argv[i];
+    static const cli_optdef_t defs[] = {{"json", false}, {"topology", true}, {"seed", true}, {NULL, false}};
+    cli_args_t ps;
+    cli_args_init(&ps, "verify", usage_text, defs, argc, argv);
+    const char *a, *v;
+    int r;
+    while ((r = cli_args_next(&ps, &a, &v)) > 0) {
+        if (!a) {
+            if (path) return cli_usage_error("verify: more than one FILE");
+            path = v;
+        } else if (!strcmp(a, "--help")) return cli_help(&cmd_verify);
+        else if (!strcmp(a, "--json")) json = true;
+        else if (!strcmp(a, "--topology")) topology = v;
+        else if (!cli_parse_int(v, 0, INT64_MAX, "--seed", &seed)) return EXIT_USAGE;
     }
+    if (r < 0) return EXIT_USAGE;
     if (!path) return cli_usage_error("verify: missing FILE (see 'gossip verify --help')");
     gsp_sched_t s;
     gsp_topo_t t = {0};

@@ -62,21 +62,8 @@ int main(int argc, char **argv) {
     }
     const cli_command_t *c = find(name);
     if (!c) return unknown(name);
-    /* GNU style "--option=value" is "--option value" for every command. */
-    char **args = malloc(sizeof *args * (size_t)(2 * argc + 1));
-    if (!args) return cli_usage_error("out of memory");
-    int n = 0;
-    for (int i = 1; i < argc; i++) {
-        char *eq = strncmp(argv[i], "--", 2) == 0 ? strchr(argv[i], '=') : NULL;
-        if (eq && eq > argv[i] + 2) {
-            *eq = 0;
-            args[n++] = argv[i];
-            args[n++] = eq + 1;
-        } else
-            args[n++] = argv[i];
-    }
-    args[n] = NULL;
-    int rc = c->run(n, args);
-    free(args);
-    return rc;
+    /* Every command parses its arguments with getopt_long (--option=value included). */
+    char **args = argv + 1;
+    int n = argc - 1;
+    return c->run(n, args);
 }
