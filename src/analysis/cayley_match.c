@@ -17,6 +17,7 @@
 typedef struct {
     sparsegraph cg; /* canonical form, sorted */
     int *lab;       /* canonical labelling: lab[i] = the vertex put at position i */
+    int orbits;     /* orbits of the automorphism group */
 } canon_t;
 
 static void canon_free(canon_t *c) {
@@ -55,6 +56,7 @@ static gsp_err_t canon_of(const gsp_topo_t *t, canon_t *out) {
     for (int64_t a = 0; a < t->m; a++) sg.e[a] = (int)t->adj[a];
     sparsenauty(&sg, out->lab, ptn, orbits, &options, &stats, &out->cg);
     sortlists_sg(&out->cg);
+    out->orbits = stats.numorbits;
 done:
     gsp_free(ptn);
     gsp_free(orbits);
@@ -125,8 +127,12 @@ gsp_err_t gsp_cayley_match(const gsp_topo_t *t, char **spec, int64_t **map) {
     *spec = NULL;
     *map = NULL;
     if (t->group || t->directed || t->dmin != t->dmax || t->n < 3 || t->n > MATCH_MAX_NODES) return GSP_OK;
-    match_t m = {t, {{0}, NULL}, NULL, NULL, false};
+    match_t m = {t, {{0}, NULL, 0}, NULL, NULL, false};
     if ((err = canon_of(t, &m.tc))) return err;
+    if (m.tc.orbits != 1) { /* not vertex-transitive: no Cayley graph can match */
+        canon_free(&m.tc);
+        return GSP_OK;
+    }
     int64_t n = t->n, d = t->dmax;
     char buf[512];
     if (d == n - 1) snprintf(buf, sizeof buf, "complete:%lld", (long long)n), err = try_spec(&m, buf);
