@@ -84,8 +84,11 @@ gsp_err_t gsp_cayley_match(const gsp_topo_t *t, char **spec, int64_t **map);
  * (Sabidussi), searched by backtracking over Aut listed from nauty's generators. *answer [out]:
  * 1 yes, 0 no (a proof: the search was exhaustive, or t is not vertex-transitive), -1 unknown
  * (|Aut| above 500000 or |Aut| N above 10^8, or the search's budget spent); *aut_order [out]:
- * |Aut(t)| as nauty gives it (0 when not computed). A spec with a group answers 1 at once. */
-gsp_err_t gsp_cayley_regular(const gsp_topo_t *t, int *answer, double *aut_order);
+ * |Aut(t)| as nauty gives it (0 when not computed). A spec with a group answers 1 at once.
+ * group [out, may be NULL; gsp_group_free]: on yes, for t without a group and N <= 2048, the
+ * regular subgroup as a table group whose element v is node v, so that t is, node for node and
+ * as an undirected graph, the Cayley graph of it on the neighbours of node 0 (else NULL). */
+gsp_err_t gsp_cayley_regular(const gsp_topo_t *t, int *answer, double *aut_order, gsp_group_t **group);
 
 /** A complete rotation: an automorphism w with w(e) = e and w(s_i x) = s_{i+1} w(x), the
  * generators taken in the cyclic order gens[order[0]], gens[order[1]], ... */

@@ -19,8 +19,12 @@ extern "C" {
 typedef enum {
     GSP_GROUP_ABELIAN = 1, /* Z_m1 x ... x Z_mk, element index = sum c_j * stride_j */
     GSP_GROUP_SYMMETRIC,   /* S_K, element index = lexicographic rank of the word */
-    GSP_GROUP_PRODUCT      /* A x B, element index = a * |B| + b */
+    GSP_GROUP_PRODUCT,     /* A x B, element index = a * |B| + b */
+    GSP_GROUP_TABLE        /* given by its multiplication table (order <= GSP_GROUP_TABLE_MAX) */
 } gsp_group_kind_t;
+
+/** Largest order of a group given by its multiplication table (order^2 entries). */
+#define GSP_GROUP_TABLE_MAX 2048
 
 /** A finite group whose elements are the integers 0..order-1; 0 is always the identity
  * (the zero vector, the identity permutation, the pair of identities). */
@@ -32,6 +36,7 @@ typedef struct gsp_group {
     int64_t stride[GSP_MAX_DIMS]; /* abelian: index weight of each coordinate */
     int K;                        /* symmetric: degree of S_K */
     struct gsp_group *a, *b;      /* product: owned factors */
+    int32_t *table, *inverse;     /* table: x*y = table[x * order + y]; inverse[x] (owned) */
 } gsp_group_t;
 
 /** x*y. Symmetric group: elements are words w[0..K-1] and (x*y)[j] = y[x[j]], so that the
@@ -48,6 +53,11 @@ int64_t gsp_group_index(const gsp_group_t *g, const int64_t *c);
 void gsp_perm_unrank(int K, int64_t r, int *w);
 /** The rank of word w[0..K-1] (inverse of gsp_perm_unrank). */
 int64_t gsp_perm_rank(int K, const int *w);
+/** The group of order n whose product is table[x * n + y] [in, copied] (0 must be the
+ * identity; associativity is the caller's: a table from a permutation group has it).
+ * GSP_ERR_RANGE when n > GSP_GROUP_TABLE_MAX, an entry is out of range or 0 is not the
+ * identity, or an element has no inverse. */
+gsp_err_t gsp_group_table(int64_t n, const int32_t *table, gsp_group_t **out);
 /** Deep copy and release (releasing a zeroed or NULL group is a no-op). */
 gsp_err_t gsp_group_copy(const gsp_group_t *src, gsp_group_t **out);
 /** Releases g and its factors; NULL is a no-op. */

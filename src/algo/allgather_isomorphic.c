@@ -3,7 +3,8 @@
  * is planned as that spec — with the group's symmetric methods (rotation, balanced search,
  * circulant gossip) and their rounds — and the schedule is carried back through the
  * isomorphism onto the file's nodes. A torus given as an edge list then gets the rounds its
- * spec gets, where the greedy stays a round or more above. */
+ * spec gets, where the greedy stays a round or more above. A Cayley graph of no known family
+ * (a regular subgroup of its automorphisms, up to 2048 nodes) is planned on that group. */
 #include <stdio.h>
 #include <string.h>
 
@@ -38,10 +39,31 @@ static gsp_err_t build(const gsp_plan_in_t *in, gsp_sched_t *out) {
     memset(&p, 0, sizeof p);
     memset(&ex, 0, sizeof ex);
     if ((err = gsp_cayley_match(t, &spec, &map))) return err;
-    if (!spec)
-        return gsp_error(GSP_ERR_NOTAPPLIC, "not isomorphic to a torus, hypercube, star graph, complete graph or circulant C(N; 1, b) "
-                                            "(nauty's canonical forms)");
-    if ((err = gsp_topo_from_spec(&ts, spec)) || (err = gsp_distances(&ts, true, &ds, NULL, NULL))) goto done;
+    if (spec) {
+        if ((err = gsp_topo_from_spec(&ts, spec))) goto done;
+    } else {
+        /* No known family: any group at all? A regular subgroup of Aut makes t itself, node
+         * for node, the Cayley graph of that group on the neighbours of node 0. */
+        int ans;
+        double aut;
+        gsp_group_t *grp = NULL;
+        if ((err = gsp_cayley_regular(t, &ans, &aut, &grp))) return err;
+        if (!grp)
+            return gsp_error(GSP_ERR_NOTAPPLIC, "%s", ans == 0 ? "not a Cayley graph (no regular subgroup of its automorphisms)"
+                                                  : "not isomorphic to a torus, hypercube, star graph, complete graph or circulant "
+                                                    "C(N; 1, b), and its automorphism group is too large to search for a regular subgroup");
+        int64_t d = t->off[1] - t->off[0];
+        if ((err = gsp_topo_cayley(&ts, grp, t->adj + t->off[0], (int)d, false, t->spec))) goto done;
+        if ((err = gsp_alloc_array((void **)&map, t->n, sizeof *map, false))) goto done;
+        for (int64_t v = 0; v < t->n; v++) map[v] = v;
+        char what[64];
+        snprintf(what, sizeof what, "a group of order %lld", (long long)t->n);
+        if (!(spec = gsp_strdup(what))) {
+            err = gsp_error(GSP_ERR_NOMEM, "out of memory");
+            goto done;
+        }
+    }
+    if ((err = gsp_distances(&ts, true, &ds, NULL, NULL))) goto done;
     gsp_plan_in_t in2 = *in;
     in2.topo = &ts;
     in2.dist = &ds;

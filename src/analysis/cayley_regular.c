@@ -171,10 +171,11 @@ static bool search(search_t *s, int k) {
     return false;
 }
 
-gsp_err_t gsp_cayley_regular(const gsp_topo_t *t, int *answer, double *aut_order) {
+gsp_err_t gsp_cayley_regular(const gsp_topo_t *t, int *answer, double *aut_order, gsp_group_t **group) {
     gsp_err_t err = GSP_OK;
     *answer = -1;
     *aut_order = 0;
+    if (group) *group = NULL;
     if (t->group) {
         *answer = 1;
         return GSP_OK;
@@ -248,6 +249,27 @@ gsp_err_t gsp_cayley_regular(const gsp_topo_t *t, int *answer, double *aut_order
     }
     bool found = search(&s, 0);
     *answer = found ? 1 : s.budget_out ? -1 : 0;
+    if (found && group && n <= GSP_GROUP_TABLE_MAX) {
+        /* Node v is the element h_v of H with h_v(0) = v. With a *' b = h_b o h_a (H's opposite
+         * group), a *' b is the node h_b(a), and the arc x -> s *' x = h_x(s) is the image of
+         * the arc 0 -> s under the automorphism h_x: t itself, node for node, is the Cayley
+         * graph of (H, *') on the neighbours of 0. */
+        int32_t *table = NULL;
+        int64_t *elem = NULL;
+        if ((err = gsp_alloc_array((void **)&table, (int64_t)n * n, sizeof *table, false)) ||
+            (err = gsp_alloc_array((void **)&elem, n, sizeof *elem, false))) {
+            gsp_free(table);
+            goto done;
+        }
+        for (int q = 0; q < n; q++) elem[g.el[(size_t)s.members[q] * (size_t)n]] = s.members[q];
+        for (int b = 0; b < n; b++) {
+            const int *hb = g.el + (size_t)elem[b] * (size_t)n;
+            for (int a = 0; a < n; a++) table[(size_t)a * (size_t)n + (size_t)b] = hb[a];
+        }
+        err = gsp_group_table(n, table, group);
+        gsp_free(table);
+        gsp_free(elem);
+    }
 done:
     gsp_free(lab);
     gsp_free(ptn);

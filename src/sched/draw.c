@@ -101,6 +101,8 @@ static void gen_label(const gsp_group_t *g, int64_t e, char *buf, size_t cap) {
         }
         for (int j = 0; j < g->K && used + 1 < cap; j++) used += (size_t)snprintf(buf + used, cap - used, "%s%d", j ? " " : "[", w[j]);
         if (used + 1 < cap) snprintf(buf + used, cap - used, "]");
+    } else if (g->kind == GSP_GROUP_TABLE) {
+        snprintf(buf, cap, "element %lld", (long long)e);
     } else {
         int64_t nb = g->b->order, a = e / nb, b = e % nb;
         if (cap < 3) return;

@@ -90,6 +90,7 @@ int64_t gsp_group_mul(const gsp_group_t *g, int64_t x, int64_t y) {
         int64_t nb = g->b->order;
         return gsp_group_mul(g->a, x / nb, y / nb) * nb + gsp_group_mul(g->b, x % nb, y % nb);
     }
+    case GSP_GROUP_TABLE: return g->table[x * g->order + y];
     }
     return -1;
 }
@@ -114,6 +115,7 @@ int64_t gsp_group_inv(const gsp_group_t *g, int64_t x) {
         int64_t nb = g->b->order;
         return gsp_group_inv(g->a, x / nb) * nb + gsp_group_inv(g->b, x % nb);
     }
+    case GSP_GROUP_TABLE: return g->inverse[x];
     }
     return -1;
 }
@@ -125,6 +127,16 @@ gsp_err_t gsp_group_copy(const gsp_group_t *src, gsp_group_t **out) {
     if (!g) return gsp_error(GSP_ERR_NOMEM, "out of memory copying a group");
     memcpy(g, src, sizeof *g);
     g->a = g->b = NULL;
+    g->table = g->inverse = NULL;
+    if (src->kind == GSP_GROUP_TABLE) {
+        size_t n = (size_t)src->order;
+        if (!(g->table = gsp_malloc(n * n * sizeof *g->table)) || !(g->inverse = gsp_malloc(n * sizeof *g->inverse))) {
+            gsp_group_free(g);
+            return gsp_error(GSP_ERR_NOMEM, "out of memory copying a group");
+        }
+        memcpy(g->table, src->table, n * n * sizeof *g->table);
+        memcpy(g->inverse, src->inverse, n * sizeof *g->inverse);
+    }
     if (src->kind == GSP_GROUP_PRODUCT) {
         if ((err = gsp_group_copy(src->a, &g->a)) || (err = gsp_group_copy(src->b, &g->b))) {
             gsp_group_free(g);
@@ -141,6 +153,8 @@ void gsp_group_free(gsp_group_t *g) {
         gsp_group_free(g->a);
         gsp_group_free(g->b);
     }
+    gsp_free(g->table);
+    gsp_free(g->inverse);
     gsp_free(g);
 }
 
@@ -149,6 +163,45 @@ bool gsp_group_is_abelian(const gsp_group_t *g) {
     case GSP_GROUP_ABELIAN: return true;
     case GSP_GROUP_SYMMETRIC: return g->K <= 2;
     case GSP_GROUP_PRODUCT: return gsp_group_is_abelian(g->a) && gsp_group_is_abelian(g->b);
+    case GSP_GROUP_TABLE:
+        for (int64_t x = 0; x < g->order; x++)
+            for (int64_t y = x + 1; y < g->order; y++)
+                if (g->table[x * g->order + y] != g->table[y * g->order + x]) return false;
+        return true;
     }
     return false;
+}
+
+gsp_err_t gsp_group_table(int64_t n, const int32_t *table, gsp_group_t **out) {
+    *out = NULL;
+    if (n < 1 || n > GSP_GROUP_TABLE_MAX) return gsp_error(GSP_ERR_RANGE, "a group table of order %lld (1..%d)", (long long)n, GSP_GROUP_TABLE_MAX);
+    gsp_group_t *g = gsp_calloc(1, sizeof *g);
+    if (!g || !(g->table = gsp_malloc((size_t)(n * n) * sizeof *g->table)) || !(g->inverse = gsp_malloc((size_t)n * sizeof *g->inverse))) {
+        gsp_group_free(g);
+        return gsp_error(GSP_ERR_NOMEM, "out of memory");
+    }
+    g->kind = GSP_GROUP_TABLE;
+    g->order = n;
+    memcpy(g->table, table, (size_t)(n * n) * sizeof *g->table);
+    for (int64_t x = 0; x < n; x++) {
+        g->inverse[x] = -1;
+        if (table[x] != x || table[x * n] != x) {
+            gsp_group_free(g);
+            return gsp_error(GSP_ERR_RANGE, "group table: 0 is not the identity");
+        }
+        for (int64_t y = 0; y < n; y++) {
+            int32_t z = table[x * n + y];
+            if (z < 0 || z >= n) {
+                gsp_group_free(g);
+                return gsp_error(GSP_ERR_RANGE, "group table: entry (%lld, %lld) out of range", (long long)x, (long long)y);
+            }
+            if (z == 0) g->inverse[x] = (int32_t)y;
+        }
+        if (g->inverse[x] < 0) {
+            gsp_group_free(g);
+            return gsp_error(GSP_ERR_RANGE, "group table: %lld has no inverse", (long long)x);
+        }
+    }
+    *out = g;
+    return GSP_OK;
 }

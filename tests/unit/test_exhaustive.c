@@ -19,7 +19,7 @@ static const char *const specs[] = {
     "product(cycle:5,complete:2)", "product(star:3,cycle:3)",
     "file:" GOSSIP_TEST_DATA "/petersen.txt", "file:" GOSSIP_TEST_DATA "/frucht.txt",
     "file:" GOSSIP_TEST_DATA "/path4.txt", "file:" GOSSIP_TEST_DATA "/dicycle3.txt",
-    "file:" GOSSIP_TEST_DATA "/torus3x4-relabelled.txt",
+    "file:" GOSSIP_TEST_DATA "/torus3x4-relabelled.txt", "file:" GOSSIP_TEST_DATA "/moebius-kantor.txt",
     "product(file:" GOSSIP_TEST_DATA "/path4.txt,cycle:3)",
 };
 

@@ -373,9 +373,28 @@ static void test_cayley_regular(void **state) {
             gsp_topo_t t = build(spec);
             int ans;
             double aut;
-            assert_int_equal(gsp_cayley_regular(&t, &ans, &aut), GSP_OK);
+            assert_int_equal(gsp_cayley_regular(&t, &ans, &aut, NULL), GSP_OK);
             int want = (k * k) % n == 1;
             if (ans != want) fail_msg("GP(%d, %d): Cayley %d, want %d (|Aut| %g)", n, k, ans, want, aut);
+            if (want) {
+                /* The regular subgroup as a table: a group (associative, 0 the identity), whose
+                 * Cayley graph on node 0's neighbours is t node for node. */
+                gsp_group_t *g = NULL;
+                assert_int_equal(gsp_cayley_regular(&t, &ans, &aut, &g), GSP_OK);
+                assert_non_null(g);
+                int64_t N = g->order;
+                assert_int_equal(N, t.n);
+                for (int64_t x = 0; x < N; x++)
+                    for (int64_t y = 0; y < N; y++)
+                        for (int64_t z = 0; z < N; z += 5)
+                            assert_int_equal(gsp_group_mul(g, gsp_group_mul(g, x, y), z), gsp_group_mul(g, x, gsp_group_mul(g, y, z)));
+                gsp_topo_t c;
+                assert_int_equal(gsp_topo_cayley(&c, g, t.adj + t.off[0], (int)(t.off[1] - t.off[0]), false, "table"), GSP_OK);
+                for (int64_t x = 0; x < N; x++)
+                    for (int64_t a = c.off[x]; a < c.off[x + 1]; a++)
+                        if (gsp_topo_arc_index(&t, x, c.adj[a]) < 0) fail_msg("GP(%d, %d): the table's Cayley graph is not t", n, k);
+                gsp_topo_destroy(&c); /* frees g */
+            }
             if ((n == 5 || n == 10) && k == 2 && aut != 120) fail_msg("GP(%d, 2): |Aut| %g, want 120", n, aut);
             gsp_topo_destroy(&t);
             checked++;
@@ -391,12 +410,12 @@ static void test_cayley_regular(void **state) {
     gsp_topo_t t = build(spec);
     int ans;
     double aut;
-    assert_int_equal(gsp_cayley_regular(&t, &ans, &aut), GSP_OK);
+    assert_int_equal(gsp_cayley_regular(&t, &ans, &aut, NULL), GSP_OK);
     assert_int_equal(ans, 1);
     gsp_topo_destroy(&t);
     gsp_topo_destroy(&s4);
     t = build("file:" GOSSIP_TEST_DATA "/frucht.txt");
-    assert_int_equal(gsp_cayley_regular(&t, &ans, &aut), GSP_OK);
+    assert_int_equal(gsp_cayley_regular(&t, &ans, &aut, NULL), GSP_OK);
     assert_int_equal(ans, 0);
     gsp_topo_destroy(&t);
     remove(path);

@@ -103,7 +103,7 @@ static int run(int argc, char **argv) {
     /* And whether any group fits: a regular subgroup of Aut (nauty's generators, listed). */
     int cayley = t.group ? 1 : vt == GSP_VT_YES_NAUTY ? -1 : 0;
     double aut_order = 0;
-    if (!t.group && vt == GSP_VT_YES_NAUTY && !iso && (err = gsp_cayley_regular(&t, &cayley, &aut_order))) goto fail;
+    if (!t.group && vt == GSP_VT_YES_NAUTY && !iso && (err = gsp_cayley_regular(&t, &cayley, &aut_order, NULL))) goto fail;
     if (iso) cayley = 1;
     if ((err = gsp_distances(&t, gsp_vt_yes(vt), &dist, cli_progress, NULL))) goto fail;
     cli_progress_done();
