@@ -98,7 +98,7 @@ done:
 const gsp_method_t gsp__method_allgather_isomorphic = {
     "isomorphic",
     GSP_COLL_ALLGATHER,
-    "files that are a torus, hypercube, star graph, complete graph or circulant relabelled (nauty), N <= 4096",
+    "files that are Cayley graphs: a torus, hypercube, star graph, complete graph or circulant relabelled (nauty, N <= 4096), or a group found in Aut (N <= 2048)",
     "the symmetric methods of the spec, carried through the isomorphism",
     applies,
     rounds,
