@@ -5,11 +5,10 @@
  * relabelled onto the file's nodes. Candidates come from the node count and the degree alone:
  * tori from the factorisations of N whose degree matches, circulants C(N; 1, b) and C(N; b)
  * (a circulant with a jump prime to N is isomorphic to one with jump 1, by multiplication). */
-#include <nauty/nausparse.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "gossip/analysis.h"
+#include "nauty_int.h"
 
 #define MATCH_MAX_NODES 4096
 #define MATCH_MAX_CIRC 1024 /* circulant candidates are tried up to this N */
@@ -28,42 +27,21 @@ static void canon_free(canon_t *c) {
 
 static gsp_err_t canon_of(const gsp_topo_t *t, canon_t *out) {
     gsp_err_t err;
-    int n = (int)t->n;
-    int *ptn = NULL, *orbits = NULL;
-    sparsegraph sg;
-    SG_INIT(sg);
+    gsp__nauty_t g;
     SG_INIT(out->cg);
     out->lab = NULL;
     DEFAULTOPTIONS_SPARSEGRAPH(options);
     statsblk stats;
     options.getcanon = TRUE;
     options.digraph = t->directed ? TRUE : FALSE;
-    if ((err = gsp_alloc_array((void **)&out->lab, n, sizeof *out->lab, false)) ||
-        (err = gsp_alloc_array((void **)&ptn, n, sizeof *ptn, false)) ||
-        (err = gsp_alloc_array((void **)&orbits, n, sizeof *orbits, false)) ||
-        (err = gsp_alloc_array((void **)&sg.v, n, sizeof *sg.v, false)) ||
-        (err = gsp_alloc_array((void **)&sg.d, n, sizeof *sg.d, false)) ||
-        (err = gsp_alloc_array((void **)&sg.e, t->m, sizeof *sg.e, false)))
-        goto done;
-    sg.nv = n;
-    sg.nde = (size_t)t->m;
-    sg.vlen = sg.dlen = (size_t)n;
-    sg.elen = (size_t)t->m;
-    for (int x = 0; x < n; x++) {
-        sg.v[x] = (size_t)t->off[x];
-        sg.d[x] = (int)(t->off[x + 1] - t->off[x]);
+    if (!(err = gsp__nauty_init(t, &g))) {
+        sparsenauty(&g.sg, g.lab, g.ptn, g.orbits, &options, &stats, &out->cg);
+        sortlists_sg(&out->cg);
+        out->orbits = stats.numorbits;
+        out->lab = g.lab; /* kept: the canonical labelling */
+        g.lab = NULL;
     }
-    for (int64_t a = 0; a < t->m; a++) sg.e[a] = (int)t->adj[a];
-    sparsenauty(&sg, out->lab, ptn, orbits, &options, &stats, &out->cg);
-    sortlists_sg(&out->cg);
-    out->orbits = stats.numorbits;
-done:
-    gsp_free(ptn);
-    gsp_free(orbits);
-    gsp_free(sg.v);
-    gsp_free(sg.d);
-    gsp_free(sg.e);
-    if (err) canon_free(out);
+    gsp__nauty_free(&g);
     return err;
 }
 

@@ -7,11 +7,10 @@
  * fixing 0 and at most N elements. Every step at least doubles H, so the depth is log2 N; each
  * step has |Aut| / N choices. The Petersen graph (|Aut| = 120) is refuted in a few dozen
  * closures; the tori and hypercubes of the tests are found at once. */
-#include <nauty/nausparse.h>
 #include <stdint.h>
 #include <string.h>
 
-#include "gossip/analysis.h"
+#include "nauty_int.h"
 
 #define REG_MAX_ORDER 500000     /* elements listed at most */
 #define REG_MAX_CELLS 100000000  /* |Aut| * N entries at most */
@@ -186,35 +185,20 @@ gsp_err_t gsp_cayley_regular(const gsp_topo_t *t, int *answer, double *aut_order
     }
     if (t->n < 2 || t->n > GSP_NAUTY_MAX || t->m > (int64_t)1 << 31) return GSP_OK;
     int n = (int)t->n;
-    int *lab = NULL, *ptn = NULL, *orbits = NULL;
     gens_t gs = {n, NULL, 0, 0, false};
     grp_t g;
     search_t s;
+    gsp__nauty_t ng;
     memset(&g, 0, sizeof g);
     memset(&s, 0, sizeof s);
-    sparsegraph sg;
-    SG_INIT(sg);
     DEFAULTOPTIONS_SPARSEGRAPH(options);
     statsblk stats;
     options.getcanon = FALSE;
     options.digraph = t->directed ? TRUE : FALSE;
     options.userautomproc = on_autom;
-    if ((err = gsp_alloc_array((void **)&lab, n, sizeof *lab, false)) || (err = gsp_alloc_array((void **)&ptn, n, sizeof *ptn, false)) ||
-        (err = gsp_alloc_array((void **)&orbits, n, sizeof *orbits, false)) ||
-        (err = gsp_alloc_array((void **)&sg.v, n, sizeof *sg.v, false)) || (err = gsp_alloc_array((void **)&sg.d, n, sizeof *sg.d, false)) ||
-        (err = gsp_alloc_array((void **)&sg.e, t->m, sizeof *sg.e, false)))
-        goto done;
-    sg.nv = n;
-    sg.nde = (size_t)t->m;
-    sg.vlen = sg.dlen = (size_t)n;
-    sg.elen = (size_t)t->m;
-    for (int x = 0; x < n; x++) {
-        sg.v[x] = (size_t)t->off[x];
-        sg.d[x] = (int)(t->off[x + 1] - t->off[x]);
-    }
-    for (int64_t a = 0; a < t->m; a++) sg.e[a] = (int)t->adj[a];
+    if ((err = gsp__nauty_init(t, &ng))) goto done;
     collect = &gs;
-    sparsenauty(&sg, lab, ptn, orbits, &options, &stats, NULL);
+    sparsenauty(&ng.sg, ng.lab, ng.ptn, ng.orbits, &options, &stats, NULL);
     collect = NULL;
     if (gs.oom) {
         err = gsp_error(GSP_ERR_NOMEM, "out of memory");
@@ -271,12 +255,7 @@ gsp_err_t gsp_cayley_regular(const gsp_topo_t *t, int *answer, double *aut_order
         gsp_free(elem);
     }
 done:
-    gsp_free(lab);
-    gsp_free(ptn);
-    gsp_free(orbits);
-    gsp_free(sg.v);
-    gsp_free(sg.d);
-    gsp_free(sg.e);
+    gsp__nauty_free(&ng);
     gsp_free(gs.gens);
     gsp_free(g.el);
     gsp_free(g.table);

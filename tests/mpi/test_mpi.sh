@@ -87,6 +87,11 @@ for flag in "" --no-shared-memory --shared-memory; do
     if [ $rc = 0 ] && grep -q "^# cost model: $want" <<<"$out"; then pass=$((pass + 1));
     else failn=$((failn + 1)); echo "FAIL: gossip-mpi bench $flag: not '$want'"; echo "$out" | head -3; fi
 done
+# Cost options with --approximate (one register schedule, nothing to choose) are refused.
+out=$(timeout 120 mpirun --oversubscribe -n 2 "$GM" run allreduce complete:2 --approximate --shared-memory 2>&1)
+rc=$?
+if [ $rc = 2 ] && grep -q "not with --approximate" <<<"$out"; then pass=$((pass + 1));
+else failn=$((failn + 1)); echo "FAIL: gossip-mpi --approximate --shared-memory: exit $rc"; echo "$out" | head -2; fi
 # Pipelined lanes (blocks cut into segments, the schedule run once per segment, all at once).
 exact 16 torus:4x4 GOSSIP_SEGMENT=256
 run 16 broadcast torus:4x4 --count 100003 --algorithm multitree --root 3 --reps 2 --segment 4096
