@@ -80,6 +80,8 @@ static inline bool gsp_vt_yes(gsp_vt_t v) { return v == GSP_VT_YES_CAYLEY || v =
  * for t's node v (an isomorphism). Cost: one canonical labelling per candidate of t's size
  * and degree. */
 gsp_err_t gsp_cayley_match(const gsp_topo_t *t, char **spec, int64_t **map);
+/** Largest graph gsp_cayley_match compares with the known families. */
+#define GSP_CAYLEY_MATCH_MAX 4096
 /** Whether t [in] is a Cayley graph of some group: whether Aut(t) has a regular subgroup
  * (Sabidussi), searched by backtracking over Aut listed from nauty's generators. *answer [out]:
  * 1 yes, 0 no (a proof: the search was exhaustive, or t is not vertex-transitive), -1 unknown

@@ -16,8 +16,8 @@ static bool applies(const gsp_plan_in_t *in, char *why, size_t n) {
         snprintf(why, n, "already a Cayley graph by its spec");
         return false;
     }
-    if (t->directed || t->dmin != t->dmax || t->n < 3 || t->n > 4096) {
-        snprintf(why, n, "an undirected regular graph of 3 to 4096 nodes given without its group (a file)");
+    if (t->directed || t->dmin != t->dmax || t->n < 3 || t->n > GSP_CAYLEY_MATCH_MAX) {
+        snprintf(why, n, "an undirected regular graph of 3 to %d nodes given without its group (a file)", GSP_CAYLEY_MATCH_MAX);
         return false;
     }
     return true;

@@ -10,7 +10,6 @@
 
 #include "nauty_int.h"
 
-#define MATCH_MAX_NODES 4096
 #define MATCH_MAX_CIRC 1024 /* circulant candidates are tried up to this N */
 
 typedef struct {
@@ -104,7 +103,7 @@ gsp_err_t gsp_cayley_match(const gsp_topo_t *t, char **spec, int64_t **map) {
     gsp_err_t err;
     *spec = NULL;
     *map = NULL;
-    if (t->group || t->directed || t->dmin != t->dmax || t->n < 3 || t->n > MATCH_MAX_NODES) return GSP_OK;
+    if (t->group || t->directed || t->dmin != t->dmax || t->n < 3 || t->n > GSP_CAYLEY_MATCH_MAX) return GSP_OK;
     match_t m = {t, {{0}, NULL, 0}, NULL, NULL, false};
     if ((err = canon_of(t, &m.tc))) return err;
     if (m.tc.orbits != 1) { /* not vertex-transitive: no Cayley graph can match */

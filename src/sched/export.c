@@ -285,6 +285,15 @@ static void piece_close(FILE *f, const tb_t *b) {
     if (b->ops.len) fputs("    </tb>\n", f);
 }
 
+/* A rank's local copy from i[srcoff] to o[dstoff], in threadblock id after its arcs'
+ * (depending on step deps of threadblock depid, or on nothing when depid < 0). */
+static void copy_tb(FILE *f, const tb_t *tu, int64_t ntb, int64_t srcoff, int64_t dstoff, long long depid, long long deps) {
+    fprintf(f, "    <tb id=\"%lld\" send=\"-1\" recv=\"-1\" chan=\"0\">\n", (long long)tbs_used(tu, ntb));
+    fprintf(f, "      <step s=\"0\" type=\"cpy\" srcbuf=\"i\" srcoff=\"%lld\" dstbuf=\"o\" dstoff=\"%lld\" cnt=\"1\" "
+               "depid=\"%lld\" deps=\"%lld\" hasdep=\"0\"/>\n    </tb>\n",
+            (long long)srcoff, (long long)dstoff, depid, deps);
+}
+
 /* The send threadblock of u towards v and the receive threadblock of v from u. */
 static gsp_err_t tbs_find(tb_t **tbs, const int64_t *ntb, const gsp_topo_t *t, int64_t u, int64_t v, int64_t *su, int64_t *rv) {
     *su = *rv = -1;
@@ -391,10 +400,8 @@ static gsp_err_t export_xml_blocks(const gsp_sched_t *s, const gsp_topo_t *t, co
         }
         if (rs) {
             /* The finished block to the output, after its last contribution. */
-            fprintf(f, "    <tb id=\"%lld\" send=\"-1\" recv=\"-1\" chan=\"0\">\n", (long long)tbs_used(tbs[u], ntb[u]));
-            fprintf(f, "      <step s=\"0\" type=\"cpy\" srcbuf=\"i\" srcoff=\"%lld\" dstbuf=\"o\" dstoff=\"0\" cnt=\"1\" "
-                       "depid=\"%lld\" deps=\"%lld\" hasdep=\"0\"/>\n    </tb>\n",
-                    (long long)u, piece_id(tbs[u], last_tb[u * n + u], last_step[u * n + u]), piece_step(last_tb[u * n + u], last_step[u * n + u]));
+            copy_tb(f, tbs[u], ntb[u], u, 0, piece_id(tbs[u], last_tb[u * n + u], last_step[u * n + u]),
+                    piece_step(last_tb[u * n + u], last_step[u * n + u]));
         }
         fputs("  </gpu>\n", f);
     }
@@ -474,10 +481,7 @@ static gsp_err_t export_xml_broadcast(const gsp_sched_t *s, const gsp_topo_t *t,
             }
             piece_close(f, b);
         }
-        if (u == root)
-            fprintf(f, "    <tb id=\"%lld\" send=\"-1\" recv=\"-1\" chan=\"0\">\n      <step s=\"0\" type=\"cpy\" srcbuf=\"i\" "
-                       "srcoff=\"0\" dstbuf=\"o\" dstoff=\"0\" cnt=\"1\" depid=\"-1\" deps=\"-1\" hasdep=\"0\"/>\n    </tb>\n",
-                    (long long)tbs_used(tbs[u], ntb[u]));
+        if (u == root) copy_tb(f, tbs[u], ntb[u], 0, 0, -1, -1);
         fputs("  </gpu>\n", f);
     }
     fputs("</algo>\n", f);
@@ -567,10 +571,7 @@ gsp_err_t gsp_export_msccl_xml(const gsp_sched_t *s0, const gsp_topo_t *t, const
             piece_close(f, b);
         }
         /* The rank's own block: input to its place in the output. */
-        fprintf(f, "    <tb id=\"%lld\" send=\"-1\" recv=\"-1\" chan=\"0\">\n", (long long)tbs_used(tbs[u], ntb[u]));
-        fprintf(f, "      <step s=\"0\" type=\"cpy\" srcbuf=\"i\" srcoff=\"0\" dstbuf=\"o\" dstoff=\"%lld\" cnt=\"1\" "
-                   "depid=\"-1\" deps=\"-1\" hasdep=\"0\"/>\n    </tb>\n",
-                (long long)u);
+        copy_tb(f, tbs[u], ntb[u], 0, u, -1, -1);
         fputs("  </gpu>\n", f);
     }
     fputs("</algo>\n", f);
