@@ -21,10 +21,57 @@ typedef enum { GSP_RT_STORE = 1, GSP_RT_REDUCE } gsp_rt_kind_t;
  * whole vector (tree phases: every transfer carries everything). */
 typedef enum { GSP_RT_RANK = 1, GSP_RT_SPLIT, GSP_RT_WHOLE } gsp_rt_layout_t;
 
+/** Where a phase's transfers come from. Only EXPLICIT holds every rank's transfers; the
+ * others give each rank its own program directly (gsp_rt_program), in time and memory linear
+ * in what that rank sends and receives (plus O(N) for the compact form, shared by all roots). */
+typedef enum {
+    GSP_RT_SRC_EXPLICIT = 0, /* sched: explicit rounds (graphs without a group; small routed phases) */
+    GSP_RT_SRC_SYMMETRIC,    /* sched: the compact symmetric form of a Cayley graph's allgather,
+                              * first deliveries only; reversed = a reduce-scatter */
+    GSP_RT_SRC_TREE,         /* a tree of a Cayley graph rooted at the identity, translated to the
+                              * root by right multiplication (an automorphism); reversed = a reduce */
+    GSP_RT_SRC_RULE          /* a closed form: each rank's transfers computed by a rule */
+} gsp_rt_source_t;
+
+struct gsp_cost;
+struct gsp_rt_phase;
+
+/** One rank's transfers of a phase before they are grouped into messages. */
 typedef struct {
+    int64_t round, peer, block;
+} gsp_rt_xfer_t;
+
+typedef struct gsp_rt_xfers {
+    gsp_rt_xfer_t *send, *recv;
+    int64_t nsend, nrecv, capsend, caprecv;
+} gsp_rt_xfers_t;
+
+/** Appends a send (recv false) or a receive to x [in,out]; transfers are appended in round order
+ * and, within a round, in the order the schedule gives them. */
+gsp_err_t gsp_rt_xfers_add(gsp_rt_xfers_t *x, bool recv, int64_t round, int64_t peer, int64_t block);
+/** Releases x's arrays; a zeroed set is a no-op. */
+void gsp_rt_xfers_destroy(gsp_rt_xfers_t *x);
+/** A closed-form phase's rule: appends rank's transfers (sends and receives in round order) to
+ * out. t [in] is the topology the phase was built on. */
+typedef gsp_err_t (*gsp_rt_rule_fn)(const struct gsp_rt_phase *ph, const gsp_topo_t *t, int64_t rank, struct gsp_rt_xfers *out);
+
+typedef struct gsp_rt_phase {
     gsp_rt_kind_t kind;
     gsp_rt_layout_t layout;
-    gsp_sched_t sched;  /* explicit, no duplicate deliveries; transfer (u, v, x) moves block x */
+    gsp_rt_source_t source;
+    bool reversed;      /* SYMMETRIC, TREE: run backwards in time and direction */
+    int64_t nrounds;    /* rounds of the phase */
+    int64_t ntransfers; /* transfers of all ranks together (block moves) */
+    gsp_sched_t sched;  /* EXPLICIT: no duplicate deliveries, transfer (u, v, x) moves block x;
+                         * SYMMETRIC: the entries of the allgather's first deliveries */
+    /* TREE: the tree of the identity (node 0): tparent[v] (-1 at 0) and the round v receives in
+     * (forward), children of v at tchild[tchild_off[v] .. tchild_off[v + 1]); troot: the root
+     * it is translated to (node v plays the tree's node v * troot^-1). */
+    int64_t *tparent, *tround, *tchild_off, *tchild;
+    int64_t troot;
+    /* RULE: the rule and its parameters. */
+    gsp_rt_rule_fn rule;
+    int64_t param[8];
     int64_t *maxblk;    /* per round: most blocks on one arc */
     int64_t *maxred;    /* per round: most blocks combined at one node (reduce phases) */
     int64_t *maxmsg;    /* per round: most messages one node sends, or receives */
@@ -48,6 +95,10 @@ typedef struct {
     gsp_collective_t coll;
     int64_t root;           /* broadcast and reduce, else -1 */
     bool local_reduce;      /* gather: every rank reduces the N gathered vectors in rank order */
+    /* Not built yet: the phases hold a lower bound of the statistics (the fewest rounds any
+     * schedule of this kind can have, one block per round), so predictions are lower bounds;
+     * gsp_rt_realize builds it when the cost model would choose it. */
+    bool pending;
     int nphases;
     gsp_rt_phase_t phase[2];
 } gsp_rt_algo_t;
@@ -55,18 +106,69 @@ typedef struct {
 typedef struct {
     gsp_rt_algo_t *v;
     int n;
+    /* Borrowed for the life of the set (gsp_rt_realize builds from them). */
+    const gsp_topo_t *topo;
+    const gsp_distances_t *dist;
+    char method[64];
+    /* The p = 1 allgather's first deliveries, planned once for every algorithm built on it. */
+    gsp_sched_t ag1;
+    bool have_ag1, tried_ag1;
+    char ag1_from[32];
 } gsp_rt_algos_t;
 
-/** Builds every runtime algorithm for collective c on t [in] with distances d [in] (root for
- * broadcast and reduce). method [in] (NULL or "auto") names the allgather construction the
- * bandwidth algorithms use, or a broadcast method for the trees. Methods that do not apply
- * are left out; GSP_ERR_NOTAPPLIC when none applies. out [out]: release with
- * gsp_rt_algos_destroy. Cost: one schedule per construction, O(N^2 d) transfers explicit. */
+/** One message of a rank's program: in round `round`, to or from `peer`, blocks
+ * items[first .. first + n). need (sends): receives of rounds <= need must be complete first
+ * (-1: none). Pipelined phases (one block a message): a receive's prev/next receive of the same
+ * block; a send's prev: the last receive of its block before it (-1: none). */
+typedef struct {
+    int64_t peer, round, need, first, n, prev, next;
+} gsp_rt_msg_t;
+
+/** One rank's program for one phase: its sends and receives, each in round order; within a
+ * round one message per peer, in the order the schedule names them. */
+typedef struct {
+    gsp_rt_kind_t kind;
+    gsp_rt_layout_t layout;
+    bool pipelined;
+    int64_t nrounds;
+    gsp_rt_msg_t *send, *recv;
+    int64_t nsend, nrecv;
+    int64_t *items;
+    int64_t nitems;
+} gsp_rt_prog_t;
+
+/** Rank's program [out] for phase k of a [in] (built, not pending) on t [in], the topology a
+ * was built on. Computed from the phase's compact form: O(what rank moves) plus O(N) scratch.
+ * Release with gsp_rt_prog_destroy. */
+gsp_err_t gsp_rt_program(const gsp_rt_algo_t *a, int k, const gsp_topo_t *t, int64_t rank, gsp_rt_prog_t *out);
+/** Releases a program; a zeroed one is a no-op. */
+void gsp_rt_prog_destroy(gsp_rt_prog_t *p);
+/** Assembles every rank's program of phase k into one explicit schedule [out] (collective c:
+ * allgather for store phases, reduce-scatter for reduce phases) — what tests verify. Checks that
+ * every send has its matching receive at the peer (same round, same blocks, same order);
+ * GSP_ERR_INTERNAL naming the first mismatch otherwise. O(N) programs: small instances. */
+gsp_err_t gsp_rt_assemble(const gsp_rt_algo_t *a, int k, const gsp_topo_t *t, gsp_sched_t *out);
+
+/** Builds every runtime algorithm for collective c on t [in, borrowed for the life of out] with
+ * distances d [in, borrowed likewise] (root for broadcast and reduce). method [in] (NULL or
+ * "auto") names the allgather construction the bandwidth algorithms use, or a broadcast method
+ * for the trees. Cheap algorithms (compact forms: O(N) each) are built; those whose schedules
+ * cost more (the p = 1 packet schedules, arborescences, explicit forms) are left pending with
+ * lower-bound statistics (gsp_rt_realize). Methods that do not apply are left out;
+ * GSP_ERR_NOTAPPLIC when none applies. out [out]: release with gsp_rt_algos_destroy. */
 gsp_err_t gsp_rt_algos(const gsp_topo_t *t, const gsp_distances_t *d, gsp_collective_t c, int64_t root, const char *method,
                        gsp_rt_algos_t *out);
 /** Releases every algorithm and its schedules; a zeroed set is a no-op. */
 void gsp_rt_algos_destroy(gsp_rt_algos_t *a);
-
+/** Builds pending algorithm i of a [in,out]. When its schedule cannot be built (the method does
+ * not apply) the algorithm is removed from a and *removed [out] is set; indices after i shift.
+ * GSP_OK when already built. */
+gsp_err_t gsp_rt_realize(gsp_rt_algos_t *a, int i, bool *removed);
+/** The cost model's choice for `bytes` on `nodes` ranks: predicts every algorithm, and builds
+ * pending ones only while their lower bound beats the best built one. *idx [out]; skip [in,
+ * may be NULL]: algorithms to leave out (skip(a->v[i], ctx) true). Every rank computes the same. */
+gsp_err_t gsp_rt_choose_build(gsp_rt_algos_t *a, int64_t nodes, int64_t bytes, const struct gsp_cost *c,
+                              bool (*skip)(const gsp_rt_algo_t *, void *), void *ctx, int *idx);
 /** Arc-disjoint spanning out-trees of t rooted at root, as many as t allows — the fewest
  * arc-disjoint paths from root to any node (Edmonds' branching theorem), at most kmax (0: no
  * cap). *k [out]: their number; parent [out]: k * n entries, parent[i * n + v] the parent of v
@@ -82,7 +184,7 @@ gsp_err_t gsp_arborescences(const gsp_topo_t *t, int64_t root, int64_t kmax, int
  * CPU cost of a message, which latencies do not hide). */
 #define GSP_COST_MAX_BETA 16
 
-typedef struct {
+typedef struct gsp_cost {
     double alpha, beta, gamma;
     /* Pipelining: the runtime cuts blocks into segments of about this many bytes and runs the
      * schedule once per segment, all at once (0: whole blocks). Not in the predictions. */
@@ -132,7 +234,8 @@ typedef struct {
  * first, T = max(T, hop * (h - 1)) + (messages going h links) * beta * block; the round costs
  * alpha + the largest T, plus the overhead and combining terms. */
 void gsp_rt_predict(const gsp_rt_algo_t *a, int64_t nodes, int64_t bytes, const gsp_cost_t *c, gsp_rt_pred_t *p);
-/** Index of the algorithm with the least predicted time (the first on ties). */
+/** Index of the algorithm with the least predicted time (the first on ties); pending algorithms
+ * are predicted by their lower bound. */
 int gsp_rt_choose(const gsp_rt_algos_t *a, int64_t nodes, int64_t bytes, const gsp_cost_t *c);
 /** Segments a pipelined phase runs in for blocks of blk bytes: about blk / c->segment when the
  * segment is set, else segments whose transfer takes about alpha (w / alpha, w the time of

@@ -15,31 +15,16 @@
 #include "gossip/mpi.h"
 #include "mpi_int.h"
 
+/* This rank's programs of one algorithm, computed on its first use. */
 typedef struct {
-    int peer;
-    int32_t round;
-    int32_t need;   /* sends: receives of rounds <= need must be complete first (-1: none) */
-    int64_t first, n; /* blocks items[first .. first+n) */
-    /* Pipelined phases (one block per message): a receive's prev/next receive of the same
-     * block; a send's prev: the last receive of its block before it (-1: none). */
-    int64_t prev, next;
-} xfer_t;
-
-typedef struct {
-    gsp_rt_kind_t kind;
-    gsp_rt_layout_t layout;
-    bool pipelined;
-    int64_t nrounds;
-    xfer_t *send, *recv;
-    int64_t nsend, nrecv;
-    int64_t *items;
-    int64_t nitems;
-} prog_t;
+    char name[32];
+    gsp_rt_prog_t prog[2];
+} progs_t;
 
 typedef struct {
     gsp_rt_algos_t algos;
-    prog_t *progs;      /* one per phase of every algorithm, built on first use */
-    bool *built;
+    progs_t *progs;     /* the algorithms run so far */
+    int nprogs;
     int64_t *choice;    /* per size class (log2 of bytes): algorithm index, -1 = not chosen yet */
     bool ready;
 } entry_t;
@@ -80,20 +65,10 @@ struct gsp_mpi_ctx {
     size_t fresh_cap;
 };
 
-static void prog_free(prog_t *p) {
-    gsp_free(p->send);
-    gsp_free(p->recv);
-    gsp_free(p->items);
-    memset(p, 0, sizeof *p);
-}
-
 static void entry_free(entry_t *e) {
-    int np = 0;
-    for (int i = 0; i < e->algos.n; i++) np += e->algos.v[i].nphases;
-    if (e->progs)
-        for (int k = 0; k < np; k++) prog_free(&e->progs[k]);
+    for (int i = 0; i < e->nprogs; i++)
+        for (int k = 0; k < 2; k++) gsp_rt_prog_destroy(&e->progs[i].prog[k]);
     gsp_free(e->progs);
-    gsp_free(e->built);
     gsp_free(e->choice);
     gsp_rt_algos_destroy(&e->algos);
     memset(e, 0, sizeof *e);
@@ -211,108 +186,6 @@ const char *gsp_mpi_ctx_last(const gsp_mpi_ctx_t *c) { return c->last ? c->last 
 
 bool gsp_mpi_ctx_communicated(const gsp_mpi_ctx_t *c) { return c->communicated; }
 
-/* ---- one rank's programs ---- */
-
-static gsp_err_t push_xfer(xfer_t **v, int64_t *n, int64_t *cap, xfer_t x) {
-    if (*n == *cap) {
-        *cap = *cap ? 2 * *cap : 16;
-        void *q = gsp_realloc(*v, (size_t)*cap * sizeof **v);
-        if (!q) return gsp_error(GSP_ERR_NOMEM, "out of memory");
-        *v = q;
-    }
-    (*v)[(*n)++] = x;
-    return GSP_OK;
-}
-
-/* Rank me's messages in phase ph: transfers grouped per (round, peer) in schedule order. */
-static gsp_err_t prog_build(const gsp_rt_phase_t *ph, int me, int64_t n, prog_t *p) {
-    gsp_err_t err = GSP_OK;
-    const gsp_sched_t *s = &ph->sched;
-    int64_t capS = 0, capR = 0, capI = 0, *last = NULL;
-    memset(p, 0, sizeof *p);
-    p->kind = ph->kind;
-    p->layout = ph->layout;
-    p->pipelined = ph->pipelined;
-    p->nrounds = s->nrounds;
-    if (s->nrounds >= INT32_MAX) return gsp_error(GSP_ERR_TOOBIG, "too many rounds");
-    if ((err = gsp_alloc_array((void **)&last, n, sizeof *last, false))) goto done;
-    for (int64_t x = 0; x < n; x++) last[x] = -1;
-    /* Items: first the sends of the round, then its receives; a message's items stay together
-     * because each (round, peer) is collected in one pass over the round. */
-    for (int64_t r = 0; r < s->nrounds; r++) {
-        int64_t b = s->send_off.v[r], e = s->send_off.v[r + 1];
-        for (int dir = 0; dir < 2; dir++) {
-            int64_t mfirst = dir ? p->nrecv : p->nsend;
-            for (int64_t k = b; k < e; k++) {
-                const gsp_send_t *t = &s->sends[k];
-                int64_t mine = dir ? t->v : t->u, other = dir ? t->u : t->v;
-                if (mine != me) continue;
-                xfer_t **v = dir ? &p->recv : &p->send;
-                int64_t *nv = dir ? &p->nrecv : &p->nsend;
-                /* One message per peer and round, in the order peers first appear. */
-                bool seen = false;
-                for (int64_t q = mfirst; q < *nv && !seen; q++) seen = (*v)[q].peer == other;
-                if (!seen && (err = push_xfer(v, nv, dir ? &capR : &capS, (xfer_t){(int)other, (int32_t)r, -1, -1, 0, -1, -1}))) goto done;
-            }
-            /* Fill the items message by message, so each message's blocks are contiguous. */
-            int64_t nv = dir ? p->nrecv : p->nsend;
-            for (int64_t q = mfirst; q < nv; q++) {
-                xfer_t *x = dir ? &p->recv[q] : &p->send[q];
-                x->first = p->nitems;
-                for (int64_t k = b; k < e; k++) {
-                    const gsp_send_t *t = &s->sends[k];
-                    if ((dir ? t->v : t->u) != me || (dir ? t->u : t->v) != x->peer) continue;
-                    if (p->nitems == capI) {
-                        capI = capI ? 2 * capI : 64;
-                        void *nq = gsp_realloc(p->items, (size_t)capI * sizeof *p->items);
-                        if (!nq) {
-                            err = gsp_error(GSP_ERR_NOMEM, "out of memory");
-                            goto done;
-                        }
-                        p->items = nq;
-                    }
-                    p->items[p->nitems++] = t->x;
-                    x->n++;
-                    if (!dir && last[t->x] > x->need) x->need = (int32_t)last[t->x];
-                }
-            }
-        }
-        /* This round's receives become dependencies of later sends. */
-        for (int64_t q = 0; q < p->nrecv; q++)
-            if (p->recv[q].round == r)
-                for (int64_t i = 0; i < p->recv[q].n; i++) last[p->items[p->recv[q].first + i]] = r;
-    }
-    if (ph->pipelined) {
-        /* Links between the receives and sends of each block (messages carry one block each:
-         * the trees are arc-disjoint). */
-        for (int64_t q = 0; q < p->nrecv + p->nsend && !err; q++) {
-            const xfer_t *x = q < p->nrecv ? &p->recv[q] : &p->send[q - p->nrecv];
-            if (x->n != 1) err = gsp_error(GSP_ERR_INTERNAL, "a pipelined phase carries several blocks in one message");
-        }
-        for (int64_t q = 0; q < p->nrecv && !err; q++) {
-            int64_t b = p->items[p->recv[q].first];
-            for (int64_t e = q - 1; e >= 0; e--)
-                if (p->items[p->recv[e].first] == b) {
-                    p->recv[q].prev = e;
-                    p->recv[e].next = q;
-                    break;
-                }
-        }
-        for (int64_t q = 0; q < p->nsend && !err; q++) {
-            int64_t b = p->items[p->send[q].first];
-            for (int64_t e = p->nrecv - 1; e >= 0; e--)
-                if (p->recv[e].round < p->send[q].round && p->items[p->recv[e].first] == b) {
-                    p->send[q].prev = e;
-                    break;
-                }
-        }
-    }
-done:
-    gsp_free(last);
-    if (err) prog_free(p);
-    return err;
-}
-
 /* ---- buffers ---- */
 
 static gsp_err_t reserve(void **p, size_t *cap, size_t need) {
@@ -378,7 +251,7 @@ static inline char *at(void *base, int64_t first, const dtinfo_t *d) {
 }
 
 /* Bytes a message takes packed (plain types: the data itself). */
-static int64_t msg_bytes(const prog_t *p, const xfer_t *x, const lay_t *l, const dtinfo_t *d, MPI_Comm comm) {
+static int64_t msg_bytes(const gsp_rt_prog_t *p, const gsp_rt_msg_t *x, const lay_t *l, const dtinfo_t *d, MPI_Comm comm) {
     int64_t b = 0;
     for (int64_t i = 0; i < x->n; i++) {
         int64_t len = blk_len(l, p->items[x->first + i]);
@@ -394,7 +267,7 @@ static int64_t msg_bytes(const prog_t *p, const xfer_t *x, const lay_t *l, const
 
 /* A message goes straight from or to the buffer when it is one block and (receives) the block
  * is stored, not combined. */
-static inline bool direct(const prog_t *p, const xfer_t *x, bool recv) { return x->n == 1 && (!recv || p->kind == GSP_RT_STORE); }
+static inline bool direct(const gsp_rt_prog_t *p, const gsp_rt_msg_t *x, bool recv) { return x->n == 1 && (!recv || p->kind == GSP_RT_STORE); }
 
 /* Where a send reads block b: the caller's send buffer for this rank's own allgather block (so
  * the local copy can wait until the messages are out), else the working buffer. */
@@ -414,11 +287,11 @@ static inline char *src_at(const gsp_mpi_ctx_t *c, void *base, const lay_t *l, i
 static int tag_of(int phase, int lane, int32_t round) { return ((phase & 1) << 14) | ((lane & 255) << 6) | (round & 0x3f); }
 
 /* Processes lane j's received messages [b, e) in schedule order: unpack or combine. */
-static gsp_err_t absorb(gsp_mpi_ctx_t *c, const prog_t *p, int64_t b, int64_t e, const size_t *soff, void *base, const lay_t *l,
+static gsp_err_t absorb(gsp_mpi_ctx_t *c, const gsp_rt_prog_t *p, int64_t b, int64_t e, const size_t *soff, void *base, const lay_t *l,
                         const dtinfo_t *d, MPI_Op op) {
     gsp_err_t err;
     for (int64_t q = b; q < e; q++) {
-        const xfer_t *x = &p->recv[q];
+        const gsp_rt_msg_t *x = &p->recv[q];
         if (direct(p, x, true)) continue;
         char *src = c->stage + soff[q];
         int pos = 0, bytes = (int)msg_bytes(p, x, l, d, c->comm);
@@ -446,7 +319,7 @@ static gsp_err_t absorb(gsp_mpi_ctx_t *c, const prog_t *p, int64_t b, int64_t e,
 
 /* Staging offsets, lane by lane (c->soff[j * per + q]: receive q, then send q at nR + q):
  * receives that are combined or hold several blocks, then packed sends. *total [out]: bytes. */
-static gsp_err_t stage_offsets(gsp_mpi_ctx_t *c, const prog_t *p, const lay_t *l0, const dtinfo_t *d, size_t *total_out) {
+static gsp_err_t stage_offsets(gsp_mpi_ctx_t *c, const gsp_rt_prog_t *p, const lay_t *l0, const dtinfo_t *d, size_t *total_out) {
     int K = l0->lanes;
     int64_t nR = p->nrecv, nS = p->nsend, per = nR + nS;
     size_t total = 0;
@@ -473,7 +346,7 @@ static gsp_err_t stage_offsets(gsp_mpi_ctx_t *c, const prog_t *p, const lay_t *l
 
 /* The staging area for a phase's lanes, and (reduce phases with a separate input) every
  * block of every lane marked "fresh": still the input's value. */
-static gsp_err_t stage_and_fresh(gsp_mpi_ctx_t *c, const prog_t *p, const lay_t *l0, const dtinfo_t *d) {
+static gsp_err_t stage_and_fresh(gsp_mpi_ctx_t *c, const gsp_rt_prog_t *p, const lay_t *l0, const dtinfo_t *d) {
     gsp_err_t err;
     size_t total = 0, K = (size_t)l0->lanes;
     if ((err = stage_offsets(c, p, l0, d, &total))) return err;
@@ -487,9 +360,9 @@ static gsp_err_t stage_and_fresh(gsp_mpi_ctx_t *c, const prog_t *p, const lay_t 
 
 /* Issues send q of lane l->lane: one block straight from its buffer, or several packed into
  * the lane's staging area (so: the lane's offsets). */
-static gsp_err_t issue_send(gsp_mpi_ctx_t *c, const prog_t *p, int phase, int64_t q, void *base, const lay_t *l, const dtinfo_t *d,
+static gsp_err_t issue_send(gsp_mpi_ctx_t *c, const gsp_rt_prog_t *p, int phase, int64_t q, void *base, const lay_t *l, const dtinfo_t *d,
                             const size_t *so, MPI_Request *req) {
-    const xfer_t *x = &p->send[q];
+    const gsp_rt_msg_t *x = &p->send[q];
     int64_t b0 = p->items[x->first];
     int tag = tag_of(phase, l->lane, x->round), rc;
     if (direct(p, x, false) && p->pipelined) /* synchronous: completion means delivered (the window) */
@@ -512,9 +385,9 @@ static gsp_err_t issue_send(gsp_mpi_ctx_t *c, const prog_t *p, int phase, int64_
 }
 
 /* Posts receive q of lane l->lane into the buffer (one stored block) or the staging area. */
-static gsp_err_t post_recv(gsp_mpi_ctx_t *c, const prog_t *p, int phase, int64_t q, void *base, const lay_t *l, const dtinfo_t *d,
+static gsp_err_t post_recv(gsp_mpi_ctx_t *c, const gsp_rt_prog_t *p, int phase, int64_t q, void *base, const lay_t *l, const dtinfo_t *d,
                            const size_t *so, MPI_Request *req) {
-    const xfer_t *x = &p->recv[q];
+    const gsp_rt_msg_t *x = &p->recv[q];
     int64_t b0 = p->items[x->first];
     int tag = tag_of(phase, l->lane, x->round), rc;
     if (direct(p, x, true)) rc = MPI_Irecv(at(base, blk_first(l, b0), d), (int)blk_len(l, b0), d->dt, x->peer, tag, c->comm, req);
@@ -528,7 +401,7 @@ static gsp_err_t post_recv(gsp_mpi_ctx_t *c, const prog_t *p, int phase, int64_t
 
 typedef struct {
     gsp_mpi_ctx_t *c;
-    const prog_t *p;
+    const gsp_rt_prog_t *p;
     int phase;
     void *base;
     const lay_t *l0;
@@ -541,7 +414,7 @@ typedef struct {
 
 /* Issues lane j's sends whose block is absorbed and whose window is free. */
 static gsp_err_t try_issue(pipe_t *pp, int j) {
-    const prog_t *p = pp->p;
+    const gsp_rt_prog_t *p = pp->p;
     int64_t nR = p->nrecv, nS = p->nsend, per = nR + nS;
     lay_t l = *pp->l0;
     l.lane = j;
@@ -566,7 +439,7 @@ static gsp_err_t try_issue(pipe_t *pp, int j) {
  * and SimGrid, share a link among concurrent messages, and without a window all segments
  * would arrive together at the end and nothing would pipeline. Each lane still absorbs its
  * receives in schedule order, so reductions keep the schedule's order. */
-static gsp_err_t run_pipelined(gsp_mpi_ctx_t *c, const prog_t *p, int phase, void *base, const lay_t *l0, const dtinfo_t *d,
+static gsp_err_t run_pipelined(gsp_mpi_ctx_t *c, const gsp_rt_prog_t *p, int phase, void *base, const lay_t *l0, const dtinfo_t *d,
                                MPI_Op op) {
     gsp_err_t err;
     int window = WINDOW;
@@ -632,7 +505,7 @@ static gsp_err_t run_pipelined(gsp_mpi_ctx_t *c, const prog_t *p, int phase, voi
  * depends on (that lane's rounds <= need) are complete and processed. Each lane processes its
  * receives in round order and lanes touch disjoint segments, so the reduction order of every
  * element is the schedule's, whatever the timing. */
-static gsp_err_t run_phase(gsp_mpi_ctx_t *c, const prog_t *p, int phase, void *base, const lay_t *l0, const dtinfo_t *d,
+static gsp_err_t run_phase(gsp_mpi_ctx_t *c, const gsp_rt_prog_t *p, int phase, void *base, const lay_t *l0, const dtinfo_t *d,
                            MPI_Op op) {
     if (p->pipelined) return run_pipelined(c, p, phase, base, l0, d, op);
     gsp_err_t err;
@@ -744,28 +617,60 @@ static double packed_max(const gsp_rt_algo_t *a, double vec, double per_rank, in
     for (int k = 0; k < a->nphases; k++) {
         const gsp_rt_phase_t *ph = &a->phase[k];
         double blk = ph->layout == GSP_RT_RANK ? per_rank : ph->layout == GSP_RT_SPLIT ? vec / (double)n + 1 : vec;
-        for (int64_t r = 0; r < ph->sched.nrounds; r++)
+        for (int64_t r = 0; r < ph->nrounds; r++)
             if ((double)ph->maxblk[r] * blk > m) m = (double)ph->maxblk[r] * blk;
     }
     return m;
 }
 
-/* Finds the algorithm for coll on bytes, building the plans on first use. Every rank takes the
+typedef struct {
+    double vec, per_rank;
+    int64_t n;
+} too_big_t;
+
+/* Algorithms whose packed messages would overflow MPI's int count are left out. */
+static bool too_big(const gsp_rt_algo_t *a, void *ctx) {
+    const too_big_t *x = ctx;
+    return packed_max(a, x->vec, x->per_rank, x->n) > (double)INT_MAX;
+}
+
+/* This rank's programs of algorithm a, computed on first use. */
+static gsp_err_t programs_of(gsp_mpi_ctx_t *c, entry_t *e, const gsp_rt_algo_t *a, const gsp_rt_prog_t **out) {
+    for (int i = 0; i < e->nprogs; i++)
+        if (!strcmp(e->progs[i].name, a->name)) {
+            *out = e->progs[i].prog;
+            return GSP_OK;
+        }
+    void *q = gsp_realloc(e->progs, (size_t)(e->nprogs + 1) * sizeof *e->progs);
+    if (!q) return gsp_error(GSP_ERR_NOMEM, "out of memory");
+    e->progs = q;
+    progs_t *pr = &e->progs[e->nprogs];
+    memset(pr, 0, sizeof *pr);
+    snprintf(pr->name, sizeof pr->name, "%s", a->name);
+    gsp_err_t err = GSP_OK;
+    for (int k = 0; k < a->nphases && !err; k++) err = gsp_rt_program(a, k, &c->topo, c->rank, &pr->prog[k]);
+    if (err) {
+        for (int k = 0; k < 2; k++) gsp_rt_prog_destroy(&pr->prog[k]);
+        return err;
+    }
+    e->nprogs++;
+    *out = pr->prog;
+    return GSP_OK;
+}
+
+/* Finds the algorithm for coll on bytes, building on first use only what this rank runs: the
+ * candidates' compact forms and this rank's programs of the chosen one. Every rank takes the
  * same decisions from the same inputs; a failure to build is agreed on by all ranks, so they
  * fall through together instead of some waiting forever. */
 static gsp_err_t prepare(gsp_mpi_ctx_t *c, gsp_collective_t coll, int root, int64_t bytes, double vec, double per_rank,
-                         const gsp_rt_algo_t **algo, const prog_t **progs) {
+                         const gsp_rt_algo_t **algo, const gsp_rt_prog_t **progs) {
     gsp_err_t err = GSP_OK;
     entry_t *e = entry_for(c, coll, root);
     c->communicated = false;
     if (!e) return gsp_error(GSP_ERR_NOMEM, "out of memory");
     if (!e->ready) {
         err = gsp_rt_algos(&c->topo, &c->dist, coll, root, c->method, &e->algos);
-        int np = 0;
-        for (int i = 0; !err && i < e->algos.n; i++) np += e->algos.v[i].nphases;
-        if (!err && (!(e->progs = gsp_calloc((size_t)np + 1, sizeof *e->progs)) || !(e->built = gsp_calloc((size_t)np + 1, 1)) ||
-                     !(e->choice = gsp_calloc(SIZE_CLASSES, sizeof *e->choice))))
-            err = gsp_error(GSP_ERR_NOMEM, "out of memory");
+        if (!err && !(e->choice = gsp_calloc(SIZE_CLASSES, sizeof *e->choice))) err = gsp_error(GSP_ERR_NOMEM, "out of memory");
         if (!err)
             for (int s = 0; s < SIZE_CLASSES; s++) e->choice[s] = -1;
         int ok = !err, all;
@@ -777,56 +682,55 @@ static gsp_err_t prepare(gsp_mpi_ctx_t *c, gsp_collective_t coll, int root, int6
         }
         e->ready = true;
     }
-    int idx;
+    int idx = -1;
     const char *force = c->force[coll];
+    bool fresh = false;
     if (force) {
         idx = gsp_rt_find(&e->algos, force);
         if (idx < 0) return gsp_error(GSP_ERR_NOTAPPLIC, "no runtime algorithm '%s' for %s here", force, gsp_collective_name(coll));
+        if (e->algos.v[idx].pending) {
+            bool removed = false;
+            fresh = true;
+            err = gsp_rt_realize(&e->algos, idx, &removed);
+            if (!err && removed) err = gsp_error(GSP_ERR_NOTAPPLIC, "runtime algorithm '%s' does not apply here", force);
+        }
     } else {
         int sc = size_class(bytes);
         if (e->choice[sc] < 0) {
-            /* Predict at the class's upper end; leave out algorithms whose packed messages
-             * would overflow MPI's int count. */
-            int64_t rep = (int64_t)1 << sc;
-            int best = -1;
-            double bt = 0;
-            for (int i = 0; i < e->algos.n; i++) {
-                if (packed_max(&e->algos.v[i], vec, per_rank, c->size) > (double)INT_MAX) continue;
-                gsp_rt_pred_t pr;
-                gsp_rt_predict(&e->algos.v[i], c->size, rep, &c->cost, &pr);
-                if (best < 0 || pr.seconds < bt) {
-                    best = i;
-                    bt = pr.seconds;
-                }
-            }
-            if (best < 0) return gsp_error(GSP_ERR_TOOBIG, "every algorithm would send a message above MPI's int count");
-            e->choice[sc] = best;
-        }
-        idx = (int)e->choice[sc];
-    }
-    int first = 0;
-    for (int i = 0; i < idx; i++) first += e->algos.v[i].nphases;
-    const gsp_rt_algo_t *a = &e->algos.v[idx];
-    int ok = 1, all = 1;
-    bool fresh = false;
-    for (int k = 0; k < a->nphases; k++)
-        if (!e->built[first + k]) {
+            /* Predict at the class's upper end. Building a pending candidate changes the
+             * indices: forget the other classes' choices. */
+            int n0 = e->algos.n;
+            too_big_t tb = {vec, per_rank, c->size};
+            int best;
             fresh = true;
-            if ((err = prog_build(&a->phase[k], c->rank, c->size, &e->progs[first + k]))) ok = 0;
-            else e->built[first + k] = true;
-        }
-    if (fresh) PMPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, c->comm);
-    if (!all) {
-        for (int k = 0; k < a->nphases; k++)
-            if (e->built[first + k]) {
-                prog_free(&e->progs[first + k]);
-                e->built[first + k] = false;
+            err = gsp_rt_choose_build(&e->algos, c->size, (int64_t)1 << sc, &c->cost, too_big, &tb, &best);
+            if (err == GSP_ERR_NOTAPPLIC) err = gsp_error(GSP_ERR_TOOBIG, "every algorithm would send a message above MPI's int count");
+            if (!err) {
+                if (e->algos.n != n0)
+                    for (int s = 0; s < SIZE_CLASSES; s++) e->choice[s] = -1;
+                e->choice[sc] = best;
             }
-        return err ? err : gsp_error(GSP_ERR_INTERNAL, "another rank failed to plan %s", gsp_collective_name(coll));
+        }
+        if (!err) idx = (int)e->choice[sc];
     }
-    *algo = a;
-    *progs = &e->progs[first];
-    c->last = a->name;
+    const gsp_rt_prog_t *pg = NULL;
+    if (!err) {
+        bool known = false;
+        for (int i = 0; i < e->nprogs && !known; i++) known = !strcmp(e->progs[i].name, e->algos.v[idx].name);
+        fresh |= !known;
+        err = programs_of(c, e, &e->algos.v[idx], &pg);
+    }
+    /* Every rank reaches this agreement on the same calls: it builds or chooses on the same
+     * first uses, deterministically. */
+    if (fresh) {
+        int ok = !err, all = 1;
+        PMPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, c->comm);
+        if (!all) return err ? err : gsp_error(GSP_ERR_INTERNAL, "another rank failed to plan %s", gsp_collective_name(coll));
+    }
+    if (err) return err;
+    *algo = &e->algos.v[idx];
+    *progs = pg;
+    c->last = e->algos.v[idx].name;
     return GSP_OK;
 }
 
@@ -841,7 +745,7 @@ gsp_err_t gsp_mpi_ctx_allgather(gsp_mpi_ctx_t *c, const void *sendbuf, int sendc
                                 int recvcount, MPI_Datatype recvtype) {
     gsp_err_t err;
     const gsp_rt_algo_t *a;
-    const prog_t *pg;
+    const gsp_rt_prog_t *pg;
     dtinfo_t d;
     dt_info(recvtype, &d);
     int64_t bytes = (int64_t)recvcount * d.size;
@@ -870,7 +774,7 @@ gsp_err_t gsp_mpi_ctx_allgather(gsp_mpi_ctx_t *c, const void *sendbuf, int sendc
  * otherwise): the first phase combines it block by block instead of copying it whole first;
  * what is still the input afterwards and stays with this rank (its own block; with one block,
  * the block) is copied then. */
-static gsp_err_t run_algo(gsp_mpi_ctx_t *c, const gsp_rt_algo_t *a, const prog_t *pg, void *work, const void *in, int64_t count,
+static gsp_err_t run_algo(gsp_mpi_ctx_t *c, const gsp_rt_algo_t *a, const gsp_rt_prog_t *pg, void *work, const void *in, int64_t count,
                           const dtinfo_t *d, MPI_Op op) {
     gsp_err_t err = GSP_OK;
     for (int k = 0; k < a->nphases && !err; k++) {
@@ -895,7 +799,7 @@ static gsp_err_t run_algo(gsp_mpi_ctx_t *c, const gsp_rt_algo_t *a, const prog_t
 }
 
 /* The gather algorithm: every rank's vector to every rank, reduced in rank order. */
-static gsp_err_t run_gather(gsp_mpi_ctx_t *c, const prog_t *pg, const void *in, void *out, int64_t count, const dtinfo_t *d,
+static gsp_err_t run_gather(gsp_mpi_ctx_t *c, const gsp_rt_prog_t *pg, const void *in, void *out, int64_t count, const dtinfo_t *d,
                             MPI_Op op) {
     gsp_err_t err;
     size_t vb = (size_t)(count * d->size);
@@ -914,7 +818,7 @@ static gsp_err_t run_gather(gsp_mpi_ctx_t *c, const prog_t *pg, const void *in, 
 gsp_err_t gsp_mpi_ctx_allreduce(gsp_mpi_ctx_t *c, const void *sendbuf, void *recvbuf, int count, MPI_Datatype dt, MPI_Op op) {
     gsp_err_t err;
     const gsp_rt_algo_t *a;
-    const prog_t *pg;
+    const gsp_rt_prog_t *pg;
     dtinfo_t d;
     dt_info(dt, &d);
     if (!d.plain) return gsp_error(GSP_ERR_UNSUPPORTED, "reductions run on datatypes without holes or offsets");
@@ -930,7 +834,7 @@ gsp_err_t gsp_mpi_ctx_reduce_scatter_block(gsp_mpi_ctx_t *c, const void *sendbuf
                                            MPI_Op op) {
     gsp_err_t err;
     const gsp_rt_algo_t *a;
-    const prog_t *pg;
+    const gsp_rt_prog_t *pg;
     dtinfo_t d;
     dt_info(dt, &d);
     if (!d.plain) return gsp_error(GSP_ERR_UNSUPPORTED, "reductions run on datatypes without holes or offsets");
@@ -953,7 +857,7 @@ gsp_err_t gsp_mpi_ctx_reduce_scatter_block(gsp_mpi_ctx_t *c, const void *sendbuf
 gsp_err_t gsp_mpi_ctx_bcast(gsp_mpi_ctx_t *c, void *buf, int count, MPI_Datatype dt, int root) {
     gsp_err_t err;
     const gsp_rt_algo_t *a;
-    const prog_t *pg;
+    const gsp_rt_prog_t *pg;
     dtinfo_t d;
     dt_info(dt, &d);
     int64_t bytes = (int64_t)count * d.size;
@@ -965,7 +869,7 @@ gsp_err_t gsp_mpi_ctx_bcast(gsp_mpi_ctx_t *c, void *buf, int count, MPI_Datatype
 gsp_err_t gsp_mpi_ctx_reduce(gsp_mpi_ctx_t *c, const void *sendbuf, void *recvbuf, int count, MPI_Datatype dt, MPI_Op op, int root) {
     gsp_err_t err;
     const gsp_rt_algo_t *a;
-    const prog_t *pg;
+    const gsp_rt_prog_t *pg;
     dtinfo_t d;
     dt_info(dt, &d);
     if (!d.plain) return gsp_error(GSP_ERR_UNSUPPORTED, "reductions run on datatypes without holes or offsets");

@@ -20,6 +20,22 @@
 #include "gossip/gossip.h"
 #include "gossip/runtime.h"
 
+/* The cost model's choice, building pending candidates as the runtime does. */
+static int choose(gsp_rt_algos_t *a, int64_t n, int64_t bytes, const gsp_cost_t *c) {
+    int i;
+    if (gsp_rt_choose_build(a, n, bytes, c, NULL, NULL, &i)) fail_msg("choose: %s", gsp_errmsg());
+    return i;
+}
+
+/* Every candidate built (tests look at their schedules). */
+static void realize_all(gsp_rt_algos_t *a) {
+    for (int i = 0; i < a->n; i++) {
+        bool removed;
+        if (gsp_rt_realize(a, i, &removed)) fail_msg("realize %s: %s", a->v[i].name, gsp_errmsg());
+        if (removed) i--;
+    }
+}
+
 static gsp_topo_t build(const char *spec) {
     gsp_topo_t t;
     if (gsp_topo_from_spec(&t, spec)) fail_msg("%s: %s", spec, gsp_errmsg());
@@ -166,6 +182,7 @@ static void test_multitree_phases(void **state) {
             gsp_rt_algos_t a;
             gsp_collective_t cc = coll ? GSP_COLL_REDUCE : GSP_COLL_BROADCAST;
             if (gsp_rt_algos(&t, &d, cc, root, NULL, &a)) fail_msg("%s: %s", specs[c], gsp_errmsg());
+            realize_all(&a);
             int i = gsp_rt_find(&a, "multitree");
             if (i < 0) fail_msg("%s: no multitree", specs[c]);
             const gsp_rt_phase_t *ph = &a.v[i].phase[0];
@@ -176,8 +193,8 @@ static void test_multitree_phases(void **state) {
             /* Large messages go down the trees, small ones never. */
             gsp_cost_t cost = gsp_cost_default();
             if (t.n >= 16) {
-                assert_string_equal(a.v[gsp_rt_choose(&a, t.n, 4 << 20, &cost)].name, "multitree");
-                assert_string_not_equal(a.v[gsp_rt_choose(&a, t.n, 8, &cost)].name, "multitree");
+                assert_string_equal(a.v[choose(&a, t.n, 4 << 20, &cost)].name, "multitree");
+                assert_string_not_equal(a.v[choose(&a, t.n, 8, &cost)].name, "multitree");
             }
             gsp_rt_algos_destroy(&a);
         }
@@ -237,6 +254,7 @@ static void test_routed_phases(void **state) {
             gsp_rt_algos_t a;
             gsp_collective_t cc = coll ? GSP_COLL_REDUCE : GSP_COLL_BROADCAST;
             if (gsp_rt_algos(&t, &d, cc, root, NULL, &a)) fail_msg("%s: %s", spec, gsp_errmsg());
+            realize_all(&a);
             int f = gsp_rt_find(&a, "flat"), g = gsp_rt_find(&a, "dims");
             assert_true(f >= 0);
             const gsp_rt_phase_t *ph = &a.v[f].phase[0];
@@ -268,14 +286,14 @@ static void test_routed_phases(void **state) {
             assert_true(g >= 0);
             ph = &a.v[g].phase[0];
             check_routed(ph, t.n, root, coll, spec);
-            assert_int_equal(ph->sched.nrounds, cases[c].dims_rounds);
+            assert_int_equal(ph->nrounds, cases[c].dims_rounds);
             /* Hop latencies add up to the eccentricity over the rounds. */
             memset(&z, 0, sizeof z);
             z.hop = 1;
             z.alpha = 1;
             gsp_rt_predict(&a.v[g], t.n, 1000, &z, &pr);
             assert_true(fabs(pr.seconds - (double)d.diameter) < 1e-9);
-            for (int64_t r = 0; r < ph->sched.nrounds; r++) assert_true(ph->maxblk[r] <= cases[c].dims_blk);
+            for (int64_t r = 0; r < ph->nrounds; r++) assert_true(ph->maxblk[r] <= cases[c].dims_blk);
             gsp_rt_algos_destroy(&a);
         }
         gsp_distances_destroy(&d);
@@ -289,16 +307,17 @@ static void test_routed_phases(void **state) {
     assert_int_equal(gsp_distances(&t, false, &d, NULL, NULL), GSP_OK);
     gsp_rt_algos_t a;
     assert_int_equal(gsp_rt_algos(&t, &d, GSP_COLL_BROADCAST, 0, NULL, &a), GSP_OK);
+    realize_all(&a);
     gsp_cost_t c = gsp_cost_default();
     c.alpha = c.hop = 1e-5;
     c.overhead = 0;
     assert_int_equal(gsp_cost_parse_beta("beta", "0:9.85e-10,257:2.37e-9,1426:1.31e-9,5776:7.36e-10,65472:8.5e-10", &c), GSP_OK);
     assert_int_equal(c.nbeta, 5);
     assert_true(gsp_cost_beta(&c, 1024) == 2.37e-9 && gsp_cost_beta(&c, 1 << 20) == 8.5e-10 && c.beta == 8.5e-10);
-    assert_string_equal(a.v[gsp_rt_choose(&a, t.n, 1024, &c)].name, "dims");
+    assert_string_equal(a.v[choose(&a, t.n, 1024, &c)].name, "dims");
     c.hop = c.beta = c.overhead = 0;
     c.nbeta = 0;
-    assert_string_equal(a.v[gsp_rt_choose(&a, t.n, 1024, &c)].name, "flat");
+    assert_string_equal(a.v[choose(&a, t.n, 1024, &c)].name, "flat");
     gsp_rt_algos_destroy(&a);
     gsp_distances_destroy(&d);
     gsp_topo_destroy(&t);
@@ -314,7 +333,7 @@ static void test_segments(void **state) {
     int64_t maxblk[3] = {1, 1, 1}, maxred[3] = {0, 0, 0};
     ph.maxblk = maxblk;
     ph.maxred = maxred;
-    ph.sched.nrounds = 3;
+    ph.nrounds = 3;
     gsp_cost_t c = gsp_cost_default();
     assert_int_equal(gsp_rt_segments(&ph, 1e6, &c), 1); /* not pipelined */
     ph.pipelined = true;
@@ -345,6 +364,7 @@ static void test_shared_memory(void **state) {
         gsp_rt_pred_t pr;
         gsp_rt_algos_t a;
         assert_int_equal(gsp_rt_algos(&t, &d, GSP_COLL_ALLGATHER, -1, NULL, &a), GSP_OK);
+        realize_all(&a);
         z.beta = 1;
         for (int k = 0; k < a.n; k++) {
             gsp_rt_predict(&a.v[k], t.n, (int64_t)b, &z, &pr);
@@ -353,6 +373,7 @@ static void test_shared_memory(void **state) {
         gsp_rt_algos_destroy(&a);
         for (int coll = 0; coll < 2; coll++) {
             assert_int_equal(gsp_rt_algos(&t, &d, coll ? GSP_COLL_REDUCE : GSP_COLL_BROADCAST, 1, NULL, &a), GSP_OK);
+            realize_all(&a);
             int tr = gsp_rt_find(&a, "tree");
             assert_true(tr >= 0);
             z.beta = 1;
@@ -366,6 +387,7 @@ static void test_shared_memory(void **state) {
             gsp_rt_algos_destroy(&a);
         }
         assert_int_equal(gsp_rt_algos(&t, &d, GSP_COLL_ALLREDUCE, -1, NULL, &a), GSP_OK);
+        realize_all(&a);
         int rs = gsp_rt_find(&a, "rs-ag"), ga = gsp_rt_find(&a, "gather");
         assert_true(rs >= 0 && ga >= 0);
         z.beta = 1;
@@ -387,10 +409,11 @@ static void test_shared_memory(void **state) {
     assert_int_equal(gsp_distances(&t, false, &d, NULL, NULL), GSP_OK);
     gsp_rt_algos_t a;
     assert_int_equal(gsp_rt_algos(&t, &d, GSP_COLL_REDUCE, 0, NULL, &a), GSP_OK);
+    realize_all(&a);
     gsp_cost_t sh = gsp_cost_shared_memory(), net = gsp_cost_default();
     assert_true(sh.shared && !net.shared);
-    for (int64_t bytes = 8; bytes <= 4 << 20; bytes *= 4) assert_string_equal(a.v[gsp_rt_choose(&a, t.n, bytes, &sh)].name, "tree");
-    assert_string_equal(a.v[gsp_rt_choose(&a, t.n, 4 << 20, &net)].name, "rs-gather"); /* independent links */
+    for (int64_t bytes = 8; bytes <= 4 << 20; bytes *= 4) assert_string_equal(a.v[choose(&a, t.n, bytes, &sh)].name, "tree");
+    assert_string_equal(a.v[choose(&a, t.n, 4 << 20, &net)].name, "rs-gather"); /* independent links */
     gsp_rt_algos_destroy(&a);
     gsp_distances_destroy(&d);
     gsp_topo_destroy(&t);

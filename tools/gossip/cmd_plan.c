@@ -13,7 +13,7 @@ static const char usage_text[] =
     "usage: gossip plan COLLECTIVE SPEC [--packets P|inf] [--ports all|1] [--duplex full|half]\n"
     "                   [--method NAME|auto] [--root R] [--seed S] [--prove] [--time-limit S] [-o FILE] [--json]\n"
     "       gossip plan COLLECTIVE SPEC --bytes B [--alpha S] [--beta S] [--gamma S] [--hop S] [--overhead S]\n"
-    "                   [--segment B] [--shared-memory] [--method M] [--root R] [--json]\n"
+    "                   [--segment B] [--shared-memory] [--method M] [--root R] [--rank R] [--json]\n"
     "\n"
     "Builds a schedule for COLLECTIVE (broadcast, allgather, allreduce, reduce-scatter) on the\n"
     "topology SPEC, verifies it with the exact simulator, and prints its rounds beside the binding\n"
@@ -33,7 +33,10 @@ static const char usage_text[] =
     "                fewer until none exists (optimal: proved), the bound is met, or time runs out\n"
     "  --time-limit S  seconds per SAT solve, for --prove and --method sat (default 60)\n"
     "  -o FILE       write the schedule (JSON, docs/schedule-format.md, version 1)\n"
-    "  --bytes B     the runtime's candidates for B bytes (see above)\n"
+    "  --bytes B     the runtime's candidates for B bytes (see above); a candidate marked '>' is\n"
+    "                not built: its lower bound (the fewest rounds it can have) cannot beat the choice\n"
+    "  --rank R      with --bytes: rank R's program of the chosen algorithm (what it sends and\n"
+    "                receives in each round, which blocks), computed for that rank alone\n"
     "  --alpha S     cost model: seconds per message (default 1e-6; GOSSIP_ALPHA in the runtime)\n"
     "  --beta S      seconds per byte on a link (default 1e-10: 10 GB/s; GOSSIP_BETA), or by message\n"
     "                size: 0:3e-10,65536:1e-10 (messages of 65536 bytes and more pay 1e-10)\n"
@@ -78,8 +81,73 @@ static void describe_model(const gsp_model_t *m, char *buf, size_t n) {
 }
 
 /* `plan COLLECTIVE SPEC --bytes B`: the runtime's exact algorithms and the cost model's choice. */
+/* One rank's program of every phase of a, as text or JSON. */
+static gsp_err_t show_program(const gsp_rt_algo_t *a, const gsp_topo_t *t, int64_t rank, bool json, gsp_jw_t *w) {
+    static const char *const kinds[] = {"", "store", "reduce"}, *const lays[] = {"", "rank", "split", "whole"};
+    gsp_err_t err = GSP_OK;
+    if (json) {
+        gsp_jw_key(w, "rank"); gsp_jw_int(w, rank);
+        gsp_jw_key(w, "program");
+        gsp_jw_arr_begin(w);
+    } else
+        printf("rank %lld's program (%s):\n", (long long)rank, a->name);
+    for (int k = 0; k < a->nphases && !err; k++) {
+        gsp_rt_prog_t p;
+        if ((err = gsp_rt_program(a, k, t, rank, &p))) break;
+        if (json) {
+            gsp_jw_obj_begin(w);
+            gsp_jw_key(w, "phase"); gsp_jw_int(w, k);
+            gsp_jw_key(w, "kind"); gsp_jw_str(w, kinds[p.kind]);
+            gsp_jw_key(w, "blocks"); gsp_jw_str(w, lays[p.layout]);
+            gsp_jw_key(w, "rounds"); gsp_jw_int(w, p.nrounds);
+            for (int dir = 0; dir < 2; dir++) {
+                gsp_jw_key(w, dir ? "receives" : "sends");
+                gsp_jw_arr_begin(w);
+                const gsp_rt_msg_t *m = dir ? p.recv : p.send;
+                int64_t nm = dir ? p.nrecv : p.nsend;
+                for (int64_t q = 0; q < nm; q++) {
+                    gsp_jw_obj_begin(w);
+                    gsp_jw_key(w, "round"); gsp_jw_int(w, m[q].round);
+                    gsp_jw_key(w, "peer"); gsp_jw_int(w, m[q].peer);
+                    gsp_jw_key(w, "blocks");
+                    gsp_jw_arr_begin(w);
+                    for (int64_t i = 0; i < m[q].n; i++) gsp_jw_int(w, p.items[m[q].first + i]);
+                    gsp_jw_arr_end(w);
+                    gsp_jw_obj_end(w);
+                }
+                gsp_jw_arr_end(w);
+            }
+            gsp_jw_obj_end(w);
+        } else {
+            printf("phase %d: %s, blocks of the %s, %lld rounds, %lld messages sent, %lld received\n", k, kinds[p.kind],
+                   p.layout == GSP_RT_RANK ? "ranks' layout" : p.layout == GSP_RT_SPLIT ? "split vector" : "whole vector",
+                   (long long)p.nrounds, (long long)p.nsend, (long long)p.nrecv);
+            int64_t s = 0, r = 0;
+            while (s < p.nsend || r < p.nrecv) {
+                int64_t round = INT64_MAX;
+                if (s < p.nsend) round = p.send[s].round;
+                if (r < p.nrecv && p.recv[r].round < round) round = p.recv[r].round;
+                printf("  round %lld:", (long long)round);
+                for (int dir = 0; dir < 2; dir++) {
+                    const gsp_rt_msg_t *m = dir ? p.recv : p.send;
+                    int64_t nm = dir ? p.nrecv : p.nsend, *at = dir ? &r : &s;
+                    for (; *at < nm && m[*at].round == round; (*at)++) {
+                        printf(" %s %lld [", dir ? "from" : "to", (long long)m[*at].peer);
+                        for (int64_t i = 0; i < m[*at].n; i++) printf("%s%lld", i ? " " : "", (long long)p.items[m[*at].first + i]);
+                        printf("]");
+                    }
+                }
+                printf("\n");
+            }
+        }
+        gsp_rt_prog_destroy(&p);
+    }
+    if (json && !err) gsp_jw_arr_end(w);
+    return err;
+}
+
 static int run_bytes(gsp_collective_t coll, const char *spec, const char *method, int64_t root, int64_t bytes,
-                     const gsp_cost_t *cost, bool json) {
+                     const gsp_cost_t *cost, bool json, int64_t rank) {
     gsp_err_t err;
     gsp_topo_t t;
     gsp_distances_t dist = {0};
@@ -97,8 +165,13 @@ static int run_bytes(gsp_collective_t coll, const char *spec, const char *method
         err = gsp_error(GSP_ERR_NOTAPPLIC, "%s is not connected", spec);
         goto fail;
     }
+    if (rank >= t.n) {
+        err = gsp_error(GSP_ERR_RANGE, "--rank %lld is not a node of %s (0..%lld)", (long long)rank, spec, (long long)t.n - 1);
+        goto fail;
+    }
     if ((err = gsp_rt_algos(&t, &dist, coll, root < 0 ? 0 : root, method, &al))) goto fail;
-    int choice = gsp_rt_choose(&al, t.n, bytes, cost);
+    int choice;
+    if ((err = gsp_rt_choose_build(&al, t.n, bytes, cost, NULL, NULL, &choice))) goto fail;
     gsp_jw_t w;
     if (json) {
         gsp_jw_init(&w, stdout);
@@ -153,19 +226,29 @@ static int run_bytes(gsp_collective_t coll, const char *spec, const char *method
             gsp_jw_key(&w, "transfers"); gsp_jw_int(&w, p.transfers);
             gsp_jw_key(&w, "busiest_link_bytes"); gsp_jw_num(&w, p.busiest_bytes);
             gsp_jw_key(&w, "predicted_seconds"); gsp_jw_num(&w, p.seconds);
+            gsp_jw_key(&w, "built"); gsp_jw_bool(&w, !al.v[i].pending);
             gsp_jw_key(&w, "chosen"); gsp_jw_bool(&w, i == choice);
             gsp_jw_obj_end(&w);
         } else
-            printf("%s %-18s %7lld %9lld %14.0f %9.1f us  %s\n", i == choice ? "*" : " ", al.v[i].name, (long long)p.rounds,
-                   (long long)p.transfers, p.busiest_bytes, p.seconds * 1e6, al.v[i].built_from);
+            printf("%s %-18s %s%6lld %9lld %14.0f %s%8.1f us  %s\n", i == choice ? "*" : " ", al.v[i].name, al.v[i].pending ? ">" : " ",
+                   (long long)p.rounds, (long long)p.transfers, p.busiest_bytes, al.v[i].pending ? ">" : " ", p.seconds * 1e6,
+                   al.v[i].pending ? "not built: its lower bound cannot beat the choice" : al.v[i].built_from);
     }
     if (json) {
         gsp_jw_arr_end(&w);
+        if (rank >= 0 && (err = show_program(&al.v[choice], &t, rank, true, &w))) goto fail;
         gsp_jw_obj_end(&w);
         fputc('\n', stdout);
         if ((err = gsp_jw_finish(&w))) goto fail;
-    } else
+    } else {
         printf("* the runtime's choice (exact: every block reduced once, the same bits on every rank)\n");
+        for (int i = 0; i < al.n; i++)
+            if (al.v[i].pending) {
+                printf("> a lower bound: not built, as it cannot beat the choice\n");
+                break;
+            }
+        if (rank >= 0 && (err = show_program(&al.v[choice], &t, rank, false, NULL))) goto fail;
+    }
     goto done;
 fail:
     rc = cli_lib_error(err);
@@ -182,7 +265,7 @@ static int run(int argc, char **argv) {
     int64_t bytes = -1;
     gsp_cost_t cost = gsp_cost_default();
     bool json = false;
-    int64_t root = -1, seed = 1, degree = 0;
+    int64_t root = -1, seed = 1, degree = 0, rank = -1;
     double time_limit = 0;
     bool prove = false;
     gsp_model_t model = gsp_model_default();
@@ -195,7 +278,7 @@ static int run(int argc, char **argv) {
         {"shared-memory", false}, {"json", false}, {"prove", false}, {"packets", true}, {"ports", true},     {"duplex", true},
         {"bytes", true},          {"alpha", true}, {"beta", true},   {"gamma", true},   {"hop", true},       {"overhead", true},
         {"method", true},         {"segment", true}, {"time-limit", true}, {"root", true}, {"degree", true}, {"seed", true},
-        {"o", true},              {NULL, false}};
+        {"rank", true},           {"o", true},              {NULL, false}};
     cli_args_t ps;
     cli_args_init(&ps, "plan", usage_text, defs, argc, argv);
     const char *a, *v;
@@ -246,6 +329,8 @@ static int run(int argc, char **argv) {
             }
             else if (!strcmp(a, "--root")) {
                 if (!cli_parse_int(v, 0, INT64_MAX, "--root", &root)) return EXIT_USAGE;
+            } else if (!strcmp(a, "--rank")) {
+                if (!cli_parse_int(v, 0, INT64_MAX, "--rank", &rank)) return EXIT_USAGE;
             } else if (!strcmp(a, "--degree")) {
                 if (!cli_parse_int(v, 1, 100000, "--degree", &degree)) return EXIT_USAGE;
                 not_with_bytes = a;
@@ -276,8 +361,9 @@ static int run(int argc, char **argv) {
     if (bytes >= 0) {
         /* The runtime's algorithms use the default model (1 packet, all ports, full duplex). */
         if (not_with_bytes) return cli_usage_error("plan: %s does not apply with --bytes (the runtime's algorithms)", not_with_bytes);
-        return run_bytes(coll, spec, method, root, bytes, &cost, json);
+        return run_bytes(coll, spec, method, root, bytes, &cost, json, rank);
     }
+    if (rank >= 0) return cli_usage_error("plan: --rank applies with --bytes only (one rank's program of the runtime's choice)");
     gsp_cost_t dflt = gsp_cost_default();
     if (shared) return cli_usage_error("plan: --shared-memory applies with --bytes only");
     if (cost.alpha != dflt.alpha || cost.beta != dflt.beta || cost.nbeta || cost.gamma != dflt.gamma || cost.hop != dflt.hop || cost.overhead != dflt.overhead ||

@@ -1,4 +1,4 @@
-/* runtime.c — the runtime's algorithms, built from verified schedules, and the cost model.
+/* rt_algos.c — the runtime's candidate algorithms, built from verified schedules in compact form.
  *
  * Bandwidth: the p = 1 allgather (one block per arc and round, the degree bound), reversed into
  * a reduce-scatter; allreduce = reduce-scatter + allgather on N blocks; broadcast = scatter down
@@ -13,77 +13,14 @@
 #include <string.h>
 
 #include "gossip/runtime.h"
-#include "algo_int.h"
-
-gsp_cost_t gsp_cost_default(void) {
-    gsp_cost_t c;
-    memset(&c, 0, sizeof c);
-    c.alpha = 1e-6;
-    c.beta = 1e-10;
-    c.gamma = 2e-10;
-    c.hop = 1e-7;
-    c.overhead = 2e-7;
-    return c;
-}
-
-gsp_cost_t gsp_cost_shared_memory(void) {
-    gsp_cost_t c = gsp_cost_default();
-    c.alpha = 5e-7;
-    c.beta = 1.2e-10;
-    c.gamma = 6e-11;
-    c.hop = 0;
-    c.shared = true;
-    return c;
-}
-
-gsp_err_t gsp_cost_parse(const char *name, const char *text, double *out) {
-    char *end;
-    double v = text && *text ? strtod(text, &end) : NAN;
-    if (!text || !*text || *end || !isfinite(v) || v < 0)
-        return gsp_error(GSP_ERR_PARSE, "%s='%s': expected a non-negative number of seconds (e.g. 1e-6)", name, text ? text : "");
-    *out = v;
-    return GSP_OK;
-}
-
-gsp_err_t gsp_cost_parse_beta(const char *name, const char *text, gsp_cost_t *c) {
-    if (text && *text && !strchr(text, ':')) {
-        c->nbeta = 0;
-        return gsp_cost_parse(name, text, &c->beta);
-    }
-    gsp_cost_t t = *c;
-    t.nbeta = 0;
-    const char *p = text ? text : "";
-    while (*p) {
-        char *end;
-        errno = 0;
-        long long from = strtoll(p, &end, 10);
-        if (end == p || *end != ':' || errno || from < 0 || (t.nbeta == 0 && from != 0) ||
-            (t.nbeta > 0 && from <= t.beta_from[t.nbeta - 1]))
-            return gsp_error(GSP_ERR_PARSE, "%s='%s': expected seconds per byte, or SIZE:SECONDS,... with sizes increasing from 0",
-                             name, text ? text : "");
-        if (t.nbeta == GSP_COST_MAX_BETA) return gsp_error(GSP_ERR_PARSE, "%s: at most %d sizes", name, GSP_COST_MAX_BETA);
-        p = end + 1;
-        double v = strtod(p, &end);
-        if (end == p || !isfinite(v) || v < 0 || (*end && *end != ','))
-            return gsp_error(GSP_ERR_PARSE, "%s='%s': expected a non-negative number of seconds after %lld:", name, text, from);
-        t.beta_from[t.nbeta] = from;
-        t.beta_val[t.nbeta++] = v;
-        p = *end ? end + 1 : end;
-    }
-    if (t.nbeta == 0) return gsp_error(GSP_ERR_PARSE, "%s='': expected seconds per byte", name);
-    t.beta = t.beta_val[t.nbeta - 1];
-    *c = t;
-    return GSP_OK;
-}
-
-double gsp_cost_beta(const gsp_cost_t *c, double bytes) {
-    double b = c->beta;
-    for (int i = 0; i < c->nbeta && (double)c->beta_from[i] <= bytes; i++) b = c->beta_val[i];
-    return b;
-}
+#include "rt_int.h"
 
 static void phase_destroy(gsp_rt_phase_t *p) {
     gsp_sched_destroy(&p->sched);
+    gsp_free(p->tparent);
+    gsp_free(p->tround);
+    gsp_free(p->tchild_off);
+    gsp_free(p->tchild);
     gsp_free(p->maxblk);
     gsp_free(p->maxred);
     gsp_free(p->maxmsg);
@@ -97,6 +34,7 @@ void gsp_rt_algos_destroy(gsp_rt_algos_t *a) {
     for (int i = 0; i < a->n; i++)
         for (int k = 0; k < a->v[i].nphases; k++) phase_destroy(&a->v[i].phase[k]);
     gsp_free(a->v);
+    gsp_sched_destroy(&a->ag1);
     memset(a, 0, sizeof *a);
 }
 
@@ -202,6 +140,8 @@ static gsp_err_t add_flat(gsp_rt_algo_t *al, const gsp_topo_t *t, int64_t root, 
     }
     if (!err) err = gsp_sched_finish(&p->sched);
     int64_t H = p->hops + 1;
+    p->nrounds = p->sched.nrounds;
+    p->ntransfers = p->sched.nsends;
     if (!err) err = routed_arrays(p, p->sched.nrounds);
     if (!err) err = io_stats(p);
     if (!err) err = gsp_alloc_array((void **)&d2, n, sizeof *d2, false);
@@ -297,6 +237,8 @@ static gsp_err_t add_dims(gsp_rt_algo_t *al, const gsp_topo_t *t, int64_t root, 
     }
     if (!err) err = gsp_sched_finish(b);
     if (!err && gather) err = flip(&fwd, GSP_COLL_REDUCE, &p->sched);
+    p->nrounds = p->sched.nrounds;
+    p->ntransfers = p->sched.nsends;
     int64_t R = k, H = p->hops + 1;
     if (!err) err = routed_arrays(p, R);
     if (!err) err = io_stats(p);
@@ -519,19 +461,209 @@ done:
     return err;
 }
 
-/* Plans c with method on t (model: packets p) and keeps its first deliveries. */
-static gsp_err_t plan_fd(const gsp_topo_t *t, const gsp_distances_t *d, gsp_collective_t c, int64_t packets, int64_t root,
-                         const char *method, gsp_sched_t *out, char *from, size_t fromlen) {
-    gsp_err_t err;
-    gsp_plan_t pl;
+/* ---- schedules in compact form ---- */
+
+/* Plans c with method on t (model: packets p). */
+static gsp_err_t plan_of(const gsp_topo_t *t, const gsp_distances_t *d, gsp_collective_t c, int64_t packets, int64_t root,
+                         const char *method, gsp_plan_t *pl) {
     gsp_model_t m = gsp_model_default();
     m.packets = packets;
     gsp_plan_in_t in = {t, d, m, root, 1, NULL, NULL, 0, 0};
-    if ((err = gsp_plan(&in, c, method, &pl))) return err;
-    err = gsp_sched_first_deliveries(&pl.sched, t, out);
-    if (!err) snprintf(from, fromlen, "%s", pl.method->name);
-    gsp_plan_destroy(&pl);
+    return gsp_plan(&in, c, method, pl);
+}
+
+/* The first deliveries of a symmetric allgather, still symmetric: origin e's packet reaches
+ * s_i g by entry (t, i, g); every origin's deliveries are e's translated, so keeping e's first
+ * delivery to each node keeps every origin's. O(entries). */
+static gsp_err_t sym_first(const gsp_sched_t *s, const gsp_topo_t *t, gsp_sched_t *out) {
+    gsp_err_t err;
+    unsigned char *got = NULL;
+    if ((err = gsp_sched_init(out, s->coll, s->topology, s->nodes, &s->model, s->root, s->method))) return err;
+    if ((err = gsp_alloc_array((void **)&got, t->n, 1, true))) goto done;
+    got[0] = 1;
+    for (int64_t k = 0; k < s->nsym && !err; k++) {
+        const gsp_symsend_t *y = &s->sym[k];
+        int64_t to = t->adj[t->off[y->g] + y->i];
+        if (got[to]) continue;
+        got[to] = 1;
+        err = gsp_sched_sym(out, y->t, y->i, y->g);
+    }
+    if (!err) err = gsp_sched_finish(out);
+    if (!err) out->nrounds = s->nrounds;
+done:
+    gsp_free(got);
+    if (err) gsp_sched_destroy(out);
     return err;
+}
+
+/* A broadcast's first deliveries: each node keeps the first transfer that reaches it (one
+ * packet: O(transfers), where the general reduction keeps N^2 bits). */
+static gsp_err_t tree_first(const gsp_sched_t *s, const gsp_topo_t *t, gsp_sched_t *out) {
+    gsp_err_t err;
+    unsigned char *got = NULL;
+    gsp_sched_t e;
+    const gsp_sched_t *x = s;
+    memset(&e, 0, sizeof e);
+    if (s->symmetric) {
+        if ((err = gsp_sched_expand(s, t, &e))) return err;
+        x = &e;
+    }
+    if ((err = gsp_sched_init(out, x->coll, x->topology, x->nodes, &x->model, x->root, x->method))) goto done;
+    if ((err = gsp_alloc_array((void **)&got, t->n, 1, true))) goto done;
+    got[x->root] = 1;
+    for (int64_t r = 0; r < x->nrounds && !err; r++) {
+        if ((err = gsp_sched_round(out))) break;
+        for (int64_t k = x->send_off.v[r]; k < x->send_off.v[r + 1] && !err; k++) {
+            const gsp_send_t *y = &x->sends[k];
+            if (got[y->u] != 1 || got[y->v]) continue; /* not held yet, or already delivered */
+            got[y->v] = 2;                              /* usable from the next round */
+            err = gsp_sched_send(out, y->u, y->v, y->x);
+        }
+        for (int64_t k = x->send_off.v[r]; k < x->send_off.v[r + 1]; k++)
+            if (got[x->sends[k].v] == 2) got[x->sends[k].v] = 1;
+    }
+    if (!err) err = gsp_sched_finish(out);
+done:
+    gsp_free(got);
+    gsp_sched_destroy(&e);
+    if (err) gsp_sched_destroy(out);
+    return err;
+}
+
+static gsp_err_t stat_arrays(gsp_rt_phase_t *p, int64_t R) {
+    gsp_err_t err;
+    if ((err = gsp_alloc_array((void **)&p->maxblk, R + 1, sizeof *p->maxblk, true)) ||
+        (err = gsp_alloc_array((void **)&p->maxred, R + 1, sizeof *p->maxred, true)) ||
+        (err = gsp_alloc_array((void **)&p->maxmsg, R + 1, sizeof *p->maxmsg, true)) ||
+        (err = gsp_alloc_array((void **)&p->moved, R + 1, sizeof *p->moved, true)))
+        return err;
+    return GSP_OK;
+}
+
+/* A symmetric phase's statistics, the same at every node: in round t node u's arc i carries one
+ * block per entry (t, i, .) (reversed: the inverse arc, in round R-1-t), u receives one block per
+ * entry of the round, and sends one message per generator used. */
+static gsp_err_t add_symmetric(gsp_rt_algo_t *al, const gsp_topo_t *t, const gsp_sched_t *s, bool reversed, gsp_rt_kind_t kind,
+                               gsp_rt_layout_t layout) {
+    gsp_err_t err;
+    gsp_rt_phase_t *p = &al->phase[al->nphases];
+    int64_t d = t->off[1] - t->off[0], R = s->nrounds, *per = NULL, *tot = NULL;
+    memset(p, 0, sizeof *p);
+    p->kind = kind;
+    p->layout = layout;
+    p->source = GSP_RT_SRC_SYMMETRIC;
+    p->reversed = reversed;
+    p->nrounds = R;
+    p->ntransfers = s->nsym * t->n;
+    if ((err = gsp_sched_init(&p->sched, s->coll, s->topology, s->nodes, &s->model, s->root, s->method))) return err;
+    al->nphases++;
+    if ((err = gsp_alloc_array((void **)&p->sched.sym, s->nsym + 1, sizeof *s->sym, false))) return err;
+    memcpy(p->sched.sym, s->sym, (size_t)s->nsym * sizeof *s->sym);
+    p->sched.nsym = p->sched.cap_sym = s->nsym;
+    p->sched.symmetric = true;
+    p->sched.nrounds = R;
+    if ((err = stat_arrays(p, R)) || (err = gsp_alloc_array((void **)&per, d + 1, sizeof *per, true)) ||
+        (err = gsp_alloc_array((void **)&tot, d + 1, sizeof *tot, true)))
+        goto done;
+    for (int64_t b = 0; b < s->nsym;) {
+        int64_t e = b, r = reversed ? R - 1 - s->sym[b].t : s->sym[b].t;
+        while (e < s->nsym && s->sym[e].t == s->sym[b].t) e++;
+        for (int64_t k = b; k < e; k++) {
+            per[s->sym[k].i]++;
+            tot[s->sym[k].i]++;
+        }
+        for (int64_t i = 0; i < d; i++) {
+            if (per[i] > p->maxblk[r]) p->maxblk[r] = per[i];
+            if (per[i]) p->maxmsg[r]++;
+            per[i] = 0;
+        }
+        p->maxred[r] = kind == GSP_RT_REDUCE ? e - b : 0;
+        p->moved[r] = (e - b) * t->n;
+        b = e;
+    }
+    for (int64_t i = 0; i < d; i++)
+        if (tot[i] > p->busiest) p->busiest = tot[i];
+done:
+    gsp_free(per);
+    gsp_free(tot);
+    return err;
+}
+
+/* A tree phase on a Cayley graph: the broadcast tree of the identity (first deliveries of a
+ * broadcast from node 0), translated to root. Its statistics do not depend on the root. */
+static gsp_err_t add_tree(gsp_rt_algo_t *al, const gsp_topo_t *t, const gsp_sched_t *fd, int64_t root, bool reversed) {
+    gsp_err_t err;
+    gsp_rt_phase_t *p = &al->phase[al->nphases];
+    int64_t n = t->n, R = fd->nrounds, *kids = NULL;
+    memset(p, 0, sizeof *p);
+    p->kind = reversed ? GSP_RT_REDUCE : GSP_RT_STORE;
+    p->layout = GSP_RT_WHOLE;
+    p->source = GSP_RT_SRC_TREE;
+    p->reversed = reversed;
+    p->troot = root;
+    p->nrounds = R;
+    p->ntransfers = n - 1;
+    p->busiest = n > 1;
+    al->nphases++;
+    if ((err = gsp_alloc_array((void **)&p->tparent, n, sizeof *p->tparent, false)) ||
+        (err = gsp_alloc_array((void **)&p->tround, n, sizeof *p->tround, false)) ||
+        (err = gsp_alloc_array((void **)&p->tchild_off, n + 1, sizeof *p->tchild_off, true)) ||
+        (err = gsp_alloc_array((void **)&p->tchild, n, sizeof *p->tchild, false)) || (err = stat_arrays(p, R)) ||
+        (err = gsp_alloc_array((void **)&kids, n + 1, sizeof *kids, true)))
+        goto done;
+    for (int64_t v = 0; v < n; v++) p->tparent[v] = p->tround[v] = -1;
+    /* Rounds in order, sends sorted within a round: children come out by (round, node). */
+    for (int64_t r = 0; r < R; r++)
+        for (int64_t k = fd->send_off.v[r]; k < fd->send_off.v[r + 1]; k++) {
+            p->tparent[fd->sends[k].v] = fd->sends[k].u;
+            p->tround[fd->sends[k].v] = r;
+            p->tchild_off[fd->sends[k].u + 1]++;
+        }
+    for (int64_t v = 0; v < n; v++) p->tchild_off[v + 1] += p->tchild_off[v];
+    for (int64_t v = 0; v < n; v++) kids[v] = p->tchild_off[v];
+    for (int64_t r = 0; r < R; r++)
+        for (int64_t k = fd->send_off.v[r]; k < fd->send_off.v[r + 1]; k++) p->tchild[kids[fd->sends[k].u]++] = fd->sends[k].v;
+    for (int64_t r = 0; r < R; r++) {
+        int64_t rr = reversed ? R - 1 - r : r, b = fd->send_off.v[r], e = fd->send_off.v[r + 1];
+        p->moved[rr] = e - b;
+        p->maxblk[rr] = e > b;
+        /* Sends sorted by sender: a node's children of this round are consecutive. */
+        for (int64_t k = b; k < e;) {
+            int64_t j = k;
+            while (j < e && fd->sends[j].u == fd->sends[k].u) j++;
+            if (j - k > p->maxmsg[rr]) p->maxmsg[rr] = j - k;
+            if (reversed && j - k > p->maxred[rr]) p->maxred[rr] = j - k;
+            k = j;
+        }
+    }
+done:
+    gsp_free(kids);
+    return err;
+}
+
+/* ---- pending algorithms: lower-bound statistics ---- */
+
+/* A pending phase of at least R rounds moving at least `moved` blocks in all: one block on the
+ * busiest arc and one message per round, the moves spread evenly — no schedule of R or more
+ * rounds costs less in the model. */
+static gsp_err_t add_pending(gsp_rt_algo_t *al, gsp_rt_kind_t kind, gsp_rt_layout_t layout, int64_t R, int64_t moved) {
+    gsp_err_t err;
+    gsp_rt_phase_t *p = &al->phase[al->nphases];
+    memset(p, 0, sizeof *p);
+    p->kind = kind;
+    p->layout = layout;
+    p->nrounds = R;
+    p->ntransfers = moved;
+    p->busiest = R > 0 ? 1 : 0;
+    al->nphases++;
+    al->pending = true;
+    if ((err = stat_arrays(p, R))) return err;
+    for (int64_t r = 0; r < R; r++) {
+        p->maxblk[r] = p->maxmsg[r] = 1;
+        p->maxred[r] = kind == GSP_RT_REDUCE;
+        p->moved[r] = moved / R + (r < moved % R);
+    }
+    return GSP_OK;
 }
 
 static gsp_err_t add_algo(gsp_rt_algos_t *a, const char *name, gsp_collective_t c, int64_t root, gsp_rt_algo_t **out) {
@@ -546,9 +678,10 @@ static gsp_err_t add_algo(gsp_rt_algos_t *a, const char *name, gsp_collective_t 
     return GSP_OK;
 }
 
-/* Adds a phase with its statistics: s's first deliveries (reversed: flipped), or for a scatter
- * or gather (reversed < 0) a copy of s as it is — there the root holds every block at the
- * start, which the allgather's notion of a first delivery does not know. */
+/* Adds an explicit phase with its statistics: s's first deliveries (reversed: flipped), or
+ * (reversed < 0) a copy of s as it is — a scatter or gather, where the root holds every block
+ * at the start (which the allgather's notion of a first delivery does not know), or a tree
+ * that is first deliveries already. */
 static gsp_err_t add_phase(gsp_rt_algo_t *al, const gsp_topo_t *t, const gsp_sched_t *s, int reversed, gsp_rt_kind_t kind,
                            gsp_rt_layout_t layout) {
     gsp_err_t err;
@@ -566,23 +699,186 @@ static gsp_err_t add_phase(gsp_rt_algo_t *al, const gsp_topo_t *t, const gsp_sch
         err = reversed ? flip(s, GSP_COLL_REDUCE_SCATTER, &p->sched) : gsp_sched_first_deliveries(s, t, &p->sched);
     if (err) return err;
     al->nphases++;
+    p->nrounds = p->sched.nrounds;
+    p->ntransfers = p->sched.nsends;
     if ((err = phase_stats(p, t))) return err;
     return io_stats(p);
+}
+
+/* An allgather phase (forward or reversed) from first deliveries s: symmetric when s is. */
+static gsp_err_t add_ag_phase(gsp_rt_algo_t *al, const gsp_topo_t *t, const gsp_sched_t *s, bool reversed, gsp_rt_kind_t kind,
+                              gsp_rt_layout_t layout) {
+    if (s->symmetric) return add_symmetric(al, t, s, reversed, kind, layout);
+    /* s is first deliveries already: forward, a copy. */
+    return add_phase(al, t, s, reversed ? 1 : -1, kind, layout);
+}
+
+/* Explicit schedules (graphs without a group): N(N-1) transfers a phase. */
+#define EXPLICIT_MAX_NODES 4096
+/* Above this size the p = 1 allgather is planned only by the methods that build it in about
+ * linear time (a complete rotation, the circulants' construction): a search would cost minutes
+ * at start-up. */
+#define AG1_SEARCH_MAX_NODES 16384
+
+/* The p = 1 allgather, planned once per set: its first deliveries (symmetric on Cayley graphs). */
+static gsp_err_t need_ag1(gsp_rt_algos_t *a) {
+    if (a->have_ag1) return GSP_OK;
+    if (a->tried_ag1) return gsp_error(GSP_ERR_NOTAPPLIC, "no p = 1 allgather for %s", a->topo->spec);
+    a->tried_ag1 = true;
+    gsp_plan_t pl;
+    bool tree_method = gsp_method_find(a->method, GSP_COLL_BROADCAST) != NULL;
+    const char *m = tree_method ? "auto" : a->method;
+    gsp_err_t err;
+    if (!strcmp(m, "auto") && a->topo->n > AG1_SEARCH_MAX_NODES) {
+        static const char *const fast[] = {"rotation", "circulant"};
+        err = GSP_ERR_NOTAPPLIC;
+        for (size_t i = 0; i < sizeof fast / sizeof *fast && err == GSP_ERR_NOTAPPLIC; i++)
+            if (gsp_method_find(fast[i], GSP_COLL_ALLGATHER)) err = plan_of(a->topo, a->dist, GSP_COLL_ALLGATHER, 1, -1, fast[i], &pl);
+        if (err == GSP_ERR_NOTAPPLIC)
+            return gsp_error(GSP_ERR_NOTAPPLIC, "%s: no complete rotation, and a search is too slow above %d nodes", a->topo->spec,
+                             AG1_SEARCH_MAX_NODES);
+    } else
+        err = plan_of(a->topo, a->dist, GSP_COLL_ALLGATHER, 1, -1, m, &pl);
+    if (err) return err;
+    err = pl.sched.symmetric ? sym_first(&pl.sched, a->topo, &a->ag1) : gsp_sched_first_deliveries(&pl.sched, a->topo, &a->ag1);
+    if (!err) {
+        snprintf(a->ag1_from, sizeof a->ag1_from, "%s", pl.method->name);
+        a->have_ag1 = true;
+    }
+    gsp_plan_destroy(&pl);
+    return err;
+}
+
+/* The flood's first deliveries (symmetric on Cayley graphs: the BFS tree of e). */
+static gsp_err_t flood_of(const gsp_rt_algos_t *a, gsp_sched_t *out, char *from, size_t fromlen) {
+    gsp_plan_t pl;
+    gsp_err_t err = plan_of(a->topo, a->dist, GSP_COLL_ALLGATHER, GSP_PACKETS_INF, -1, "flood", &pl);
+    if (err) return err;
+    err = pl.sched.symmetric ? sym_first(&pl.sched, a->topo, out) : gsp_sched_first_deliveries(&pl.sched, a->topo, out);
+    if (!err) snprintf(from, fromlen, "%s", pl.method->name);
+    gsp_plan_destroy(&pl);
+    return err;
+}
+
+/* Builds the phases of algorithm al (its name says which), replacing any pending ones. */
+static gsp_err_t build(gsp_rt_algos_t *a, gsp_rt_algo_t *al) {
+    gsp_err_t err = GSP_OK;
+    const gsp_topo_t *t = a->topo;
+    gsp_sched_t s;
+    char from[32] = "";
+    memset(&s, 0, sizeof s);
+    for (int k = 0; k < al->nphases; k++) phase_destroy(&al->phase[k]);
+    al->nphases = 0;
+    al->pending = false;
+    const char *nm = al->name;
+    gsp_collective_t c = al->coll;
+    bool bc = c == GSP_COLL_BROADCAST;
+    if (!strcmp(nm, "packet") || !strcmp(nm, "rs-ag") || !strcmp(nm, "scatter-allgather") || !strcmp(nm, "rs-gather")) {
+        if ((err = need_ag1(a))) goto done;
+        const gsp_sched_t *g = &a->ag1;
+        if (!strcmp(nm, "packet")) {
+            bool rev = c == GSP_COLL_REDUCE_SCATTER;
+            err = add_ag_phase(al, t, g, rev, rev ? GSP_RT_REDUCE : GSP_RT_STORE, rev ? GSP_RT_SPLIT : GSP_RT_RANK);
+            snprintf(al->built_from, sizeof al->built_from, "%s%s", rev ? "reversed " : "", a->ag1_from);
+        } else if (!strcmp(nm, "rs-ag")) {
+            if (!(err = add_ag_phase(al, t, g, true, GSP_RT_REDUCE, GSP_RT_SPLIT)))
+                err = add_ag_phase(al, t, g, false, GSP_RT_STORE, GSP_RT_SPLIT);
+            snprintf(al->built_from, sizeof al->built_from, "%s reversed, then forward", a->ag1_from);
+        } else {
+            gsp_model_t m = gsp_model_default();
+            if ((err = scatter_of(t, al->root, !bc, &m, &s))) goto done;
+            if (bc) {
+                if (!(err = add_phase(al, t, &s, -1, GSP_RT_STORE, GSP_RT_SPLIT))) err = add_ag_phase(al, t, g, false, GSP_RT_STORE, GSP_RT_SPLIT);
+                snprintf(al->built_from, sizeof al->built_from, "a balanced BFS scatter, then %s", a->ag1_from);
+            } else {
+                if (!(err = add_ag_phase(al, t, g, true, GSP_RT_REDUCE, GSP_RT_SPLIT))) err = add_phase(al, t, &s, -1, GSP_RT_STORE, GSP_RT_SPLIT);
+                snprintf(al->built_from, sizeof al->built_from, "reversed %s, then a balanced BFS gather", a->ag1_from);
+            }
+        }
+    } else if (!strcmp(nm, "flood") || !strcmp(nm, "rs-ag-flood") || !strcmp(nm, "gather")) {
+        if ((err = flood_of(a, &s, from, sizeof from))) goto done;
+        if (!strcmp(nm, "flood")) {
+            bool rev = c == GSP_COLL_REDUCE_SCATTER;
+            err = add_ag_phase(al, t, &s, rev, rev ? GSP_RT_REDUCE : GSP_RT_STORE, rev ? GSP_RT_SPLIT : GSP_RT_RANK);
+            snprintf(al->built_from, sizeof al->built_from, "%s%s", rev ? "reversed " : "", from);
+        } else if (!strcmp(nm, "rs-ag-flood")) {
+            if (!(err = add_ag_phase(al, t, &s, true, GSP_RT_REDUCE, GSP_RT_SPLIT))) err = add_ag_phase(al, t, &s, false, GSP_RT_STORE, GSP_RT_SPLIT);
+            snprintf(al->built_from, sizeof al->built_from, "%s reversed, then forward", from);
+        } else {
+            err = add_ag_phase(al, t, &s, false, GSP_RT_STORE, GSP_RT_RANK);
+            al->local_reduce = true;
+            snprintf(al->built_from, sizeof al->built_from, "%s, then a reduction in rank order", from);
+        }
+    } else if (!strcmp(nm, "multitree")) {
+        int64_t k = 0;
+        gsp_model_t m = gsp_model_default();
+        if ((err = multitree_of(t, al->root, !bc, &m, &s, &k))) goto done;
+        if (!(err = add_phase(al, t, &s, -1, bc ? GSP_RT_STORE : GSP_RT_REDUCE, GSP_RT_SPLIT))) {
+            al->phase[0].nblocks = k;
+            al->phase[0].pipelined = true;
+        }
+        snprintf(al->built_from, sizeof al->built_from, "%lld arc-disjoint spanning trees%s, pipelined", (long long)k, bc ? "" : " reversed");
+    } else
+        err = gsp_error(GSP_ERR_INTERNAL, "no builder for runtime algorithm %s", nm);
+done:
+    gsp_sched_destroy(&s);
+    return err;
+}
+
+gsp_err_t gsp_rt_realize(gsp_rt_algos_t *a, int i, bool *removed) {
+    *removed = false;
+    if (i < 0 || i >= a->n) return gsp_error(GSP_ERR_RANGE, "no algorithm %d", i);
+    gsp_rt_algo_t *al = &a->v[i];
+    if (!al->pending) return GSP_OK;
+    gsp_err_t err = build(a, al);
+    if (err == GSP_ERR_NOTAPPLIC) {
+        /* Its schedule does not exist here: not a candidate. */
+        for (int k = 0; k < al->nphases; k++) phase_destroy(&al->phase[k]);
+        memmove(&a->v[i], &a->v[i + 1], (size_t)(a->n - i - 1) * sizeof *a->v);
+        a->n--;
+        *removed = true;
+        return GSP_OK;
+    }
+    return err;
+}
+
+gsp_err_t gsp_rt_choose_build(gsp_rt_algos_t *a, int64_t nodes, int64_t bytes, const gsp_cost_t *c,
+                              bool (*skip)(const gsp_rt_algo_t *, void *), void *ctx, int *idx) {
+    for (;;) {
+        int best = -1;
+        double bt = 0;
+        for (int i = 0; i < a->n; i++) {
+            if (skip && skip(&a->v[i], ctx)) continue;
+            gsp_rt_pred_t p;
+            gsp_rt_predict(&a->v[i], nodes, bytes, c, &p);
+            if (best < 0 || p.seconds < bt) {
+                best = i;
+                bt = p.seconds;
+            }
+        }
+        *idx = best;
+        if (best < 0) return gsp_error(GSP_ERR_NOTAPPLIC, "no runtime algorithm is left");
+        if (!a->v[best].pending) return GSP_OK;
+        /* Its lower bound wins: build it and compare again with what it really costs. */
+        bool removed;
+        gsp_err_t err = gsp_rt_realize(a, best, &removed);
+        if (err) return err;
+    }
 }
 
 gsp_err_t gsp_rt_algos(const gsp_topo_t *t, const gsp_distances_t *d, gsp_collective_t c, int64_t root, const char *method,
                        gsp_rt_algos_t *out) {
     gsp_err_t err = GSP_OK;
-    gsp_sched_t ag1, flood, tree, sc;
-    char f_ag1[32] = "", f_flood[32] = "", f_tree[32] = "";
-    bool have_ag1 = false, have_flood = false;
+    gsp_sched_t flood, tree;
+    char f_flood[32] = "", f_tree[32] = "";
     gsp_rt_algo_t *al = NULL;
     memset(out, 0, sizeof *out);
-    memset(&ag1, 0, sizeof ag1);
     memset(&flood, 0, sizeof flood);
     memset(&tree, 0, sizeof tree);
-    memset(&sc, 0, sizeof sc);
     if (!method || !*method) method = "auto";
+    out->topo = t;
+    out->dist = d;
+    snprintf(out->method, sizeof out->method, "%s", method);
     bool rooted = c == GSP_COLL_BROADCAST || c == GSP_COLL_REDUCE;
     if (rooted && (root < 0 || root >= t->n))
         return gsp_error(GSP_ERR_RANGE, "root %lld outside 0..%lld", (long long)root, (long long)t->n - 1);
@@ -592,226 +888,129 @@ gsp_err_t gsp_rt_algos(const gsp_topo_t *t, const gsp_distances_t *d, gsp_collec
     bool tree_method = gsp_method_find(method, GSP_COLL_BROADCAST) != NULL;
     if (strcmp(method, "auto") && !tree_method && !gsp_method_find(method, GSP_COLL_ALLGATHER))
         return gsp_error(GSP_ERR_INVAL, "no allgather or broadcast method '%s' (see 'gossip list')", method);
-    if (c != GSP_COLL_BROADCAST || !tree_method) {
-        const char *m1 = tree_method ? "auto" : method;
-        if (!(err = plan_fd(t, d, GSP_COLL_ALLGATHER, 1, -1, m1, &ag1, f_ag1, sizeof f_ag1))) have_ag1 = true;
-        else if (strcmp(m1, "auto") && strcmp(m1, "flood")) goto fail; /* the user's method must work */
-        err = GSP_OK;
-    }
-    if (c == GSP_COLL_ALLGATHER || c == GSP_COLL_REDUCE_SCATTER || c == GSP_COLL_ALLREDUCE) {
-        if (!(err = plan_fd(t, d, GSP_COLL_ALLGATHER, GSP_PACKETS_INF, -1, "flood", &flood, f_flood, sizeof f_flood)))
-            have_flood = true;
-        err = GSP_OK;
-    }
+    int64_t n = t->n, maxin = 1, ecc = d->diameter;
+    for (int64_t v = 0; v < n; v++)
+        if (t->off[v + 1] - t->off[v] > maxin) maxin = t->off[v + 1] - t->off[v];
+    /* A named allgather method must work: plan it now, so its failure is the caller's error. */
+    bool named = strcmp(method, "auto") && !tree_method && strcmp(method, "flood");
+    if (named && (c != GSP_COLL_BROADCAST || !tree_method) && (err = need_ag1(out))) goto fail;
+    bool cayley = t->group != NULL;
+    /* Lower bounds of the pending algorithms: every node receives N - 1 blocks over at most
+     * maxin arcs a round (p = 1), and not before the diameter. */
+    int64_t R1 = n > 1 ? (n - 2) / maxin + 1 : 0, all = n * (n - 1);
+    if (R1 < ecc) R1 = ecc;
+    bool big = !cayley && n > EXPLICIT_MAX_NODES;
+    if ((c == GSP_COLL_ALLGATHER || c == GSP_COLL_REDUCE_SCATTER || c == GSP_COLL_ALLREDUCE) && cayley &&
+        (err = flood_of(out, &flood, f_flood, sizeof f_flood)))
+        goto fail;
     if (c == GSP_COLL_ALLREDUCE || rooted) {
-        int64_t r = rooted ? root : 0;
-        if ((err = plan_fd(t, d, GSP_COLL_BROADCAST, 1, r, tree_method ? method : "auto", &tree, f_tree, sizeof f_tree))) goto fail;
+        gsp_plan_t pl;
+        int64_t r = cayley || !rooted ? 0 : root;
+        if ((err = plan_of(t, d, GSP_COLL_BROADCAST, 1, r, tree_method ? method : "auto", &pl))) goto fail;
+        err = tree_first(&pl.sched, t, &tree);
+        snprintf(f_tree, sizeof f_tree, "%s", pl.method->name);
+        gsp_plan_destroy(&pl);
+        if (err) goto fail;
     }
+    bool packets_ok = !big && (!tree_method || c != GSP_COLL_BROADCAST);
     switch (c) {
     case GSP_COLL_ALLGATHER:
     case GSP_COLL_REDUCE_SCATTER: {
-        gsp_rt_kind_t k = c == GSP_COLL_ALLGATHER ? GSP_RT_STORE : GSP_RT_REDUCE;
-        gsp_rt_layout_t l = c == GSP_COLL_ALLGATHER ? GSP_RT_RANK : GSP_RT_SPLIT;
         bool rev = c == GSP_COLL_REDUCE_SCATTER;
-        if (have_ag1) {
-            if ((err = add_algo(out, "packet", c, -1, &al)) || (err = add_phase(al, t, &ag1, rev, k, l))) goto fail;
-            snprintf(al->built_from, sizeof al->built_from, "%s%s", rev ? "reversed " : "", f_ag1);
-        }
-        if (have_flood) {
-            if ((err = add_algo(out, "flood", c, -1, &al)) || (err = add_phase(al, t, &flood, rev, k, l))) goto fail;
+        gsp_rt_kind_t k = rev ? GSP_RT_REDUCE : GSP_RT_STORE;
+        gsp_rt_layout_t l = rev ? GSP_RT_SPLIT : GSP_RT_RANK;
+        if (packets_ok && ((err = add_algo(out, "packet", c, -1, &al)) || (err = add_pending(al, k, l, R1, all)))) goto fail;
+        if (cayley) {
+            if ((err = add_algo(out, "flood", c, -1, &al)) || (err = add_ag_phase(al, t, &flood, rev, k, l))) goto fail;
             snprintf(al->built_from, sizeof al->built_from, "%s%s", rev ? "reversed " : "", f_flood);
-        }
+        } else if (!big && ((err = add_algo(out, "flood", c, -1, &al)) || (err = add_pending(al, k, l, ecc, all))))
+            goto fail;
         break;
     }
     case GSP_COLL_ALLREDUCE:
-        if (have_ag1) {
-            if ((err = add_algo(out, "rs-ag", c, -1, &al)) || (err = add_phase(al, t, &ag1, true, GSP_RT_REDUCE, GSP_RT_SPLIT)) ||
-                (err = add_phase(al, t, &ag1, false, GSP_RT_STORE, GSP_RT_SPLIT)))
-                goto fail;
-            snprintf(al->built_from, sizeof al->built_from, "%s reversed, then forward", f_ag1);
-        }
-        if (have_flood) {
-            if ((err = add_algo(out, "rs-ag-flood", c, -1, &al)) ||
-                (err = add_phase(al, t, &flood, true, GSP_RT_REDUCE, GSP_RT_SPLIT)) ||
-                (err = add_phase(al, t, &flood, false, GSP_RT_STORE, GSP_RT_SPLIT)))
+        if (packets_ok && ((err = add_algo(out, "rs-ag", c, -1, &al)) || (err = add_pending(al, GSP_RT_REDUCE, GSP_RT_SPLIT, R1, all)) ||
+                           (err = add_pending(al, GSP_RT_STORE, GSP_RT_SPLIT, R1, all))))
+            goto fail;
+        if (cayley) {
+            if ((err = add_algo(out, "rs-ag-flood", c, -1, &al)) || (err = add_ag_phase(al, t, &flood, true, GSP_RT_REDUCE, GSP_RT_SPLIT)) ||
+                (err = add_ag_phase(al, t, &flood, false, GSP_RT_STORE, GSP_RT_SPLIT)))
                 goto fail;
             snprintf(al->built_from, sizeof al->built_from, "%s reversed, then forward", f_flood);
-            if ((err = add_algo(out, "gather", c, -1, &al)) || (err = add_phase(al, t, &flood, false, GSP_RT_STORE, GSP_RT_RANK)))
-                goto fail;
+            if ((err = add_algo(out, "gather", c, -1, &al)) || (err = add_ag_phase(al, t, &flood, false, GSP_RT_STORE, GSP_RT_RANK))) goto fail;
             al->local_reduce = true;
             snprintf(al->built_from, sizeof al->built_from, "%s, then a reduction in rank order", f_flood);
+        } else if (!big) {
+            if ((err = add_algo(out, "rs-ag-flood", c, -1, &al)) || (err = add_pending(al, GSP_RT_REDUCE, GSP_RT_SPLIT, ecc, all)) ||
+                (err = add_pending(al, GSP_RT_STORE, GSP_RT_SPLIT, ecc, all)))
+                goto fail;
+            if ((err = add_algo(out, "gather", c, -1, &al)) || (err = add_pending(al, GSP_RT_STORE, GSP_RT_RANK, ecc, all))) goto fail;
+            al->local_reduce = true;
         }
-        if ((err = add_algo(out, "tree", c, -1, &al)) || (err = add_phase(al, t, &tree, true, GSP_RT_REDUCE, GSP_RT_WHOLE)) ||
-            (err = add_phase(al, t, &tree, false, GSP_RT_STORE, GSP_RT_WHOLE)))
-            goto fail;
+        if ((err = add_algo(out, "tree", c, -1, &al))) goto fail;
+        /* (the tree is first deliveries already: explicit phases copy it as it is) */
+        if (cayley) err = add_tree(al, t, &tree, 0, true);
+        else err = add_phase(al, t, &tree, 1, GSP_RT_REDUCE, GSP_RT_WHOLE);
+        if (!err) err = cayley ? add_tree(al, t, &tree, 0, false) : add_phase(al, t, &tree, -1, GSP_RT_STORE, GSP_RT_WHOLE);
+        if (err) goto fail;
         snprintf(al->built_from, sizeof al->built_from, "%s from 0, reversed, then forward", f_tree);
         break;
     case GSP_COLL_BROADCAST:
     case GSP_COLL_REDUCE: {
         bool bc = c == GSP_COLL_BROADCAST;
-        if ((err = add_algo(out, "tree", c, root, &al)) ||
-            (err = add_phase(al, t, &tree, !bc, bc ? GSP_RT_STORE : GSP_RT_REDUCE, GSP_RT_WHOLE)))
-            goto fail;
+        if ((err = add_algo(out, "tree", c, root, &al))) goto fail;
+        err = cayley ? add_tree(al, t, &tree, root, !bc) : add_phase(al, t, &tree, bc ? -1 : 1, bc ? GSP_RT_STORE : GSP_RT_REDUCE, GSP_RT_WHOLE);
+        if (err) goto fail;
         snprintf(al->built_from, sizeof al->built_from, "%s%s", bc ? "" : "reversed ", f_tree);
-        if (t->n > 1 && t->n <= FLAT_MAX_NODES) {
+        if (n > 1 && n <= FLAT_MAX_NODES) {
             if ((err = add_algo(out, "flat", c, root, &al)) || (err = add_flat(al, t, root, !bc))) goto fail;
             snprintf(al->built_from, sizeof al->built_from, "%s", bc ? "direct messages from the root" : "direct messages to the root, combined in rank order");
         }
-        if (t->n > 1 && has_dims(t)) {
+        if (n > 1 && has_dims(t)) {
             if ((err = add_algo(out, "dims", c, root, &al)) || (err = add_dims(al, t, root, !bc))) goto fail;
             snprintf(al->built_from, sizeof al->built_from, "a flat broadcast along each coordinate's ring%s", bc ? "" : ", reversed");
         }
-        if (have_ag1) {
-            if ((err = scatter_of(t, root, !bc, &tree.model, &sc)))
-                goto fail;
+        if (packets_ok && n > 1) {
+            /* The scatter's root sends N - 1 blocks over its arcs. */
+            int64_t deg = t->off[root + 1] - t->off[root], Rs = (n - 2) / (deg > 0 ? deg : 1) + 1;
             if ((err = add_algo(out, bc ? "scatter-allgather" : "rs-gather", c, root, &al))) goto fail;
-            if (bc) {
-                if ((err = add_phase(al, t, &sc, -1, GSP_RT_STORE, GSP_RT_SPLIT)) ||
-                    (err = add_phase(al, t, &ag1, false, GSP_RT_STORE, GSP_RT_SPLIT)))
-                    goto fail;
-                snprintf(al->built_from, sizeof al->built_from, "a balanced BFS scatter, then %s", f_ag1);
-            } else {
-                if ((err = add_phase(al, t, &ag1, true, GSP_RT_REDUCE, GSP_RT_SPLIT)) ||
-                    (err = add_phase(al, t, &sc, -1, GSP_RT_STORE, GSP_RT_SPLIT)))
-                    goto fail;
-                snprintf(al->built_from, sizeof al->built_from, "reversed %s, then a balanced BFS gather", f_ag1);
-            }
-        }
-        if (t->n > 1 && t->n <= MULTITREE_MAX_NODES) {
-            int64_t k = 0;
-            gsp_sched_t mt;
-            if ((err = multitree_of(t, root, !bc, &tree.model, &mt, &k))) goto fail;
-            if (!(err = add_algo(out, "multitree", c, root, &al))) {
-                err = add_phase(al, t, &mt, -1, bc ? GSP_RT_STORE : GSP_RT_REDUCE, GSP_RT_SPLIT);
-                al->phase[0].nblocks = k;
-                al->phase[0].pipelined = true;
-                snprintf(al->built_from, sizeof al->built_from, "%lld arc-disjoint spanning trees%s, pipelined", (long long)k,
-                         bc ? "" : " reversed");
-            }
-            gsp_sched_destroy(&mt);
+            if (bc) err = add_pending(al, GSP_RT_STORE, GSP_RT_SPLIT, Rs, n - 1);
+            if (!err) err = add_pending(al, bc ? GSP_RT_STORE : GSP_RT_REDUCE, GSP_RT_SPLIT, R1, all);
+            if (!err && !bc) err = add_pending(al, GSP_RT_STORE, GSP_RT_SPLIT, Rs, n - 1);
             if (err) goto fail;
+        }
+        if (n > 1 && n <= MULTITREE_MAX_NODES) {
+            /* At most deg(root) trees, each at least the root's eccentricity deep. */
+            int64_t deg = t->off[root + 1] - t->off[root], reached;
+            int32_t *dr = NULL;
+            if ((err = gsp_alloc_array((void **)&dr, n, sizeof *dr, false))) goto fail;
+            err = gsp_bfs(t, root, dr, NULL, &ecc, &reached);
+            gsp_free(dr);
+            if (err) goto fail;
+            if ((err = add_algo(out, "multitree", c, root, &al)) ||
+                (err = add_pending(al, bc ? GSP_RT_STORE : GSP_RT_REDUCE, GSP_RT_SPLIT, ecc, n - 1)))
+                goto fail;
+            al->phase[0].nblocks = deg;
+            al->phase[0].pipelined = true;
         }
         break;
     }
     }
     if (out->n == 0) {
-        err = gsp_error(GSP_ERR_NOTAPPLIC, "no runtime algorithm for %s applies to %s", gsp_collective_name(c), t->spec);
+        err = gsp_error(GSP_ERR_NOTAPPLIC, "no runtime algorithm for %s applies to %s%s", gsp_collective_name(c), t->spec,
+                        big ? " (a graph without a group is planned explicitly up to 4096 nodes)" : "");
         goto fail;
+    }
+    /* A named method's algorithms are built now: what the user asked for must exist. */
+    for (int i = 0; named && i < out->n; i++) {
+        bool removed;
+        if ((err = gsp_rt_realize(out, i, &removed))) goto fail;
+        if (removed) i--;
     }
     goto done;
 fail:
     gsp_rt_algos_destroy(out);
 done:
-    gsp_sched_destroy(&ag1);
     gsp_sched_destroy(&flood);
     gsp_sched_destroy(&tree);
-    gsp_sched_destroy(&sc);
     return err;
-}
-
-/* A round through one memory: every block moved, and every block combined, passes through it. */
-static double shared_work(const gsp_rt_phase_t *ph, int64_t r, double blk, const gsp_cost_t *c) {
-    double moved = (double)ph->moved[r] * blk;
-    return gsp_cost_beta(c, blk) * moved + (ph->kind == GSP_RT_REDUCE ? c->gamma * moved : 0);
-}
-
-/* One round's cost on whole blocks of blk bytes, without alpha: the worst round of the phase. */
-static double round_work(const gsp_rt_phase_t *ph, double blk, const gsp_cost_t *c) {
-    double w = 0;
-    for (int64_t r = 0; r < ph->sched.nrounds; r++) {
-        double seg = c->segment > 0 && (double)c->segment < blk ? (double)c->segment : blk;
-        double x = c->shared ? shared_work(ph, r, blk, c)
-                             : gsp_cost_beta(c, seg) * (double)ph->maxblk[r] * blk + c->gamma * (double)ph->maxred[r] * blk;
-        if (x > w) w = x;
-    }
-    return w;
-}
-
-int64_t gsp_rt_segments(const gsp_rt_phase_t *ph, double blk, const gsp_cost_t *c) {
-    if (!ph->pipelined || blk <= 0) return 1;
-    double s;
-    if (c->segment > 0) s = ceil(blk / (double)c->segment);
-    /* A segment whose transfer takes about one latency: shorter ones pay alpha more often
-     * than they save, longer ones lengthen every hop of the pipeline. */
-    else s = c->alpha > 0 ? ceil(round_work(ph, blk, c) / c->alpha * (1 - 1e-12)) : GSP_RT_MAX_SEGMENTS;
-    if (s > GSP_RT_MAX_SEGMENTS) s = GSP_RT_MAX_SEGMENTS;
-    if (s > blk) s = floor(blk);
-    return s < 1 ? 1 : (int64_t)s;
-}
-
-void gsp_rt_predict(const gsp_rt_algo_t *a, int64_t nodes, int64_t bytes, const gsp_cost_t *c, gsp_rt_pred_t *p) {
-    memset(p, 0, sizeof *p);
-    double vec = a->coll == GSP_COLL_REDUCE_SCATTER ? (double)bytes * (double)nodes : (double)bytes;
-    for (int k = 0; k < a->nphases; k++) {
-        const gsp_rt_phase_t *ph = &a->phase[k];
-        double nb = ph->nblocks > 0 ? (double)ph->nblocks : (double)nodes;
-        double blk = ph->layout == GSP_RT_RANK ? (double)bytes : ph->layout == GSP_RT_SPLIT ? ceil(vec / nb) : vec;
-        if (ph->layout == GSP_RT_RANK && a->coll == GSP_COLL_ALLREDUCE) blk = vec;
-        p->rounds += ph->sched.nrounds;
-        p->transfers += ph->sched.nsends;
-        p->busiest_bytes += (double)ph->busiest * blk;
-        if (ph->pipelined && c->shared) {
-            /* One memory carries every round's bytes whatever overlaps: only latencies hide. */
-            double R = (double)ph->sched.nrounds;
-            for (int64_t r = 0; r < ph->sched.nrounds; r++) p->seconds += shared_work(ph, r, blk, c);
-            if (R > 0) p->seconds += c->alpha * R;
-            continue;
-        }
-        if (ph->pipelined) {
-            /* S segments stream through R levels: the busiest arc's whole load once, plus
-             * one segment's latency and transfer per further level (latencies overlap). */
-            double S = (double)gsp_rt_segments(ph, blk, c), R = (double)ph->sched.nrounds, w = round_work(ph, blk, c);
-            if (R > 0) p->seconds += c->alpha + w + (R - 1) * (c->alpha + w / S);
-            continue;
-        }
-        for (int64_t r = 0; r < ph->sched.nrounds; r++) {
-            double extra = c->overhead * (double)(ph->maxmsg[r] > 1 ? ph->maxmsg[r] - 1 : 0) + c->gamma * (double)ph->maxred[r] * blk;
-            if (c->shared)
-                p->seconds += c->alpha + shared_work(ph, r, blk, c) + c->overhead * (double)(ph->maxmsg[r] > 1 ? ph->maxmsg[r] - 1 : 0);
-            else if (ph->routed) {
-                /* A message waits for its route's latency, then shares its first link with the
-                 * messages already there: per link, nearest first; the last to finish wins. */
-                double last = 0;
-                for (int64_t l = 0; l < ph->nlinks; l++) {
-                    const int64_t *hist = ph->link_hist + (r * ph->nlinks + l) * (ph->hops + 1);
-                    double T = 0;
-                    for (int64_t h = 1; h <= ph->hops; h++) {
-                        if (!hist[h]) continue;
-                        double ready = c->hop * (double)(h - 1);
-                        T = (T > ready ? T : ready) + gsp_cost_beta(c, blk) * blk * (double)hist[h];
-                    }
-                    if (T > last) last = T;
-                }
-                p->seconds += c->alpha + last + extra;
-            } else {
-                /* With segments the runtime sends each block in up to GSP_RT_MAX_LANES lanes:
-                 * the per-byte cost is that of the lanes' messages. */
-                double lanes = c->segment > 0 ? fmin(GSP_RT_MAX_LANES, ceil(blk / (double)c->segment)) : 1;
-                double msg = (double)ph->maxblk[r] * blk / (lanes > 1 ? lanes : 1);
-                p->seconds += c->alpha + gsp_cost_beta(c, msg) * (double)ph->maxblk[r] * blk + extra;
-            }
-        }
-    }
-    /* gather: every rank combines N vectors (through one memory: all of them do, in turn) */
-    if (a->local_reduce) p->seconds += c->gamma * (double)(nodes - 1) * vec * (c->shared ? (double)nodes : 1);
-}
-
-int gsp_rt_choose(const gsp_rt_algos_t *a, int64_t nodes, int64_t bytes, const gsp_cost_t *c) {
-    int best = -1;
-    double bt = 0;
-    for (int i = 0; i < a->n; i++) {
-        gsp_rt_pred_t p;
-        gsp_rt_predict(&a->v[i], nodes, bytes, c, &p);
-        if (best < 0 || p.seconds < bt) {
-            best = i;
-            bt = p.seconds;
-        }
-    }
-    return best;
-}
-
-int gsp_rt_find(const gsp_rt_algos_t *a, const char *name) {
-    for (int i = 0; i < a->n; i++)
-        if (!strcmp(a->v[i].name, name)) return i;
-    return -1;
 }

@@ -1,0 +1,284 @@
+/* test_rt_program.c — every rank's program of every runtime algorithm, assembled into one
+ * schedule and checked.
+ *
+ * Each rank computes its own program (gsp_rt_program) from the phase's compact form; the test
+ * computes all N of them on small instances, checks that every send meets its receive
+ * (gsp_rt_assemble), and then checks the assembled whole against independent truth:
+ *  - allgather-type phases (each node starts with its own block) by the exact verifier
+ *    (gsp_sched_verify), reduce-scatter phases by the verifier's reduce check;
+ *  - every phase by a direct simulation: a sender holds what it sends (store and forward), a
+ *    partial sum is sent once and never counted twice, and at the end every owner holds what
+ *    the collective promises (every block everywhere, block x complete at node x, the root's
+ *    vector everywhere or complete at the root, a scatter's block x at node x);
+ *  - the phase's statistics, from which the cost model predicts (per round: most blocks on
+ *    one arc, most blocks combined at one node, most messages at one node, blocks moved; the
+ *    busiest arc), recomputed from the assembled transfers. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gossip/gossip.h"
+#include "gossip/runtime.h"
+
+typedef enum { INIT_OWN, INIT_ROOT_ONE, INIT_ROOT_ALL } init_t;
+typedef enum { FIN_ALL_EVERYWHERE, FIN_OWN, FIN_ROOT_ALL } fin_t;
+
+/* What phase k of algorithm a starts from and must reach (store phases), from its shape. */
+static void shape(const gsp_rt_algo_t *a, int k, int64_t *nb, init_t *in, fin_t *fin) {
+    const gsp_rt_phase_t *ph = &a->phase[k];
+    *nb = ph->nblocks > 0 ? ph->nblocks : -1; /* -1: n */
+    *in = INIT_OWN;
+    *fin = FIN_ALL_EVERYWHERE;
+    if (ph->layout == GSP_RT_WHOLE) {
+        *in = INIT_ROOT_ONE;
+        *fin = FIN_ALL_EVERYWHERE;
+    } else if (ph->pipelined) {
+        *in = INIT_ROOT_ALL;
+    } else if (!strcmp(a->name, "scatter-allgather") && k == 0) {
+        *in = INIT_ROOT_ALL;
+        *fin = FIN_OWN;
+    } else if (!strcmp(a->name, "rs-gather") && k == 1) {
+        *in = INIT_OWN;
+        *fin = FIN_ROOT_ALL;
+    }
+}
+
+static int64_t root_of(const gsp_rt_algo_t *a) { return a->root >= 0 ? a->root : 0; }
+
+/* Store phases: holdings per (node, block). */
+static void simulate_store(const gsp_topo_t *t, const gsp_rt_algo_t *a, int k, const gsp_sched_t *s, const char *what) {
+    const gsp_rt_phase_t *ph = &a->phase[k];
+    int64_t n = t->n, nb, root = root_of(a);
+    init_t in;
+    fin_t fin;
+    shape(a, k, &nb, &in, &fin);
+    if (nb < 0) nb = n;
+    unsigned char *has = calloc((size_t)(n * nb), 1);
+    if (in == INIT_OWN)
+        for (int64_t v = 0; v < n && v < nb; v++) has[v * nb + v] = 1;
+    else if (in == INIT_ROOT_ONE)
+        has[root * nb + (ph->layout == GSP_RT_WHOLE ? root % nb : 0)] = 1;
+    else
+        for (int64_t x = 0; x < nb; x++) has[root * nb + x] = 1;
+    for (int64_t r = 0; r < s->nrounds; r++) {
+        int64_t b = s->send_off.v[r], e = s->send_off.v[r + 1];
+        for (int64_t q = b; q < e; q++) {
+            const gsp_send_t *x = &s->sends[q];
+            if (x->x < 0 || x->x >= nb) fail_msg("%s: round %lld: block %lld out of range", what, (long long)r, (long long)x->x);
+            if (!ph->routed && gsp_topo_arc_index(t, x->u, x->v) < 0)
+                fail_msg("%s: round %lld: %lld -> %lld is not an arc", what, (long long)r, (long long)x->u, (long long)x->v);
+            if (has[x->u * nb + x->x] != 1)
+                fail_msg("%s: round %lld: %lld sends block %lld it lacks", what, (long long)r, (long long)x->u, (long long)x->x);
+            if (has[x->v * nb + x->x])
+                fail_msg("%s: round %lld: %lld gets block %lld twice", what, (long long)r, (long long)x->v, (long long)x->x);
+            has[x->v * nb + x->x] = 2;
+        }
+        for (int64_t q = b; q < e; q++) has[s->sends[q].v * nb + s->sends[q].x] = 1;
+    }
+    for (int64_t v = 0; v < n; v++)
+        for (int64_t x = 0; x < nb; x++) {
+            bool want = fin == FIN_ALL_EVERYWHERE ? (ph->layout != GSP_RT_WHOLE || x == root % nb)
+                        : fin == FIN_OWN         ? v == x
+                                                 : v == root;
+            if (want && !has[v * nb + x]) fail_msg("%s: node %lld never gets block %lld", what, (long long)v, (long long)x);
+        }
+    free(has);
+}
+
+/* Reduce phases with contribution sets (n <= 64): every node starts with its own contribution
+ * to every block; a sent partial sum leaves its sender; nothing is counted twice; at the end
+ * the owner holds every contribution. */
+static void simulate_reduce(const gsp_topo_t *t, const gsp_rt_algo_t *a, int k, const gsp_sched_t *s, const char *what) {
+    const gsp_rt_phase_t *ph = &a->phase[k];
+    int64_t n = t->n, nb = ph->nblocks > 0 ? ph->nblocks : n, root = root_of(a);
+    assert_true(n <= 64);
+    uint64_t *sum = calloc((size_t)(n * nb), sizeof *sum);
+    unsigned char *gone = calloc((size_t)(n * nb), 1);
+    for (int64_t v = 0; v < n; v++)
+        for (int64_t x = 0; x < nb; x++) sum[v * nb + x] = (uint64_t)1 << v;
+    for (int64_t r = 0; r < s->nrounds; r++) {
+        int64_t b = s->send_off.v[r], e = s->send_off.v[r + 1];
+        uint64_t *snap = malloc((size_t)(e - b + 1) * sizeof *snap);
+        for (int64_t q = b; q < e; q++) {
+            const gsp_send_t *x = &s->sends[q];
+            if (!ph->routed && gsp_topo_arc_index(t, x->u, x->v) < 0) fail_msg("%s: %lld -> %lld is not an arc", what, (long long)x->u, (long long)x->v);
+            if (gone[x->u * nb + x->x]) fail_msg("%s: %lld sends block %lld twice", what, (long long)x->u, (long long)x->x);
+            snap[q - b] = sum[x->u * nb + x->x];
+            gone[x->u * nb + x->x] = 1;
+        }
+        for (int64_t q = b; q < e; q++) {
+            const gsp_send_t *x = &s->sends[q];
+            if (gone[x->v * nb + x->x]) fail_msg("%s: %lld takes block %lld after sending it", what, (long long)x->v, (long long)x->x);
+            if (sum[x->v * nb + x->x] & snap[q - b]) fail_msg("%s: a contribution counted twice", what);
+            sum[x->v * nb + x->x] |= snap[q - b];
+        }
+        free(snap);
+    }
+    uint64_t all = n == 64 ? ~(uint64_t)0 : ((uint64_t)1 << n) - 1;
+    for (int64_t x = 0; x < nb; x++) {
+        int64_t owner = ph->layout == GSP_RT_WHOLE || ph->pipelined ? root : x;
+        if (ph->layout == GSP_RT_WHOLE && x != root % nb) continue;
+        if (sum[owner * nb + x] != all) fail_msg("%s: block %lld incomplete at %lld", what, (long long)x, (long long)owner);
+    }
+    free(sum);
+    free(gone);
+}
+
+/* The phase's statistics recomputed from the assembled transfers. */
+static void check_stats(const gsp_topo_t *t, const gsp_rt_phase_t *ph, const gsp_sched_t *s, const char *what) {
+    int64_t n = t->n;
+    assert_int_equal(s->nrounds, ph->nrounds);
+    assert_int_equal(s->nsends, ph->ntransfers);
+    if (ph->routed) return; /* routed loads are per first link: test_runtime checks them */
+    int64_t *pair = calloc((size_t)(n * n), sizeof *pair), *tot = calloc((size_t)(n * n), sizeof *tot);
+    int64_t *rcv = calloc((size_t)n, sizeof *rcv), *sm = calloc((size_t)n, sizeof *sm), *rm = calloc((size_t)n, sizeof *rm), busiest = 0;
+    for (int64_t r = 0; r < s->nrounds; r++) {
+        int64_t b = s->send_off.v[r], e = s->send_off.v[r + 1], mb = 0, mr = 0, mm = 0;
+        for (int64_t q = b; q < e; q++) {
+            const gsp_send_t *x = &s->sends[q];
+            if (pair[x->u * n + x->v]++ == 0) {
+                if (++sm[x->u] > mm) mm = sm[x->u];
+                if (++rm[x->v] > mm) mm = rm[x->v];
+            }
+            if (pair[x->u * n + x->v] > mb) mb = pair[x->u * n + x->v];
+            if (++rcv[x->v] > mr) mr = rcv[x->v];
+            if (++tot[x->u * n + x->v] > busiest) busiest = tot[x->u * n + x->v];
+        }
+        for (int64_t q = b; q < e; q++) {
+            const gsp_send_t *x = &s->sends[q];
+            pair[x->u * n + x->v] = rcv[x->v] = sm[x->u] = rm[x->v] = 0;
+        }
+        if (ph->kind != GSP_RT_REDUCE) mr = 0;
+        if (ph->maxblk[r] != mb || ph->maxred[r] != mr || ph->maxmsg[r] != mm || ph->moved[r] != e - b)
+            fail_msg("%s: round %lld: statistics %lld/%lld/%lld/%lld, the transfers say %lld/%lld/%lld/%lld", what, (long long)r,
+                     (long long)ph->maxblk[r], (long long)ph->maxred[r], (long long)ph->maxmsg[r], (long long)ph->moved[r], (long long)mb,
+                     (long long)mr, (long long)mm, (long long)(e - b));
+    }
+    if (ph->busiest != busiest) fail_msg("%s: busiest arc %lld, the transfers say %lld", what, (long long)ph->busiest, (long long)busiest);
+    free(pair);
+    free(tot);
+    free(rcv);
+    free(sm);
+    free(rm);
+}
+
+/* The exact verifier on allgather-type phases (own block first, every block everywhere) and
+ * reduce-scatter phases (block x complete at node x). */
+static void verify_phase(const gsp_topo_t *t, const gsp_rt_algo_t *a, int k, gsp_sched_t *s, const char *what) {
+    const gsp_rt_phase_t *ph = &a->phase[k];
+    int64_t nb;
+    init_t in;
+    fin_t fin;
+    shape(a, k, &nb, &in, &fin);
+    if (ph->routed || nb > 0 || ph->layout == GSP_RT_WHOLE || in != INIT_OWN || fin != FIN_ALL_EVERYWHERE) return;
+    if (ph->kind == GSP_RT_REDUCE) {
+        s->blocks = true;
+        s->reduce_rounds = s->nrounds;
+    }
+    gsp_report_t rep;
+    if (gsp_sched_verify(s, t, 1, &rep)) fail_msg("%s: %s", what, gsp_errmsg());
+    if (!rep.ok) fail_msg("%s: the verifier says: %s", what, rep.message);
+    assert_int_equal(rep.duplicates, 0);
+}
+
+static void check_spec(const char *spec) {
+    gsp_topo_t t;
+    gsp_distances_t d;
+    if (gsp_topo_from_spec(&t, spec)) fail_msg("%s: %s", spec, gsp_errmsg());
+    gsp_vt_t vt;
+    assert_int_equal(gsp_vertex_transitive(&t, &vt), GSP_OK);
+    assert_int_equal(gsp_distances(&t, gsp_vt_yes(vt), &d, NULL, NULL), GSP_OK);
+    static const gsp_collective_t colls[] = {GSP_COLL_ALLGATHER, GSP_COLL_REDUCE_SCATTER, GSP_COLL_ALLREDUCE, GSP_COLL_BROADCAST,
+                                             GSP_COLL_REDUCE};
+    int checked = 0;
+    for (size_t c = 0; c < sizeof colls / sizeof *colls; c++) {
+        int64_t root = colls[c] == GSP_COLL_BROADCAST || colls[c] == GSP_COLL_REDUCE ? t.n / 3 : 0;
+        gsp_rt_algos_t al;
+        if (gsp_rt_algos(&t, &d, colls[c], root, NULL, &al)) fail_msg("%s: %s", spec, gsp_errmsg());
+        for (int i = 0; i < al.n; i++) {
+            bool removed;
+            if (gsp_rt_realize(&al, i, &removed)) fail_msg("%s: %s: %s", spec, al.v[i].name, gsp_errmsg());
+            if (removed) {
+                i--;
+                continue;
+            }
+            const gsp_rt_algo_t *a = &al.v[i];
+            for (int k = 0; k < a->nphases; k++) {
+                char what[160];
+                snprintf(what, sizeof what, "%s %s %s phase %d", spec, gsp_collective_name(colls[c]), a->name, k);
+                gsp_sched_t s;
+                if (gsp_rt_assemble(a, k, &t, &s)) fail_msg("%s: %s", what, gsp_errmsg());
+                check_stats(&t, &a->phase[k], &s, what);
+                if (a->phase[k].kind == GSP_RT_REDUCE) simulate_reduce(&t, a, k, &s, what);
+                else simulate_store(&t, a, k, &s, what);
+                verify_phase(&t, a, k, &s, what);
+                gsp_sched_destroy(&s);
+                checked++;
+            }
+        }
+        gsp_rt_algos_destroy(&al);
+    }
+    assert_true(checked >= 8);
+    gsp_distances_destroy(&d);
+    gsp_topo_destroy(&t);
+}
+
+static void test_cayley(void **state) {
+    (void)state;
+    static const char *specs[] = {"torus:4x4", "torus:3x5", "torus:2x3x4", "hypercube:4", "star:4", "optcirc:13", "cycle:7",
+                                  "complete:5", "circulant:12:1,5", "product(cycle:3,complete:4)", "cayley:Z4xZ2:(1,0),(0,1)"};
+    for (size_t i = 0; i < sizeof specs / sizeof *specs; i++) check_spec(specs[i]);
+}
+
+static void test_files(void **state) {
+    (void)state;
+    /* Graphs without a group: the explicit path, scanned per rank. */
+    check_spec("file:" GOSSIP_TEST_DATA "/petersen.txt");
+    check_spec("file:" GOSSIP_TEST_DATA "/frucht.txt");
+    check_spec("file:" GOSSIP_TEST_DATA "/path4.txt");
+}
+
+/* A program of a rank of a large torus is computed without anyone else's: its size is what the
+ * rank moves. */
+static void test_one_rank_at_scale(void **state) {
+    (void)state;
+    gsp_topo_t t;
+    gsp_distances_t d;
+    assert_int_equal(gsp_topo_from_spec(&t, "torus:64x64"), GSP_OK);
+    assert_int_equal(gsp_distances(&t, true, &d, NULL, NULL), GSP_OK);
+    gsp_rt_algos_t al;
+    assert_int_equal(gsp_rt_algos(&t, &d, GSP_COLL_ALLREDUCE, 0, NULL, &al), GSP_OK);
+    int i = gsp_rt_find(&al, "rs-ag-flood");
+    assert_true(i >= 0);
+    assert_false(al.v[i].pending);
+    gsp_rt_prog_t p;
+    assert_int_equal(gsp_rt_program(&al.v[i], 0, &t, 1234, &p), GSP_OK);
+    /* Reversed flood: rank receives a partial sum of its own block from every other rank's
+     * tree... over its arcs: the blocks it receives are N - 1 partial-sum deliveries in all
+     * the trees of other blocks it relays, plus its own; it sends each block once but its own. */
+    int64_t sent = 0;
+    for (int64_t q = 0; q < p.nsend; q++) sent += p.send[q].n;
+    assert_int_equal(sent, t.n - 1);
+    gsp_rt_prog_destroy(&p);
+    /* The p = 1 schedules are not built until chosen. */
+    int j = gsp_rt_find(&al, "rs-ag");
+    assert_true(j >= 0);
+    assert_true(al.v[j].pending);
+    gsp_rt_algos_destroy(&al);
+    gsp_distances_destroy(&d);
+    gsp_topo_destroy(&t);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_cayley),
+        cmocka_unit_test(test_files),
+        cmocka_unit_test(test_one_rank_at_scale),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
