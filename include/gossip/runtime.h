@@ -78,6 +78,8 @@ typedef struct gsp_rt_phase {
     int64_t *moved;     /* per round: blocks moved by all nodes together (one memory's load) */
     int64_t busiest;    /* most blocks one arc carries over the whole phase */
     int64_t nblocks;    /* SPLIT: the vector is cut into this many blocks (0: one per node) */
+    int64_t parts;      /* RANK, SPLIT: each block cut again into this many parts (0 or 1: none);
+                         * block x * parts + q is part q of block x */
     bool pipelined;     /* run in many segments, each flowing on as soon as it arrives */
     /* Routed: the transfers join ranks that need not be neighbours (the network routes them,
      * up to `hops` links). link_hist[(r * nlinks + a) * (hops + 1) + h]: in round r, messages

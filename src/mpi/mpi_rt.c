@@ -204,19 +204,35 @@ typedef struct {
     gsp_rt_layout_t layout;
     int64_t count, n; /* RANK: count per block; SPLIT: the vector's count over n blocks */
     int lanes, lane;  /* the schedule runs once per lane on a 1/lanes segment of every block */
+    int64_t parts;    /* each of the n blocks cut into this many parts: block x * parts + q */
 } lay_t;
 
-static inline int64_t whole_first(const lay_t *l, int64_t x) {
+static inline int64_t base_first(const lay_t *l, int64_t x) {
     if (l->layout == GSP_RT_RANK) return x * l->count;
     if (l->layout == GSP_RT_WHOLE) return 0;
     int64_t q = l->count / l->n, r = l->count % l->n;
     return x * q + (x < r ? x : r);
 }
 
-static inline int64_t whole_len(const lay_t *l, int64_t x) {
+static inline int64_t base_len(const lay_t *l, int64_t x) {
     if (l->layout == GSP_RT_RANK || l->layout == GSP_RT_WHOLE) return l->count;
     int64_t q = l->count / l->n, r = l->count % l->n;
     return q + (x < r);
+}
+
+/* Blocks of the layout (what the programs number). */
+static inline int64_t nblk(const lay_t *l) { return l->n * l->parts; }
+
+static inline int64_t whole_first(const lay_t *l, int64_t b) {
+    if (l->parts <= 1 || l->layout == GSP_RT_WHOLE) return base_first(l, b);
+    int64_t x = b / l->parts, q = b % l->parts;
+    return base_first(l, x) + base_len(l, x) * q / l->parts;
+}
+
+static inline int64_t whole_len(const lay_t *l, int64_t b) {
+    if (l->parts <= 1 || l->layout == GSP_RT_WHOLE) return base_len(l, b);
+    int64_t x = b / l->parts, q = b % l->parts, L = base_len(l, x);
+    return L * (q + 1) / l->parts - L * q / l->parts;
 }
 
 static inline int64_t blk_first(const lay_t *l, int64_t x) {
@@ -272,12 +288,12 @@ static inline bool direct(const gsp_rt_prog_t *p, const gsp_rt_msg_t *x, bool re
 /* Where a send reads block b: the caller's send buffer for this rank's own allgather block (so
  * the local copy can wait until the messages are out), else the working buffer. */
 static inline bool is_fresh(const gsp_mpi_ctx_t *c, const lay_t *l, int64_t b) {
-    return c->in && c->fresh[(size_t)l->lane * (size_t)l->n + (size_t)(l->layout == GSP_RT_WHOLE ? 0 : b)];
+    return c->in && c->fresh[(size_t)l->lane * (size_t)nblk(l) + (size_t)(l->layout == GSP_RT_WHOLE ? 0 : b)];
 }
 
 static inline char *src_at(const gsp_mpi_ctx_t *c, void *base, const lay_t *l, int64_t b, const dtinfo_t *d) {
-    if (c->mine && l->layout == GSP_RT_RANK && b == c->rank)
-        return (char *)((uintptr_t)c->mine + (uintptr_t)((blk_first(l, b) - whole_first(l, b)) * (int64_t)d->ext));
+    if (c->mine && l->layout == GSP_RT_RANK && b / l->parts == c->rank)
+        return (char *)((uintptr_t)c->mine + (uintptr_t)((blk_first(l, b) - base_first(l, c->rank)) * (int64_t)d->ext));
     if (is_fresh(c, l, b)) return at((void *)(uintptr_t)c->in, blk_first(l, b), d);
     return at(base, blk_first(l, b), d);
 }
@@ -303,7 +319,7 @@ static gsp_err_t absorb(gsp_mpi_ctx_t *c, const gsp_rt_prog_t *p, int64_t b, int
                 if (is_fresh(c, l, blk)) {
                     const char *inb = at((void *)(uintptr_t)c->in, blk_first(l, blk), d);
                     if ((err = gsp_mpi_reduce_local3(src + pos, inb, dst, (int)len, d->dt, op))) return err;
-                    c->fresh[(size_t)l->lane * (size_t)l->n + (size_t)(l->layout == GSP_RT_WHOLE ? 0 : blk)] = 0;
+                    c->fresh[(size_t)l->lane * (size_t)nblk(l) + (size_t)(l->layout == GSP_RT_WHOLE ? 0 : blk)] = 0;
                 } else if ((err = gsp_mpi_reduce_local(src + pos, dst, (int)len, d->dt, op)))
                     return err;
                 pos += (int)(len * d->size);
@@ -352,8 +368,8 @@ static gsp_err_t stage_and_fresh(gsp_mpi_ctx_t *c, const gsp_rt_prog_t *p, const
     if ((err = stage_offsets(c, p, l0, d, &total))) return err;
     if ((err = reserve((void **)&c->stage, &c->stage_cap, total + 1))) return err;
     if (c->in) {
-        if ((err = reserve((void **)&c->fresh, &c->fresh_cap, K * (size_t)l0->n + 1))) return err;
-        memset(c->fresh, 1, K * (size_t)l0->n);
+        if ((err = reserve((void **)&c->fresh, &c->fresh_cap, K * (size_t)nblk(l0) + 1))) return err;
+        memset(c->fresh, 1, K * (size_t)nblk(l0));
     }
     return GSP_OK;
 }
@@ -570,8 +586,8 @@ static gsp_err_t run_phase(gsp_mpi_ctx_t *c, const gsp_rt_prog_t *p, int phase, 
  * GSP_RT_MAX_LANES, and never an empty segment. */
 static int lanes_for(const gsp_mpi_ctx_t *c, const lay_t *l, const dtinfo_t *d) {
     if (c->cost.segment <= 0 || l->count == 0) return 1;
-    int64_t shortest = whole_len(l, l->n - 1), longest = whole_len(l, 0);
-    if (l->layout == GSP_RT_SPLIT && l->count % l->n == 0) shortest = longest;
+    int64_t shortest = base_len(l, l->n - 1) / l->parts, longest = whole_len(l, 0);
+    if (l->layout == GSP_RT_SPLIT && l->count % l->n == 0 && base_len(l, 0) % l->parts == 0) shortest = longest;
     int64_t k = (longest * d->size + c->cost.segment - 1) / c->cost.segment;
     if (k > GSP_RT_MAX_LANES) k = GSP_RT_MAX_LANES; /* enough to pipeline; more only multiplies messages */
     if (k > shortest) k = shortest;
@@ -579,15 +595,20 @@ static int lanes_for(const gsp_mpi_ctx_t *c, const lay_t *l, const dtinfo_t *d) 
 }
 
 static lay_t layout(const gsp_mpi_ctx_t *c, gsp_rt_layout_t kind, int64_t count, const dtinfo_t *d) {
-    lay_t l = {kind, count, c->size, 1, 0};
+    lay_t l = {kind, count, c->size, 1, 0, 1};
     l.lanes = lanes_for(c, &l, d);
     return l;
 }
 
-/* A phase's layout: its own block count, and for a pipelined phase the cost model's segments. */
+/* A phase's layout: its own block count and parts, and for a pipelined phase the cost model's
+ * segments. */
 static lay_t phase_layout(const gsp_mpi_ctx_t *c, const gsp_rt_phase_t *ph, int64_t count, const dtinfo_t *d) {
-    if (!ph->pipelined) return layout(c, ph->layout, count, d);
-    lay_t l = {ph->layout, count, ph->nblocks > 0 ? ph->nblocks : c->size, 1, 0};
+    if (!ph->pipelined) {
+        lay_t l = {ph->layout, count, c->size, 1, 0, ph->parts > 1 ? ph->parts : 1};
+        l.lanes = lanes_for(c, &l, d);
+        return l;
+    }
+    lay_t l = {ph->layout, count, ph->nblocks > 0 ? ph->nblocks : c->size, 1, 0, 1};
     int64_t shortest = whole_len(&l, l.n - 1), k = gsp_rt_segments(ph, (double)whole_len(&l, 0) * d->size, &c->cost);
     if (k > shortest) k = shortest;
     l.lanes = k < 1 ? 1 : (int)k;
@@ -616,7 +637,8 @@ static double packed_max(const gsp_rt_algo_t *a, double vec, double per_rank, in
     double m = 0;
     for (int k = 0; k < a->nphases; k++) {
         const gsp_rt_phase_t *ph = &a->phase[k];
-        double blk = ph->layout == GSP_RT_RANK ? per_rank : ph->layout == GSP_RT_SPLIT ? vec / (double)n + 1 : vec;
+        double parts = ph->parts > 1 ? (double)ph->parts : 1;
+        double blk = ph->layout == GSP_RT_RANK ? per_rank / parts + 1 : ph->layout == GSP_RT_SPLIT ? vec / ((double)n * parts) + 1 : vec;
         for (int64_t r = 0; r < ph->nrounds; r++)
             if ((double)ph->maxblk[r] * blk > m) m = (double)ph->maxblk[r] * blk;
     }
@@ -761,7 +783,7 @@ gsp_err_t gsp_mpi_ctx_allgather(gsp_mpi_ctx_t *c, const void *sendbuf, int sendc
             return gsp_error(GSP_ERR_INTERNAL, "local copy failed");
     }
     if (recvcount == 0) return GSP_OK;
-    lay_t l = layout(c, GSP_RT_RANK, recvcount, &d);
+    lay_t l = phase_layout(c, &a->phase[0], recvcount, &d);
     c->mine = late_copy ? sendbuf : NULL;
     err = run_phase(c, &pg[0], 0, recvbuf, &l, &d, MPI_OP_NULL);
     c->mine = NULL;
@@ -784,8 +806,8 @@ static gsp_err_t run_algo(gsp_mpi_ctx_t *c, const gsp_rt_algo_t *a, const gsp_rt
          * of a multitree reduce at its root (elsewhere none). */
         int64_t b0 = 0, b1 = 0;
         if (l.layout == GSP_RT_WHOLE) b1 = 1;
-        else if (l.n == c->size) b0 = c->rank, b1 = c->rank + 1;
-        else if (a->root == c->rank) b1 = l.n;
+        else if (l.n == c->size) b0 = c->rank * l.parts, b1 = (c->rank + 1) * l.parts;
+        else if (a->root == c->rank) b1 = nblk(&l);
         if (!(err = run_phase(c, &pg[k], k, work, &l, d, op)) && c->in)
             for (int j = 0; j < l.lanes; j++) {
                 l.lane = j;

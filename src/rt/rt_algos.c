@@ -925,6 +925,11 @@ gsp_err_t gsp_rt_algos(const gsp_topo_t *t, const gsp_distances_t *d, gsp_collec
             snprintf(al->built_from, sizeof al->built_from, "%s%s", rev ? "reversed " : "", f_flood);
         } else if (!big && ((err = add_algo(out, "flood", c, -1, &al)) || (err = add_pending(al, k, l, ecc, all))))
             goto fail;
+        if (gsp__rt_rings_apply(t)) {
+            if ((err = add_algo(out, "rings", c, -1, &al)) || (err = gsp__rt_rings_phase(&al->phase[0], t, !rev, k, l))) goto fail;
+            al->nphases = 1;
+            snprintf(al->built_from, sizeof al->built_from, "a ring per dimension, every port at once");
+        }
         break;
     }
     case GSP_COLL_ALLREDUCE:
@@ -945,6 +950,15 @@ gsp_err_t gsp_rt_algos(const gsp_topo_t *t, const gsp_distances_t *d, gsp_collec
                 goto fail;
             if ((err = add_algo(out, "gather", c, -1, &al)) || (err = add_pending(al, GSP_RT_STORE, GSP_RT_RANK, ecc, all))) goto fail;
             al->local_reduce = true;
+        }
+        if (gsp__rt_rings_apply(t)) {
+            if ((err = add_algo(out, "rings", c, -1, &al))) goto fail;
+            err = gsp__rt_rings_phase(&al->phase[0], t, false, GSP_RT_REDUCE, GSP_RT_SPLIT);
+            al->nphases = 1;
+            if (!err) err = gsp__rt_rings_phase(&al->phase[1], t, true, GSP_RT_STORE, GSP_RT_SPLIT);
+            al->nphases = 2;
+            if (err) goto fail;
+            snprintf(al->built_from, sizeof al->built_from, "a ring per dimension, every port at once, reversed, then forward");
         }
         if ((err = add_algo(out, "tree", c, -1, &al))) goto fail;
         /* (the tree is first deliveries already: explicit phases copy it as it is) */

@@ -113,7 +113,8 @@ void gsp_rt_predict(const gsp_rt_algo_t *a, int64_t nodes, int64_t bytes, const 
     for (int k = 0; k < a->nphases; k++) {
         const gsp_rt_phase_t *ph = &a->phase[k];
         double nb = ph->nblocks > 0 ? (double)ph->nblocks : (double)nodes;
-        double blk = ph->layout == GSP_RT_RANK ? (double)bytes : ph->layout == GSP_RT_SPLIT ? ceil(vec / nb) : vec;
+        double parts = ph->parts > 1 ? (double)ph->parts : 1;
+        double blk = ph->layout == GSP_RT_RANK ? ceil((double)bytes / parts) : ph->layout == GSP_RT_SPLIT ? ceil(vec / (nb * parts)) : vec;
         if (ph->layout == GSP_RT_RANK && a->coll == GSP_COLL_ALLREDUCE) blk = vec;
         p->rounds += ph->nrounds;
         p->transfers += ph->ntransfers;

@@ -244,7 +244,7 @@ gsp_err_t gsp__rt_prog_from(const gsp_rt_phase_t *ph, int64_t n, gsp_rt_xfers_t 
     p->layout = ph->layout;
     p->pipelined = ph->pipelined;
     p->nrounds = ph->nrounds;
-    int64_t nb = ph->nblocks > n ? ph->nblocks : n;
+    int64_t nb = (ph->nblocks > n ? ph->nblocks : n) * (ph->parts > 1 ? ph->parts : 1);
     if ((err = sort_rounds(x->send, x->nsend)) || (err = sort_rounds(x->recv, x->nrecv))) return err;
     if ((err = gsp_alloc_array((void **)&slot, n + 1, sizeof *slot, false)) ||
         (err = gsp_alloc_array((void **)&count, n + 1, sizeof *count, false)) ||
