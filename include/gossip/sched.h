@@ -117,11 +117,19 @@ int64_t gsp_sched_transfers(const gsp_sched_t *s);
 
 /** Writes the schedule as JSON (format gossip-schedule, version 1) to f. */
 gsp_err_t gsp_sched_write(const gsp_sched_t *s, FILE *f);
-/** Writes to path atomically (a temporary file renamed at the end): never a half file. */
+/** Writes the schedule to path: "-" is standard output; a device, a FIFO or a socket (or a
+ * symbolic link to one, /dev/stdout) is written in place; a regular file or a new name
+ * atomically, through a temporary file in its directory renamed over it at the end (a symbolic
+ * link is followed and stays a link): never a half file. A failed write (a full disk, a closed
+ * pipe) is GSP_ERR_IO with the path and the system's reason; nothing is renamed then. */
 gsp_err_t gsp_sched_save(const gsp_sched_t *s, const char *path);
-/** Reads a schedule file. Structural errors (malformed JSON, wrong types, an index out of
- * range) are GSP_ERR_PARSE or GSP_ERR_RANGE with the round, the transfer and the rule named. */
+/** Reads a schedule file; path "-" reads standard input. Structural errors (malformed JSON,
+ * wrong types, an index out of range) are GSP_ERR_PARSE or GSP_ERR_RANGE with the round, the
+ * transfer and the rule named. */
 gsp_err_t gsp_sched_load(gsp_sched_t *s, const char *path);
+/** Reads a schedule from the stream f [in] to its end (name [in] for messages), as
+ * gsp_sched_load; GSP_ERR_IO on a read error. */
+gsp_err_t gsp_sched_read(gsp_sched_t *s, FILE *f, const char *name);
 
 typedef enum {
     GSP_RULE_NONE = 0,
@@ -203,8 +211,10 @@ gsp_err_t gsp_export_msccl_json(const gsp_sched_t *s, const gsp_topo_t *t, const
  * received chunk depending on its receive step. */
 gsp_err_t gsp_export_msccl_xml(const gsp_sched_t *s, const gsp_topo_t *t, const gsp_export_opts_t *o, FILE *f);
 /** Reads msccl-tools' algorithm JSON back into an allgather schedule on `topology` [in]
- * (its steps become rounds; p = the largest step "rounds"). */
+ * (its steps become rounds; p = the largest step "rounds"); path "-" reads standard input. */
 gsp_err_t gsp_import_msccl_json(gsp_sched_t *s, const char *path, const char *topology);
+/** As gsp_import_msccl_json, from the stream f [in] to its end (name [in] for messages). */
+gsp_err_t gsp_import_msccl_read(gsp_sched_t *s, FILE *f, const char *name, const char *topology);
 
 #ifdef __cplusplus
 }

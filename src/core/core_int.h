@@ -38,4 +38,26 @@ void gsp_jw_raw(gsp_jw_t *w, const char *text);
 /** GSP_OK if every write succeeded, else GSP_ERR_IO. */
 gsp_err_t gsp_jw_finish(gsp_jw_t *w);
 
+/* Output to a name a user gave (src/core/output.c): "-" is standard output; a device, FIFO or
+ * socket (or a link to one; /dev/stdout, /dev/fd/N) is written in place; a regular file or a new
+ * name is written to a temporary file in its directory and renamed over it at the end (links
+ * followed: a link stays a link). */
+typedef struct {
+    FILE *f;          /* write here */
+    const char *path; /* the name as given (the caller's string, used in messages) */
+    char *target;     /* atomic: the file renamed over, links resolved */
+    char *tmp;        /* atomic: the temporary file */
+    bool std;         /* standard output (never closed) */
+} gsp_out_t;
+/** Opens path for writing as above. GSP_ERR_IO "cannot write 'PATH': reason" when it cannot be
+ * created (no such directory, permission, a directory). */
+gsp_err_t gsp_out_open(gsp_out_t *o, const char *path);
+/** Finishes the output: err is what the writing returned. With err GSP_OK, flushes, checks every
+ * write and renames the temporary file over the target; GSP_ERR_IO with the path and the
+ * system's reason (a full disk, a closed pipe) when a write failed. With err set, or on failure,
+ * the temporary file is removed and the target left as it was. Returns the final error. */
+gsp_err_t gsp_out_close(gsp_out_t *o, gsp_err_t err);
+/** True when path would be written in place: "-", a device, a FIFO, a socket, a kernel link. */
+bool gsp_out_in_place(const char *path);
+
 #endif

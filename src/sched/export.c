@@ -585,12 +585,9 @@ done:
     return err;
 }
 
-gsp_err_t gsp_import_msccl_json(gsp_sched_t *s, const char *path, const char *topology) {
-    json_error_t jerr;
+/* The importer on a parsed document (path: its name in messages); takes root's reference. */
+static gsp_err_t import_root(gsp_sched_t *s, json_t *root, const char *path, const char *topology) {
     gsp_err_t err;
-    memset(s, 0, sizeof s[0]);
-    json_t *root = json_load_file(path, 0, &jerr);
-    if (!root) return gsp_error(GSP_ERR_PARSE, "%s:%d:%d: malformed JSON: %s", path, jerr.line, jerr.column, jerr.text);
     json_t *coll = json_object_get(root, "collective"), *steps = json_object_get(root, "steps");
     json_t *nodes = json_object_get(coll, "nodes");
     const char *type = json_string_value(json_object_get(root, "msccl_type"));
@@ -632,4 +629,24 @@ done:
     json_decref(root);
     if (err) gsp_sched_destroy(s);
     return err;
+}
+
+gsp_err_t gsp_import_msccl_read(gsp_sched_t *s, FILE *f, const char *name, const char *topology) {
+    json_error_t jerr;
+    memset(s, 0, sizeof s[0]);
+    json_t *root = json_loadf(f, 0, &jerr);
+    if (!root) {
+        if (ferror(f)) return gsp_error(GSP_ERR_IO, "%s: read error", name);
+        return gsp_error(GSP_ERR_PARSE, "%s:%d:%d: malformed JSON: %s", name, jerr.line, jerr.column, jerr.text);
+    }
+    return import_root(s, root, name, topology);
+}
+
+gsp_err_t gsp_import_msccl_json(gsp_sched_t *s, const char *path, const char *topology) {
+    json_error_t jerr;
+    memset(s, 0, sizeof s[0]);
+    if (!strcmp(path, "-")) return gsp_import_msccl_read(s, stdin, "(standard input)", topology);
+    json_t *root = json_load_file(path, 0, &jerr);
+    if (!root) return gsp_error(GSP_ERR_PARSE, "%s:%d:%d: malformed JSON: %s", path, jerr.line, jerr.column, jerr.text);
+    return import_root(s, root, path, topology);
 }

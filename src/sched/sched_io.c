@@ -105,24 +105,10 @@ gsp_err_t gsp_sched_write(const gsp_sched_t *s, FILE *f) {
 }
 
 gsp_err_t gsp_sched_save(const gsp_sched_t *s, const char *path) {
-    gsp_err_t err;
-    size_t len = strlen(path) + 32;
-    char *tmp = gsp_malloc(len);
-    if (!tmp) return gsp_error(GSP_ERR_NOMEM, "out of memory");
-    snprintf(tmp, len, "%s.tmp%ld", path, (long)getpid());
-    FILE *f = fopen(tmp, "w");
-    if (!f) {
-        err = gsp_error(GSP_ERR_IO, "cannot write '%s': %s", path, strerror(errno));
-        gsp_free(tmp);
-        return err;
-    }
-    err = gsp_sched_write(s, f);
-    if (fclose(f) != 0 && !err) err = gsp_error(GSP_ERR_IO, "cannot write '%s': %s", path, strerror(errno));
-    if (!err && rename(tmp, path) != 0)
-        err = gsp_error(GSP_ERR_IO, "cannot write '%s': %s", path, strerror(errno));
-    if (err) unlink(tmp);
-    gsp_free(tmp);
-    return err;
+    gsp_out_t o;
+    gsp_err_t err = gsp_out_open(&o, path);
+    if (err) return err;
+    return gsp_out_close(&o, gsp_sched_write(s, o.f));
 }
 
 /* ---- reader ---- */
@@ -312,9 +298,23 @@ static gsp_err_t parse(gsp_sched_t *s, json_t *root, const char *path) {
     return GSP_OK;
 }
 
-gsp_err_t gsp_sched_load(gsp_sched_t *s, const char *path) {
+gsp_err_t gsp_sched_read(gsp_sched_t *s, FILE *f, const char *name) {
     json_error_t jerr;
     memset(s, 0, sizeof *s);
+    json_t *root = json_loadf(f, JSON_REJECT_DUPLICATES, &jerr);
+    if (!root) {
+        if (ferror(f)) return gsp_error(GSP_ERR_IO, "%s: read error", name);
+        return gsp_error(GSP_ERR_PARSE, "%s:%d:%d: rule format: malformed JSON: %s", name, jerr.line, jerr.column, jerr.text);
+    }
+    gsp_err_t err = parse(s, root, name);
+    json_decref(root);
+    if (err) gsp_sched_destroy(s);
+    return err;
+}
+
+gsp_err_t gsp_sched_load(gsp_sched_t *s, const char *path) {
+    memset(s, 0, sizeof *s);
+    if (!strcmp(path, "-")) return gsp_sched_read(s, stdin, "(standard input)");
     FILE *f = fopen(path, "r");
     if (!f) return gsp_error(GSP_ERR_IO, "cannot open '%s': %s", path, strerror(errno));
     /* A JSON tree takes about 16 times its text: refuse up front what would not fit (a
@@ -325,13 +325,7 @@ gsp_err_t gsp_sched_load(gsp_sched_t *s, const char *path) {
         return gsp_error(GSP_ERR_TOOBIG, "%s: %.1f MB of JSON would need about %.1f GB to read, above the memory limit (GOSSIP_MEMORY_LIMIT)",
                          path, (double)st.st_size / 1e6, (double)st.st_size * 16 / 1e9);
     }
-    json_t *root = json_loadf(f, JSON_REJECT_DUPLICATES, &jerr);
+    gsp_err_t err = gsp_sched_read(s, f, path);
     fclose(f);
-    if (!root)
-        return gsp_error(GSP_ERR_PARSE, "%s:%d:%d: rule format: malformed JSON: %s", path, jerr.line,
-                         jerr.column, jerr.text);
-    gsp_err_t err = parse(s, root, path);
-    json_decref(root);
-    if (err) gsp_sched_destroy(s);
     return err;
 }

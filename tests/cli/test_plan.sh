@@ -59,8 +59,21 @@ expect 2 scatter 16 --exact --variant pull
 expect 2 revolve 7 --async 3
 expect 0 revolve 7 --simulate 10 --json && jqcheck '.results == 9 and .wrong_results == 0'
 expect 0 plan allreduce torus:8x8 --bytes 1048576 --json
-jqcheck '.choice == "rs-ag" and (.candidates | length) == 4 and ([.candidates[] | select(.chosen)] | length) == 1'
-jqcheck '(.candidates[] | select(.algorithm == "rs-ag") | .rounds == 32 and .busiest_link_bytes == 524288)'
+jqcheck '.choice == "rings" and (.candidates | length) == 5 and ([.candidates[] | select(.chosen)] | length) == 1'
+jqcheck '(.candidates[] | select(.algorithm == "rs-ag") | .rounds == 32 and .busiest_link_bytes == 524288 and .built)'
+# The rings: 7 + 7 rounds a phase; each arc carries a quarter of the vector less its 1/64
+# (1048576/4 * 63/64 = 258048 bytes a phase, both phases 516096).
+jqcheck '(.candidates[] | select(.algorithm == "rings") | .rounds == 28 and .busiest_link_bytes == 516096)'
+# One rank's program (--rank): the hypercube's rings are multiport recursive halving, 3 rounds
+# a phase, 3 messages a round; rank 5 ends up owning parts 15, 16, 17 (5 * 3 + q).
+expect 0 plan allreduce hypercube:3 --bytes 1048576 --rank 5 --json
+jqcheck '.choice == "rings" and .rank == 5 and (.program | length) == 2 and .program[0].kind == "reduce" and .program[0].rounds == 3'
+jqcheck '([.program[0].receives[] | select(.round == 2) | .blocks[]] | sort) == [15, 16, 17] and ([.program[0].sends[] | .peer] | unique) == [1, 4, 7]'
+# Pending candidates: the p = 1 schedules of a small message are not built.
+expect 0 plan allreduce torus:16x16 --bytes 8 --json
+jqcheck '(.candidates[] | select(.algorithm == "rs-ag") | .built == false) and .choice == "gather"'
+expect 2 plan allreduce torus:4x4 --rank 3 && grep -q -- "--rank applies with --bytes only" "$tmp/err" || fail "--rank without --bytes"
+expect 2 plan allreduce torus:4x4 --bytes 8 --rank 16 && grep -q "0\.\.15" "$tmp/err" || fail "--rank range"
 expect 0 plan allreduce torus:8x8 --bytes 8 --json
 jqcheck '.choice == "gather"'
 expect 0 plan broadcast torus:8x8 --bytes 4194304 --root 5 --json

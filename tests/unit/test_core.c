@@ -1,11 +1,17 @@
-/* test_core.c — errors, allocation fault injection, RNG, bitsets, the JSON writer. */
+/* test_core.c — errors, allocation fault injection, RNG, bitsets, the JSON writer, outputs. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "gossip/gossip.h"
 #include "core/core_int.h"
@@ -168,6 +174,162 @@ static void test_directed_flag(void **state) {
     gsp_topo_destroy(&t);
 }
 
+/* ---- outputs (src/core/output.c) ---- */
+
+static char outdir[64];
+
+static int out_setup(void **state) {
+    strcpy(outdir, "/tmp/gossip-out-XXXXXX");
+    return mkdtemp(outdir) ? 0 : -1;
+}
+
+static int out_teardown(void **state) {
+    DIR *d = opendir(outdir);
+    struct dirent *e;
+    char p[512];
+    while (d && (e = readdir(d)))
+        if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) {
+            snprintf(p, sizeof p, "%s/%s", outdir, e->d_name);
+            unlink(p);
+        }
+    if (d) closedir(d);
+    return rmdir(outdir);
+}
+
+/* Entries of the test directory (temporary files left behind show here). */
+static int entries(void) {
+    DIR *d = opendir(outdir);
+    struct dirent *e;
+    int n = 0;
+    while (d && (e = readdir(d))) n += strcmp(e->d_name, ".") && strcmp(e->d_name, "..");
+    if (d) closedir(d);
+    return n;
+}
+
+static void slurp(const char *path, char *buf, size_t n) {
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    size_t k = fread(buf, 1, n - 1, f);
+    buf[k] = 0;
+    fclose(f);
+}
+
+static void spit(const char *path, const char *text) {
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    assert_int_equal(fclose(f), 0);
+}
+
+static gsp_err_t write_text(const char *path, const char *text, gsp_err_t verdict) {
+    gsp_out_t o;
+    gsp_err_t err = gsp_out_open(&o, path);
+    if (err) return err;
+    fputs(text, o.f);
+    return gsp_out_close(&o, verdict);
+}
+
+/* A regular file is replaced atomically: the whole text, no temporary file left, its mode kept;
+ * a writer's failure leaves it as it was. */
+static void test_out_regular(void **state) {
+    char p[256], buf[64];
+    snprintf(p, sizeof p, "%s/a.txt", outdir);
+    assert_false(gsp_out_in_place(p));
+    assert_int_equal(write_text(p, "first\n", GSP_OK), GSP_OK);
+    slurp(p, buf, sizeof buf);
+    assert_string_equal(buf, "first\n");
+    assert_int_equal(chmod(p, 0640), 0);
+    assert_int_equal(write_text(p, "second\n", GSP_OK), GSP_OK);
+    slurp(p, buf, sizeof buf);
+    assert_string_equal(buf, "second\n");
+    struct stat st;
+    assert_int_equal(stat(p, &st), 0);
+    assert_int_equal(st.st_mode & 07777, 0640);
+    assert_int_equal(write_text(p, "third\n", GSP_ERR_TOOBIG), GSP_ERR_TOOBIG);
+    slurp(p, buf, sizeof buf);
+    assert_string_equal(buf, "second\n");
+    assert_int_equal(entries(), 1);
+}
+
+/* A symbolic link stays a link: the file it points to is replaced, also when it does not exist
+ * yet (a dangling link creates its target). */
+static void test_out_symlink(void **state) {
+    char p[256], l[256], buf[64];
+    struct stat st;
+    snprintf(p, sizeof p, "%s/target.txt", outdir);
+    snprintf(l, sizeof l, "%s/link.txt", outdir);
+    spit(p, "old\n");
+    assert_int_equal(symlink("target.txt", l), 0);
+    assert_int_equal(write_text(l, "new\n", GSP_OK), GSP_OK);
+    assert_int_equal(lstat(l, &st), 0);
+    assert_true(S_ISLNK(st.st_mode));
+    slurp(p, buf, sizeof buf);
+    assert_string_equal(buf, "new\n");
+    assert_int_equal(unlink(p), 0);
+    assert_int_equal(write_text(l, "created\n", GSP_OK), GSP_OK);
+    assert_int_equal(lstat(l, &st), 0);
+    assert_true(S_ISLNK(st.st_mode));
+    slurp(p, buf, sizeof buf);
+    assert_string_equal(buf, "created\n");
+    assert_int_equal(entries(), 2);
+}
+
+/* A FIFO is written in place (renaming over it would make it a file). */
+static void test_out_fifo(void **state) {
+    char p[256], buf[64];
+    struct stat st;
+    snprintf(p, sizeof p, "%s/fifo", outdir);
+    assert_int_equal(mkfifo(p, 0600), 0);
+    assert_true(gsp_out_in_place(p));
+    int rd = open(p, O_RDONLY | O_NONBLOCK); /* a reader, so that opening for writing returns */
+    assert_true(rd >= 0);
+    assert_int_equal(write_text(p, "through\n", GSP_OK), GSP_OK);
+    ssize_t n = read(rd, buf, sizeof buf - 1);
+    close(rd);
+    assert_int_equal(n, 8);
+    buf[n] = 0;
+    assert_string_equal(buf, "through\n");
+    assert_int_equal(stat(p, &st), 0);
+    assert_true(S_ISFIFO(st.st_mode));
+    assert_int_equal(entries(), 1);
+}
+
+/* A device is written in place, and a failed write is an error with the path and the reason:
+ * /dev/full stays a device. Skipped where there is no /dev/full; never attempted unless the
+ * helper says it writes there in place (a wrong answer must not replace the device). */
+static void test_out_device_full(void **state) {
+    struct stat st;
+    if (stat("/dev/full", &st) != 0 || !S_ISCHR(st.st_mode)) skip();
+    char l[256];
+    assert_true(gsp_out_in_place("/dev/full"));
+    snprintf(l, sizeof l, "%s/full", outdir);
+    assert_int_equal(symlink("/dev/full", l), 0);
+    assert_true(gsp_out_in_place(l));
+    assert_int_equal(write_text("/dev/full", "x\n", GSP_OK), GSP_ERR_IO);
+    assert_non_null(strstr(gsp_errmsg(), "'/dev/full'"));
+    assert_non_null(strstr(gsp_errmsg(), strerror(ENOSPC)));
+    assert_int_equal(write_text(l, "x\n", GSP_OK), GSP_ERR_IO);
+    assert_non_null(strstr(gsp_errmsg(), strerror(ENOSPC)));
+    assert_int_equal(stat("/dev/full", &st), 0);
+    assert_true(S_ISCHR(st.st_mode));
+    assert_int_equal(lstat(l, &st), 0);
+    assert_true(S_ISLNK(st.st_mode));
+    assert_true(gsp_out_in_place("-"));
+    assert_true(gsp_out_in_place("/dev/stdout"));
+}
+
+/* What cannot be created is GSP_ERR_IO with the path and the reason; nothing is left behind. */
+static void test_out_cannot_create(void **state) {
+    char p[256];
+    snprintf(p, sizeof p, "%s/no/such/dir.txt", outdir);
+    assert_int_equal(write_text(p, "x", GSP_OK), GSP_ERR_IO);
+    assert_non_null(strstr(gsp_errmsg(), p));
+    assert_non_null(strstr(gsp_errmsg(), strerror(ENOENT)));
+    assert_int_equal(write_text(outdir, "x", GSP_OK), GSP_ERR_IO);
+    assert_non_null(strstr(gsp_errmsg(), strerror(EISDIR)));
+    assert_int_equal(entries(), 0);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_memory_limit), cmocka_unit_test(test_directed_flag),
@@ -175,5 +337,13 @@ int main(void) {
         cmocka_unit_test(test_alloc_fault_every_step_of_topo), cmocka_unit_test(test_rng),
         cmocka_unit_test(test_bits), cmocka_unit_test(test_json_writer),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    const struct CMUnitTest out_tests[] = {
+        cmocka_unit_test_setup_teardown(test_out_regular, out_setup, out_teardown),
+        cmocka_unit_test_setup_teardown(test_out_symlink, out_setup, out_teardown),
+        cmocka_unit_test_setup_teardown(test_out_fifo, out_setup, out_teardown),
+        cmocka_unit_test_setup_teardown(test_out_device_full, out_setup, out_teardown),
+        cmocka_unit_test_setup_teardown(test_out_cannot_create, out_setup, out_teardown),
+    };
+    int failed = cmocka_run_group_tests(tests, NULL, NULL);
+    return failed + cmocka_run_group_tests(out_tests, NULL, NULL);
 }

@@ -8,10 +8,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "gossip/gossip.h"
 #include "gossip/algo.h"
+#include "core/core_int.h"
 
 static gsp_topo_t build(const char *spec) {
     gsp_topo_t t;
@@ -294,6 +296,44 @@ static void test_symmetric_vs_expansion(void **state) {
     }
 }
 
+/* gsp_sched_read reads a stream to its end, as gsp_sched_load a file; gsp_sched_save to a device
+ * writes in place and reports a failed write (/dev/full: GSP_ERR_IO, the device kept). */
+static void test_streams(void **state) {
+    gsp_topo_t t = build("torus:3x3");
+    gsp_distances_t d;
+    gsp_plan_t plan;
+    assert_int_equal(gsp_distances(&t, true, &d, NULL, NULL), GSP_OK);
+    gsp_plan_in_t in = {&t, &d, gsp_model_default(), -1, 1, NULL, NULL, 0, 0};
+    assert_int_equal(gsp_plan(&in, GSP_COLL_ALLGATHER, "greedy", &plan), GSP_OK);
+    FILE *f = tmpfile();
+    assert_non_null(f);
+    assert_int_equal(gsp_sched_write(&plan.sched, f), GSP_OK);
+    rewind(f);
+    gsp_sched_t back;
+    assert_int_equal(gsp_sched_read(&back, f, "stream"), GSP_OK);
+    assert_int_equal(back.nrounds, plan.sched.nrounds);
+    assert_int_equal(back.nsends, plan.sched.nsends);
+    gsp_sched_destroy(&back);
+    rewind(f);
+    assert_int_equal(fputs("{\"format\":", f) >= 0, 1);
+    fflush(f);
+    assert_int_equal(ftruncate(fileno(f), 10), 0);
+    rewind(f);
+    assert_int_equal(gsp_sched_read(&back, f, "stream"), GSP_ERR_PARSE);
+    assert_non_null(strstr(gsp_errmsg(), "stream:"));
+    fclose(f);
+    struct stat st;
+    if (stat("/dev/full", &st) == 0 && S_ISCHR(st.st_mode) && gsp_out_in_place("/dev/full")) {
+        assert_int_equal(gsp_sched_save(&plan.sched, "/dev/full"), GSP_ERR_IO);
+        assert_non_null(strstr(gsp_errmsg(), "cannot write '/dev/full'"));
+        assert_int_equal(stat("/dev/full", &st), 0);
+        assert_true(S_ISCHR(st.st_mode));
+    }
+    gsp_plan_destroy(&plan);
+    gsp_distances_destroy(&d);
+    gsp_topo_destroy(&t);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_rules),
@@ -302,6 +342,7 @@ int main(void) {
         cmocka_unit_test(test_malformed),
         cmocka_unit_test(test_roundtrip),
         cmocka_unit_test(test_symmetric_vs_expansion),
+        cmocka_unit_test(test_streams),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

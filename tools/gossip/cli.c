@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -41,6 +42,30 @@ int cli_lib_error(gsp_err_t err) {
     default:
         return EXIT_USAGE;
     }
+}
+
+int cli_write_error(gsp_err_t err) {
+    if (err != GSP_ERR_IO) return cli_lib_error(err);
+    cli_progress_done();
+    put_line(gsp_errmsg());
+    return EXIT_RUNTIME;
+}
+
+int cli_runtime_error(const char *fmt, ...) {
+    char msg[2048];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    cli_progress_done();
+    put_line(msg);
+    return EXIT_RUNTIME;
+}
+
+bool cli_output_is_stdout(const char *path) {
+    struct stat a, b;
+    if (!strcmp(path, "-")) return true;
+    return stat(path, &a) == 0 && fstat(STDOUT_FILENO, &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino;
 }
 
 static bool progress_shown;

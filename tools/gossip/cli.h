@@ -24,6 +24,14 @@ typedef struct {
 int cli_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /** Reports a library error with its detail; returns 2 for input errors, 3 for runtime ones. */
 int cli_lib_error(gsp_err_t err);
+/** Reports a failure to write an output (gsp_out_close, or a writer on standard output): 3 for
+ * an I/O error (a full disk, a closed pipe), else as cli_lib_error (a refused export is 2). */
+int cli_write_error(gsp_err_t err);
+/** Reports a runtime error (one line) and returns 3. */
+int cli_runtime_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/** True when writing path writes standard output: "-", or the file standard output is
+ * (/dev/stdout, or the same file by device and inode): a command's report then goes to stderr. */
+bool cli_output_is_stdout(const char *path);
 /** Progress callback: draws a line on stderr when stderr is a terminal, else does nothing. */
 void cli_progress(void *ctx, const char *what, double fraction);
 void cli_progress_done(void);

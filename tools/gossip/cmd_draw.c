@@ -1,13 +1,12 @@
 /* cmd_draw.c — `gossip draw (SPEC | FILE) -o OUT.svg`: the broadcast tree of an optimal
  * allgather on a topology (planned with auto), or of a schedule file; with --topology-only the
  * topology alone (circulants on the rhombus of relative addresses). */
-#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
-#include <unistd.h>
 
 #include "cli.h"
+#include "core/core_int.h"
 
 static const char usage_text[] =
     "usage: gossip draw (SPEC | FILE) -o OUT.svg [--packets P] [--method M] [--topology-only]\n"
@@ -22,6 +21,9 @@ static const char usage_text[] =
     "The legend says what each generator does: a vector added ((1,0), (-1,0), ...) or the\n"
     "positions a permutation swaps. --topology-only draws the graph alone: labels are node\n"
     "numbers, edges coloured by generator (with its inverse), host names of files below.\n"
+    "OUT.svg is written whole or not at all (a temporary file renamed over it); '-' is standard\n"
+    "output, and a device or a FIFO is written in place. FILE '-' reads a schedule from standard\n"
+    "input.\n"
     "\n"
     "example:\n"
     "  $ gossip draw torus:5x5 -o torus5.svg\n"
@@ -48,12 +50,13 @@ static int run(int argc, char **argv) {
     }
     if (r < 0) return EXIT_USAGE;
     if (!what || !outpath) return cli_usage_error("draw: expected SPEC or FILE and -o OUT.svg");
-    /* The drawing is SVG: a file named otherwise would hold something it does not say. */
+    /* The drawing is SVG: a file named otherwise would hold something it does not say (a
+     * stream has no such name: "-", a FIFO, a device). */
     size_t olen = strlen(outpath);
-    if (olen < 4 || strcasecmp(outpath + olen - 4, ".svg"))
+    if ((olen < 4 || strcasecmp(outpath + olen - 4, ".svg")) && !gsp_out_in_place(outpath))
         return cli_usage_error("draw: writes SVG only: name the output *.svg (for a PNG, convert it: rsvg-convert OUT.svg -o OUT.png)");
     size_t len = strlen(what);
-    bool file = len > 5 && !strcmp(what + len - 5, ".json");
+    bool file = (len > 5 && !strcmp(what + len - 5, ".json")) || !strcmp(what, "-");
     gsp_topo_t t = {0};
     gsp_sched_t s = {0};
     gsp_plan_t plan = {0};
@@ -89,19 +92,11 @@ static int run(int argc, char **argv) {
         }
     }
     {
-        char tmp[4096];
-        snprintf(tmp, sizeof tmp, "%s.tmp%ld", outpath, (long)getpid());
-        FILE *f = fopen(tmp, "w");
-        if (!f) {
-            rc = cli_usage_error("draw: cannot write '%s': %s", outpath, strerror(errno));
+        gsp_out_t out;
+        if ((err = gsp_out_open(&out, outpath))) goto fail;
+        if ((err = gsp_out_close(&out, gsp_draw_svg(sp, &t, out.f)))) {
+            rc = cli_write_error(err);
             goto done;
-        }
-        err = gsp_draw_svg(sp, &t, f);
-        if (fclose(f) != 0 && !err) err = gsp_error(GSP_ERR_IO, "draw: cannot write '%s'", outpath);
-        if (!err && rename(tmp, outpath) != 0) err = gsp_error(GSP_ERR_IO, "draw: cannot write '%s'", outpath);
-        if (err) {
-            unlink(tmp);
-            goto fail;
         }
     }
     goto done;

@@ -1,11 +1,10 @@
 /* cmd_export.c — `gossip export FILE --format msccl-json|msccl-xml`: a schedule in the formats
  * GPU collective runtimes read. */
-#include <errno.h>
 #include <stdio.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "cli.h"
+#include "core/core_int.h"
 
 static const char usage_text[] =
     "usage: gossip export FILE --format msccl-json|msccl-xml [-o OUT] [--min-bytes B] [--max-bytes B]\n"
@@ -23,7 +22,9 @@ static const char usage_text[] =
     "and as msccl-xml only: a broadcast (one chunk per loop, the root's data from i to o; the\n"
     "file is for calls with the schedule's root), a reduce-scatter or a block-form allreduce\n"
     "(gossip plan allreduce --method rs-ag): receive-reduce-copy steps chained per chunk.\n"
-    "The schedule is verified before it is exported; OUT is written whole or not at all.\n"
+    "The schedule is verified before it is exported. OUT (default: standard output, also '-') is\n"
+    "written whole or not at all: a temporary file renamed over it; a device or a FIFO is written\n"
+    "in place. FILE '-' reads the schedule from standard input.\n"
     "\n"
     "example:\n"
     "  $ gossip plan allgather torus:4x4 -o t.json >/dev/null\n"
@@ -61,8 +62,6 @@ static int run(int argc, char **argv) {
     gsp_report_t rep;
     gsp_err_t err;
     int rc = EXIT_OK;
-    char tmp[4096] = "";
-    FILE *f = stdout;
     if ((err = gsp_sched_load(&s, path))) return cli_lib_error(err);
     if ((err = gsp_topo_from_spec(&t, s.topology)) || (err = gsp_sched_verify_flags(&s, &t, 1, GSP_VERIFY_NO_EXPAND, &rep))) {
         rc = cli_lib_error(err);
@@ -72,21 +71,14 @@ static int run(int argc, char **argv) {
         rc = cli_usage_error("export: the schedule is incorrect (rule %s: %s)", gsp_rule_name(rep.rule), rep.message);
         goto done;
     }
-    if (outpath) {
-        snprintf(tmp, sizeof tmp, "%s.tmp%ld", outpath, (long)getpid());
-        if (!(f = fopen(tmp, "w"))) {
-            rc = cli_usage_error("export: cannot write '%s': %s", outpath, strerror(errno));
-            goto done;
-        }
+    gsp_out_t out;
+    if ((err = gsp_out_open(&out, outpath ? outpath : "-"))) {
+        rc = cli_lib_error(err);
+        goto done;
     }
     gsp_export_opts_t o = {minb, maxb, name};
-    err = xml ? gsp_export_msccl_xml(&s, &t, &o, f) : gsp_export_msccl_json(&s, &t, &o, f);
-    if (outpath) {
-        if (fclose(f) != 0 && !err) err = gsp_error(GSP_ERR_IO, "export: cannot write '%s'", outpath);
-        if (!err && rename(tmp, outpath) != 0) err = gsp_error(GSP_ERR_IO, "export: cannot write '%s'", outpath);
-        if (err) unlink(tmp);
-    }
-    if (err) rc = cli_lib_error(err);
+    err = xml ? gsp_export_msccl_xml(&s, &t, &o, out.f) : gsp_export_msccl_json(&s, &t, &o, out.f);
+    if ((err = gsp_out_close(&out, err))) rc = cli_write_error(err);
 done:
     gsp_sched_destroy(&s);
     gsp_topo_destroy(&t);

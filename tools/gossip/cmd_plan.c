@@ -32,7 +32,9 @@ static const char usage_text[] =
     "  --prove       allgather: settle optimality with a SAT solver (CaDiCaL): ask for one round\n"
     "                fewer until none exists (optimal: proved), the bound is met, or time runs out\n"
     "  --time-limit S  seconds per SAT solve, for --prove and --method sat (default 60)\n"
-    "  -o FILE       write the schedule (JSON, docs/schedule-format.md, version 1)\n"
+    "  -o FILE       write the schedule (JSON, docs/schedule-format.md, version 1): whole or not at\n"
+    "                all (a temporary file renamed over FILE); '-' is standard output (the report\n"
+    "                then goes to stderr), a device or a FIFO is written in place\n"
     "  --bytes B     the runtime's candidates for B bytes (see above); a candidate marked '>' is\n"
     "                not built: its lower bound (the fewest rounds it can have) cannot beat the choice\n"
     "  --rank R      with --bytes: rank R's program of the chosen algorithm (what it sends and\n"
@@ -239,7 +241,7 @@ static int run_bytes(gsp_collective_t coll, const char *spec, const char *method
         if (rank >= 0 && (err = show_program(&al.v[choice], &t, rank, true, &w))) goto fail;
         gsp_jw_obj_end(&w);
         fputc('\n', stdout);
-        if ((err = gsp_jw_finish(&w))) goto fail;
+        gsp_jw_finish(&w); /* a failed write of stdout is reported by main: exit 3 with the reason */
     } else {
         printf("* the runtime's choice (exact: every block reduced once, the same bits on every rank)\n");
         for (int i = 0; i < al.n; i++)
@@ -372,6 +374,11 @@ static int run(int argc, char **argv) {
     if (coll == GSP_COLL_REDUCE)
         return cli_usage_error("plan: reduce has no schedule of its own; 'gossip plan reduce SPEC --bytes B' shows the runtime's algorithms");
     if (coll == GSP_COLL_BROADCAST && root < 0) root = 0;
+    /* The schedule on standard output: the report goes to stderr, never mixed into the data. */
+    bool sched_stdout = outpath && cli_output_is_stdout(outpath);
+    if (sched_stdout && json)
+        return cli_usage_error("plan: -o %s and --json would both write standard output (write the schedule to a file)", outpath);
+    FILE *rep = sched_stdout ? stderr : stdout;
     if (prove && coll != GSP_COLL_ALLGATHER) return cli_usage_error("plan: --prove applies to allgather (SAT proofs of allgather schedules)");
     if (time_limit > 0 && !prove && strcmp(method, "sat"))
         return cli_usage_error("plan: --time-limit applies with --prove or --method sat (the SAT solver's time per solve)");
@@ -409,7 +416,14 @@ static int run(int argc, char **argv) {
     cli_progress_done();
     double seconds = cli_now() - t0;
     plan.sched.names = (const char *const *)t.names; /* host names travel with the schedule */
-    if (outpath && (err = gsp_sched_save(&plan.sched, outpath))) goto fail;
+    if (outpath) {
+        gsp_out_t out;
+        if ((err = gsp_out_open(&out, outpath))) goto fail;
+        if ((err = gsp_out_close(&out, gsp_sched_write(&plan.sched, out.f)))) {
+            rc = cli_write_error(err);
+            goto done;
+        }
+    }
 
     const gsp_bound_t *bind = &plan.bounds.b[plan.bounds.binding];
     char mdesc[96];
@@ -470,50 +484,50 @@ static int run(int argc, char **argv) {
         gsp_jw_key(&w, "seconds"); gsp_jw_num(&w, seconds);
         gsp_jw_obj_end(&w);
         fputc('\n', stdout);
-        if ((err = gsp_jw_finish(&w))) goto fail;
+        gsp_jw_finish(&w); /* a failed write of stdout is reported by main: exit 3 with the reason */
     } else {
-        printf("%-12s %s on %s (%lld nodes), %s\n", "collective", gsp_collective_name(coll), t.spec,
+        fprintf(rep, "%-12s %s on %s (%lld nodes), %s\n", "collective", gsp_collective_name(coll), t.spec,
                (long long)t.n, mdesc);
         /* A method that plans through another topology says which (isomorphic: torus:8x8 by rotation). */
-        printf("%-12s %s\n", "method", plan.sched.method && !strncmp(plan.sched.method, plan.method->name, strlen(plan.method->name)) &&
+        fprintf(rep, "%-12s %s\n", "method", plan.sched.method && !strncmp(plan.sched.method, plan.method->name, strlen(plan.method->name)) &&
                                                      plan.sched.method[strlen(plan.method->name)] == ':'
                                                  ? plan.sched.method
                                                  : plan.method->name);
-        if (plan.tried[0]) printf("%-12s %s\n", "tried", plan.tried);
-        printf("%-12s %lld\n", "rounds", (long long)plan.sched.nrounds);
-        printf("%-12s %lld (%s: %s)\n", "lower bound", (long long)plan.lower_bound, bind->name, bind->source);
-        if (plan.method->approximate) printf("%-12s n/a: an estimate (the bound is for exact results)\n", "optimal");
-        else if (plan.optimality == GSP_OPT_BOUND) printf("%-12s yes: the lower bound is met%s%s%s\n", "optimal", plan.proof[0] ? " (" : "", plan.proof, plan.proof[0] ? ")" : "");
-        else if (plan.optimality == GSP_OPT_PROVED) printf("%-12s yes, proved: %s\n", "optimal", plan.proof);
+        if (plan.tried[0]) fprintf(rep, "%-12s %s\n", "tried", plan.tried);
+        fprintf(rep, "%-12s %lld\n", "rounds", (long long)plan.sched.nrounds);
+        fprintf(rep, "%-12s %lld (%s: %s)\n", "lower bound", (long long)plan.lower_bound, bind->name, bind->source);
+        if (plan.method->approximate) fprintf(rep, "%-12s n/a: an estimate (the bound is for exact results)\n", "optimal");
+        else if (plan.optimality == GSP_OPT_BOUND) fprintf(rep, "%-12s yes: the lower bound is met%s%s%s\n", "optimal", plan.proof[0] ? " (" : "", plan.proof, plan.proof[0] ? ")" : "");
+        else if (plan.optimality == GSP_OPT_PROVED) fprintf(rep, "%-12s yes, proved: %s\n", "optimal", plan.proof);
         else if (plan.optimality == GSP_OPT_PROVED_SYMMETRIC)
-            printf("%-12s among symmetric schedules: %s; %lld above the lower bound\n", "optimal", plan.proof,
+            fprintf(rep, "%-12s among symmetric schedules: %s; %lld above the lower bound\n", "optimal", plan.proof,
                    (long long)(plan.sched.nrounds - plan.lower_bound));
         else
-            printf("%-12s open: %lld above the lower bound%s%s\n", "optimal", (long long)(plan.sched.nrounds - plan.lower_bound),
+            fprintf(rep, "%-12s open: %lld above the lower bound%s%s\n", "optimal", (long long)(plan.sched.nrounds - plan.lower_bound),
                    plan.proof[0] ? "; " : " (--prove asks a SAT solver)", plan.proof);
-        printf("%-12s yes: %lld transfers, %lld duplicate deliveries, peak %lld packets on an arc in a round\n",
+        fprintf(rep, "%-12s yes: %lld transfers, %lld duplicate deliveries, peak %lld packets on an arc in a round\n",
                "verified", (long long)plan.report.transfers, (long long)plan.report.duplicates,
                (long long)plan.report.peak_arc_load);
         if (plan.sched.blocks)
-            printf("%-12s every contribution counted exactly once at its owner (block form)\n", "exact");
+            fprintf(rep, "%-12s every contribution counted exactly once at its owner (block form)\n", "exact");
         if (coll == GSP_COLL_ALLREDUCE && !plan.sched.blocks)
-            printf("%-12s %.3g on random inputs%s\n", "rel. error", plan.report.max_rel_error,
+            fprintf(rep, "%-12s %.3g on random inputs%s\n", "rel. error", plan.report.max_rel_error,
                    plan.report.exact_forms ? "; exact linear forms checked" : "");
         if (coll == GSP_COLL_ALLREDUCE) {
             if (plan.method->approximate)
-                printf("%-12s estimate after %lld rounds (D = %lld): relative variance %.3g measured, %.3g bound (Theorem 5)\n",
+                fprintf(rep, "%-12s estimate after %lld rounds (D = %lld): relative variance %.3g measured, %.3g bound (Theorem 5)\n",
                        "global sum", (long long)plan.sched.nrounds, (long long)dist.diameter, plan.report.rel_variance,
                        plan.method->variance_bound(&in));
             else if (plan.sched.nrounds == dist.diameter)
-                printf("%-12s sum-optimal: rounds = D = %lld, proved by the %s construction\n", "global sum",
+                fprintf(rep, "%-12s sum-optimal: rounds = D = %lld, proved by the %s construction\n", "global sum",
                        (long long)dist.diameter, plan.sched.method);
             else
-                printf("%-12s %lld rounds against D = %lld\n", "global sum", (long long)plan.sched.nrounds,
+                fprintf(rep, "%-12s %lld rounds against D = %lld\n", "global sum", (long long)plan.sched.nrounds,
                        (long long)dist.diameter);
         }
-        if (outpath) printf("%-12s %s\n", "written", outpath);
-        if (seconds < 1) printf("%-12s %.2f ms\n", "time", seconds * 1e3);
-        else printf("%-12s %.2f s\n", "time", seconds);
+        if (outpath) fprintf(rep, "%-12s %s\n", "written", strcmp(outpath, "-") ? outpath : "standard output");
+        if (seconds < 1) fprintf(rep, "%-12s %.2f ms\n", "time", seconds * 1e3);
+        else fprintf(rep, "%-12s %.2f s\n", "time", seconds);
     }
     goto done;
 fail:

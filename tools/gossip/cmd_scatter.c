@@ -4,7 +4,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "cli.h"
 #include "core/core_int.h"
@@ -25,7 +24,9 @@ static const char usage_text[] =
     "  --json       with --exact: n, p (list of p(j, n)), mean; with --simulate: n, trials,\n"
     "               seed, variant, mean, stderr, quantiles, p (empirical), sends_per_second\n"
     "  --plot OUT   SVG of p(j, N) against j: exact curves, simulated points (default sizes\n"
-    "               8,64,512,4096; 2000 trials each)\n"
+    "               8,64,512,4096; 2000 trials each). OUT is written whole or not at all (a\n"
+    "               temporary file renamed over it); '-' is standard output, a device or a\n"
+    "               FIFO is written in place\n"
     "\n"
     "example:\n"
     "  $ gossip scatter 4 --exact --rounds 4\n"
@@ -68,10 +69,10 @@ static int plot(const char *outpath, const char *sizes, int64_t trials, int64_t 
     }
     if (nn == 0) return cli_usage_error("scatter: --sizes is empty (give sizes like 8,64,512)");
     if (*p) return cli_usage_error("scatter: --sizes takes at most 16 sizes");
-    char tmp[4096];
-    snprintf(tmp, sizeof tmp, "%s.tmp%ld", outpath, (long)getpid());
-    FILE *f = fopen(tmp, "w");
-    if (!f) return cli_usage_error("scatter: cannot write '%s'", outpath);
+    gsp_out_t out;
+    gsp_err_t err = gsp_out_open(&out, outpath);
+    if (err) return cli_lib_error(err);
+    FILE *f = out.f;
     static const char *col[] = {"#d62728", "#1f77b4", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf"};
     double W = 720, H = 440, L = 60, R = 150, T = 40, Bm = 50;
     int64_t jmax = 0;
@@ -79,11 +80,9 @@ static int plot(const char *outpath, const char *sizes, int64_t trials, int64_t 
     int64_t len[16];
     for (int64_t i = 0; i < nn; i++) {
         double mean;
-        gsp_err_t err = gsp_scatter_exact(ns[i], 0, &ex[i], &len[i], &mean, cli_progress, NULL);
-        if (err) {
-            fclose(f);
-            unlink(tmp);
-            return cli_lib_error(err);
+        if ((err = gsp_scatter_exact(ns[i], 0, &ex[i], &len[i], &mean, cli_progress, NULL))) {
+            for (int64_t k = 0; k < i; k++) gsp_free(ex[k]);
+            return cli_lib_error(gsp_out_close(&out, err));
         }
         for (int64_t j = 0; j < len[i]; j++)
             if (ex[i][j] < 0.9999 && j + 2 > jmax) jmax = j + 2;
@@ -111,11 +110,12 @@ static int plot(const char *outpath, const char *sizes, int64_t trials, int64_t 
         for (int64_t j = 0; j < len[i] && j <= jmax; j++) fprintf(f, "%.1f,%.1f ", PX(j), PY(ex[i][j]));
         fputs("\"/>\n", f);
         int64_t *steps = malloc(sizeof *steps * (size_t)trials), sends;
-        if (!steps || gsp_scatter_simulate(ns[i], GSP_SCATTER_PUSH, trials, (uint64_t)seed, steps, &sends, NULL, NULL)) {
+        err = steps ? gsp_scatter_simulate(ns[i], GSP_SCATTER_PUSH, trials, (uint64_t)seed, steps, &sends, NULL, NULL)
+                    : gsp_error(GSP_ERR_NOMEM, "out of memory");
+        if (err) {
             free(steps);
-            fclose(f);
-            unlink(tmp);
-            return cli_lib_error(GSP_ERR_NOMEM);
+            for (int64_t k = i; k < nn; k++) gsp_free(ex[k]);
+            return cli_lib_error(gsp_out_close(&out, err));
         }
         for (int64_t j = 0; j <= jmax; j++) {
             int64_t c2 = 0;
@@ -132,10 +132,7 @@ static int plot(const char *outpath, const char *sizes, int64_t trials, int64_t 
     fputs("</svg>\n", f);
 #undef PX
 #undef PY
-    if (fclose(f) != 0 || rename(tmp, outpath) != 0) {
-        unlink(tmp);
-        return cli_usage_error("scatter: cannot write '%s'", outpath);
-    }
+    if ((err = gsp_out_close(&out, GSP_OK))) return cli_write_error(err);
     return EXIT_OK;
 }
 

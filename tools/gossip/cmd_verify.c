@@ -1,7 +1,9 @@
 /* cmd_verify.c — `gossip verify FILE`: simulate a schedule file on its topology and check
  * every rule of the round model. Exit 0 correct, 1 incorrect (first violation named), 2 bad
  * input. */
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
@@ -19,6 +21,7 @@ static const char usage_text[] =
     "linear forms up to 2048 nodes and numerically with random inputs).\n"
     "An msccl-tools algorithm JSON (gossip export --format msccl-json, or msccl-tools' own) is read\n"
     "through the importer and checked as an allgather on the topology given by --topology.\n"
+    "FILE '-' reads standard input (gossip plan ... -o - | gossip verify -).\n"
     "Exit 0 when correct, 1 when incorrect (the first violation is named), 2 for bad input.\n"
     "\n"
     "  --json   one JSON object: ok, rule, round, transfer, message, rounds, transfers,\n"
@@ -27,6 +30,26 @@ static const char usage_text[] =
     "example:\n"
     "  $ gossip plan allgather torus:5x5 -o t.json >/dev/null && gossip verify t.json\n"
     "  correct: allgather on torus:5x5, 6 rounds, 600 transfers, 0 duplicates\n";
+
+/* The whole of f, NUL-terminated (*len: its length), or NULL on a read error or no memory. */
+static char *read_all(FILE *f, size_t *len) {
+    size_t cap = 65536, n = 0;
+    char *buf = malloc(cap);
+    while (buf) {
+        n += fread(buf + n, 1, cap - 1 - n, f);
+        if (ferror(f)) break;
+        if (feof(f)) {
+            buf[n] = 0;
+            *len = n;
+            return buf;
+        }
+        char *b = cap <= SIZE_MAX / 2 ? realloc(buf, cap *= 2) : NULL;
+        if (!b) break;
+        buf = b;
+    }
+    free(buf);
+    return NULL;
+}
 
 static int run(int argc, char **argv) {
     const char *path = NULL;
@@ -54,19 +77,48 @@ static int run(int argc, char **argv) {
     gsp_report_t rep;
     gsp_err_t err;
     int rc;
-    /* msccl-tools JSON says so in its first bytes ("msccl_type"). */
-    bool msccl = false;
-    FILE *f = fopen(path, "r");
-    if (f) {
-        char head[4097];
-        size_t n = fread(head, 1, 4096, f);
-        head[n] = 0;
-        msccl = strstr(head, "\"msccl_type\"") != NULL;
-        fclose(f);
+    /* msccl-tools JSON says so in its first bytes ("msccl_type"). Standard input ("-") is read
+     * whole first, to look at its head and then parse it. */
+    bool msccl = false, std = !strcmp(path, "-");
+    char head[4097], *in = NULL;
+    size_t n = 0, inlen = 0;
+    if (std) {
+        if (!(in = read_all(stdin, &inlen))) return cli_lib_error(gsp_error(GSP_ERR_IO, "verify: cannot read standard input"));
+        if (!inlen) {
+            free(in);
+            return cli_usage_error("verify: standard input is empty (expected a schedule)");
+        }
+        n = inlen < 4096 ? inlen : 4096;
+        memcpy(head, in, n);
+    } else {
+        FILE *f = fopen(path, "r");
+        if (f) {
+            n = fread(head, 1, 4096, f);
+            fclose(f);
+        }
     }
-    if (msccl && !topology) return cli_usage_error("verify: %s is msccl-tools JSON: give the topology it runs on (--topology SPEC)", path);
-    if (!msccl && topology) return cli_usage_error("verify: --topology applies to msccl-tools JSON; a gossip schedule names its topology");
-    if ((err = msccl ? gsp_import_msccl_json(&s, path, topology) : gsp_sched_load(&s, path))) return cli_lib_error(err);
+    head[n] = 0;
+    msccl = strstr(head, "\"msccl_type\"") != NULL;
+    const char *name = std ? "standard input" : path;
+    if (msccl && !topology) {
+        free(in);
+        return cli_usage_error("verify: %s is msccl-tools JSON: give the topology it runs on (--topology SPEC)", name);
+    }
+    if (!msccl && topology) {
+        free(in);
+        return cli_usage_error("verify: --topology applies to msccl-tools JSON; a gossip schedule names its topology");
+    }
+    if (std) {
+        FILE *m = fmemopen(in, inlen, "r");
+        if (!m) err = gsp_error(GSP_ERR_NOMEM, "verify: out of memory");
+        else {
+            err = msccl ? gsp_import_msccl_read(&s, m, "(standard input)", topology) : gsp_sched_read(&s, m, "(standard input)");
+            fclose(m);
+        }
+        free(in);
+    } else
+        err = msccl ? gsp_import_msccl_json(&s, path, topology) : gsp_sched_load(&s, path);
+    if (err) return cli_lib_error(err);
     if ((err = gsp_topo_from_spec(&t, s.topology)) || (err = gsp_sched_verify(&s, &t, (uint64_t)seed, &rep))) {
         rc = cli_lib_error(err);
         goto done;

@@ -1,4 +1,6 @@
 /* main.c — the gossip command: git-style subcommands, each in its own cmd_<name>.c. */
+#include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,30 +42,45 @@ static int unknown(const char *name) {
     return cli_usage_error("unknown command '%s' (see 'gossip --help')", name);
 }
 
+/* What was printed on standard output reached it, or the exit status says not: a full disk or
+ * a closed pipe is a runtime error (3) with the reason, unless the command failed already. The
+ * reason is errno of the failed write: of this fflush, or of an earlier one (a writer's check)
+ * when the stream's error flag is all that is left. */
+static int finish(int rc) {
+    int e = errno;
+    if (fflush(stdout) != 0) e = errno;
+    else if (!ferror(stdout)) return rc;
+    if (rc >= EXIT_USAGE) return rc;
+    return cli_runtime_error("cannot write standard output: %s", strerror(e ? e : EIO));
+}
+
 int main(int argc, char **argv) {
+    /* A closed pipe is a write error reported like any other (EPIPE, exit 3), not a silent
+     * death by SIGPIPE. */
+    signal(SIGPIPE, SIG_IGN);
     if (argc < 2) return cli_usage_error("missing COMMAND (see 'gossip --help')");
     const char *name = argv[1];
     if (cli_is_help(name)) {
         usage(stdout);
-        return EXIT_OK;
+        return finish(EXIT_OK);
     }
     if (!strcmp(name, "--version") || !strcmp(name, "-V") || !strcmp(name, "version")) {
         printf("gossip %s\n", gsp_version());
-        return EXIT_OK;
+        return finish(EXIT_OK);
     }
     if (!strcmp(name, "help")) {
         if (argc < 3 || !strcmp(argv[2], "help")) {
             usage(stdout);
-            return EXIT_OK;
+            return finish(EXIT_OK);
         }
         const cli_command_t *c = find(argv[2]);
         if (!c) return unknown(argv[2]);
-        return cli_help(c);
+        return finish(cli_help(c));
     }
     const cli_command_t *c = find(name);
     if (!c) return unknown(name);
     /* Every command parses its arguments with getopt_long (--option=value included). */
     char **args = argv + 1;
     int n = argc - 1;
-    return c->run(n, args);
+    return finish(c->run(n, args));
 }
