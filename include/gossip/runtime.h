@@ -171,6 +171,19 @@ gsp_err_t gsp_rt_realize(gsp_rt_algos_t *a, int i, bool *removed);
  * may be NULL]: algorithms to leave out (skip(a->v[i], ctx) true). Every rank computes the same. */
 gsp_err_t gsp_rt_choose_build(gsp_rt_algos_t *a, int64_t nodes, int64_t bytes, const struct gsp_cost *c,
                               bool (*skip)(const gsp_rt_algo_t *, void *), void *ctx, int *idx);
+/** What the registry says of one runtime algorithm (for listings and docs). collectives: bit
+ * (1 << c) for each collective c it serves; where, rounds, what: one line each. */
+typedef struct {
+    const char *name;
+    unsigned collectives;
+    const char *where, *rounds, *what;
+} gsp_rt_info_t;
+
+/** Number of runtime algorithms in the registry. */
+int gsp_rt_registry_size(void);
+/** Entry i of the registry [out]; false when i is out of range. */
+bool gsp_rt_registry_entry(int i, gsp_rt_info_t *out);
+
 /** Arc-disjoint spanning out-trees of t rooted at root, as many as t allows — the fewest
  * arc-disjoint paths from root to any node (Edmonds' branching theorem), at most kmax (0: no
  * cap). *k [out]: their number; parent [out]: k * n entries, parent[i * n + v] the parent of v

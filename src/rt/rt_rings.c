@@ -194,3 +194,36 @@ done:
     gsp_free(tot);
     return err;
 }
+
+static bool applies(const gsp__rt_ctx_t *x) { return gsp__rt_rings_apply(x->t); }
+
+static gsp_err_t add(const gsp__rt_ctx_t *x, gsp_rt_algo_t *al) {
+    gsp_err_t err;
+    const gsp_topo_t *t = x->t;
+    switch (x->coll) {
+    case GSP_COLL_ALLGATHER:
+        snprintf(al->built_from, sizeof al->built_from, "a ring per dimension, every port at once");
+        err = gsp__rt_rings_phase(&al->phase[0], t, true, GSP_RT_STORE, GSP_RT_RANK);
+        al->nphases = 1;
+        return err;
+    case GSP_COLL_REDUCE_SCATTER:
+        snprintf(al->built_from, sizeof al->built_from, "a ring per dimension, every port at once, reversed");
+        err = gsp__rt_rings_phase(&al->phase[0], t, false, GSP_RT_REDUCE, GSP_RT_SPLIT);
+        al->nphases = 1;
+        return err;
+    default:
+        snprintf(al->built_from, sizeof al->built_from, "a ring per dimension, every port at once, reversed, then forward");
+        err = gsp__rt_rings_phase(&al->phase[0], t, false, GSP_RT_REDUCE, GSP_RT_SPLIT);
+        al->nphases = 1;
+        if (err) return err;
+        err = gsp__rt_rings_phase(&al->phase[1], t, true, GSP_RT_STORE, GSP_RT_SPLIT);
+        al->nphases = 2;
+        return err;
+    }
+}
+
+const gsp__rt_method_t gsp__rt_rings = {
+    "rings", GSP__RT_COLL(GSP_COLL_ALLGATHER) | GSP__RT_COLL(GSP_COLL_REDUCE_SCATTER) | GSP__RT_COLL(GSP_COLL_ALLREDUCE),
+    "tori of any shape, hypercubes", "Σ(P_d − 1) a phase (the K-cube: K)",
+    "one part of the vector per arc; each part reduce-scatters along a ring per dimension, its arc's dimension first, then back (the K-cube: multiport recursive halving and doubling)",
+    applies, add, NULL};

@@ -29,6 +29,7 @@ for what in "${@:-global-sum}"; do
     case $what in
     global-sum) check global-sum "$S/docs/global-sum.md" 'Command: `bench/global_sum_table.sh build`' bash bench/global_sum_table.sh "$B" ;;
     problemb) check problemb "$S/docs/global-sum.md" 'Command: `MAXCIRC=32 bench/problemb.sh build`' env MAXCIRC=32 bash bench/problemb.sh "$B" ;;
+    runtime) check runtime "$S/docs/runtime.md" 'the tests read it. Command: `gossip list --runtime`' "$B/gossip" list --runtime ;;
     models) check models "$S/docs/models.md" 'Command: `bench/models.sh`' bash bench/models.sh "$B" ;;
     esac
 done

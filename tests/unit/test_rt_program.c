@@ -199,6 +199,17 @@ static void verify_phase(const gsp_topo_t *t, const gsp_rt_algo_t *a, int k, con
     }
 }
 
+/* Which registry algorithms the checks exercised (every one must be). */
+static bool exercised[64];
+
+static void mark(const char *name) {
+    for (int i = 0; i < gsp_rt_registry_size() && i < 64; i++) {
+        gsp_rt_info_t e;
+        gsp_rt_registry_entry(i, &e);
+        if (!strcmp(e.name, name)) exercised[i] = true;
+    }
+}
+
 static void check_spec(const char *spec) {
     gsp_topo_t t;
     gsp_distances_t d;
@@ -221,6 +232,7 @@ static void check_spec(const char *spec) {
                 continue;
             }
             const gsp_rt_algo_t *a = &al.v[i];
+            mark(a->name);
             for (int k = 0; k < a->nphases; k++) {
                 char what[160];
                 snprintf(what, sizeof what, "%s %s %s phase %d", spec, gsp_collective_name(colls[c]), a->name, k);
@@ -254,6 +266,19 @@ static void test_files(void **state) {
     check_spec("file:" GOSSIP_TEST_DATA "/petersen.txt");
     check_spec("file:" GOSSIP_TEST_DATA "/frucht.txt");
     check_spec("file:" GOSSIP_TEST_DATA "/path4.txt");
+}
+
+/* Every algorithm of the registry was assembled and checked by the two tests above. */
+static void test_registry_covered(void **state) {
+    (void)state;
+    assert_true(gsp_rt_registry_size() > 0);
+    for (int i = 0; i < gsp_rt_registry_size(); i++) {
+        gsp_rt_info_t e;
+        assert_true(gsp_rt_registry_entry(i, &e));
+        if (!exercised[i]) fail_msg("runtime algorithm %s was never checked", e.name);
+    }
+    gsp_rt_info_t e;
+    assert_false(gsp_rt_registry_entry(gsp_rt_registry_size(), &e));
 }
 
 /* A program of a rank of a large torus is computed without anyone else's: its size is what the
@@ -291,6 +316,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_cayley),
         cmocka_unit_test(test_files),
+        cmocka_unit_test(test_registry_covered),
         cmocka_unit_test(test_one_rank_at_scale),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

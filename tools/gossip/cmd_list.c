@@ -4,23 +4,72 @@
 #include <string.h>
 
 #include "cli.h"
+#include "gossip/runtime.h"
 #include "gossip/algo.h"
 #include "core/core_int.h"
 
 static const char usage_text[] =
     "usage: gossip list [--collective C] [--topology SPEC [--packets P|inf]] [--json]\n"
+    "       gossip list --runtime [--collective C] [--json]\n"
     "\n"
     "Lists the construction methods: name, collective, where each applies, and its source.\n"
-    "With --topology, says for each method whether it applies there and, if not, why.\n";
+    "With --topology, says for each method whether it applies there and, if not, why.\n"
+    "With --runtime, lists instead the MPI runtime's exact algorithms (the registry 'gossip plan\n"
+    "COLLECTIVE SPEC --bytes B' chooses from), as a markdown table.\n";
 
 
+
+/* The runtime's registry: one row per algorithm (the table of docs/runtime.md). */
+static int run_runtime(gsp_collective_t coll, bool json) {
+    gsp_jw_t w;
+    if (json) {
+        gsp_jw_init(&w, stdout);
+        gsp_jw_obj_begin(&w);
+        gsp_jw_key(&w, "algorithms");
+        gsp_jw_arr_begin(&w);
+    } else {
+        printf("| algorithm | collectives | where | what it runs | rounds |\n");
+        printf("|---|---|---|---|---|\n");
+    }
+    for (int i = 0; i < gsp_rt_registry_size(); i++) {
+        gsp_rt_info_t e;
+        gsp_rt_registry_entry(i, &e);
+        if (coll && !(e.collectives & (1u << coll))) continue;
+        char cs[128] = "";
+        size_t used = 0;
+        for (int c = GSP_COLL_BROADCAST; c <= GSP_COLL_REDUCE; c++)
+            if (e.collectives & (1u << c))
+                used += (size_t)snprintf(cs + used, sizeof cs - used, "%s%s", used ? ", " : "", gsp_collective_name((gsp_collective_t)c));
+        if (json) {
+            gsp_jw_obj_begin(&w);
+            gsp_jw_key(&w, "name"); gsp_jw_str(&w, e.name);
+            gsp_jw_key(&w, "collectives");
+            gsp_jw_arr_begin(&w);
+            for (int c = GSP_COLL_BROADCAST; c <= GSP_COLL_REDUCE; c++)
+                if (e.collectives & (1u << c)) gsp_jw_str(&w, gsp_collective_name((gsp_collective_t)c));
+            gsp_jw_arr_end(&w);
+            gsp_jw_key(&w, "where"); gsp_jw_str(&w, e.where);
+            gsp_jw_key(&w, "what"); gsp_jw_str(&w, e.what);
+            gsp_jw_key(&w, "rounds"); gsp_jw_str(&w, e.rounds);
+            gsp_jw_obj_end(&w);
+        } else
+            printf("| `%s` | %s | %s | %s | %s |\n", e.name, cs, e.where, e.what, e.rounds);
+    }
+    if (json) {
+        gsp_jw_arr_end(&w);
+        gsp_jw_obj_end(&w);
+        fputc('\n', stdout);
+        gsp_jw_finish(&w);
+    }
+    return EXIT_OK;
+}
 
 static int run(int argc, char **argv) {
     const char *coll_s = NULL, *spec = NULL;
-    bool json = false;
+    bool json = false, runtime = false, model_given = false;
     gsp_model_t model = gsp_model_default();
     static const cli_optdef_t defs[] = {{"json", false}, {"collective", true}, {"topology", true}, {"packets", true},
-                                        {"ports", true},  {"duplex", true},     {NULL, false}};
+                                        {"ports", true},  {"duplex", true},     {"runtime", false}, {NULL, false}};
     cli_args_t ps;
     cli_args_init(&ps, "list", usage_text, defs, argc, argv);
     const char *a, *v;
@@ -29,14 +78,19 @@ static int run(int argc, char **argv) {
         if (!a) return cli_usage_error("list: unexpected argument '%s'", v);
         if (!strcmp(a, "--help")) return cli_help(&cmd_list);
         if (!strcmp(a, "--json")) json = true;
+        else if (!strcmp(a, "--runtime")) runtime = true;
         else if (!strcmp(a, "--collective")) coll_s = v;
         else if (!strcmp(a, "--topology")) spec = v;
         else if (!cli_parse_model(a, v, &model)) return EXIT_USAGE;
+        else model_given = true;
     }
     if (r < 0) return EXIT_USAGE;
     gsp_collective_t coll = 0;
     if (coll_s && !gsp_collective_parse(coll_s, &coll))
         return cli_usage_error("list: unknown collective '%s'", coll_s);
+    if (runtime && (spec || model_given))
+        return cli_usage_error("list: --runtime lists the runtime's algorithms; --topology and the model options do not apply");
+    if (runtime) return run_runtime(coll, json);
     gsp_topo_t t = {0};
     gsp_distances_t dist = {0};
     gsp_err_t err;
