@@ -103,6 +103,8 @@ gsp_err_t gsp__rt_scatter(const gsp_topo_t *t, int64_t root, bool gather, const 
 
 /* ---- the rings (rt_rings.c), also used by tests through the registry ---- */
 bool gsp__rt_rings_apply(const gsp_topo_t *t);
-gsp_err_t gsp__rt_rings_phase(gsp_rt_phase_t *p, const gsp_topo_t *t, bool allgather, gsp_rt_kind_t kind, gsp_rt_layout_t layout);
+/* A rings phase p [out] on t: mode 0 the reduce-scatter, 1 the allgather, 2 the scatter from root,
+ * 3 the gather into root. */
+gsp_err_t gsp__rt_rings_phase(gsp_rt_phase_t *p, const gsp_topo_t *t, int mode, int64_t root, gsp_rt_kind_t kind, gsp_rt_layout_t layout);
 
 #endif

@@ -16,6 +16,12 @@
  * about (P - 1)/P of a part, V/Q: the all-port bandwidth bound of a reduce-scatter, within
  * 1 + 1/P. Exact: block (x, p) is summed along one chain of its ring stages and copied after.
  *
+ * Broadcast: the root's parts are scattered down the same rings (in each ring the node at the
+ * root's coordinate streams the other segments, farthest first), then the allgather; reduce: the
+ * reduce-scatter, then the scatter run backwards (a gather into the root). The root's arcs each
+ * carry about a part: the broadcast's bandwidth bound V/Q within 1 + 1/P, in 2 sum (P_d - 1)
+ * rounds.
+ *
  * Example: torus:4x4, Q = 4; part 0 (dimension 0, +): stage 0, the rings of dimension 0 (4 nodes)
  * pass segments of 4 blocks 3 steps, stage 1 the rings of dimension 1 pass single blocks 3
  * steps: 6 rounds, against 4 for the flood (at twice the load) and 4 + 4 for the p = 1 rs-ag. */
@@ -99,7 +105,53 @@ static gsp_err_t segment(const gsp_group_t *g, const int *order, int fixed, cons
     }
 }
 
-/* The rule: param[0] = 0 reduce-scatter, 1 allgather. */
+/* The scatter from the root (param[0] = 2), or its reverse, the gather into the root (3):
+ * rank r's transfers for part p. In stage i (dimension d = order[i]) the nodes that agree with
+ * the root on the later dimensions hold the blocks whose owners agree with them on the earlier
+ * ones; the node of each ring of d at the root's coordinate streams the other P - 1 segments
+ * down the ring, farthest first: the node at offset j (from the source, along dir) sends in
+ * steps j .. P-2 the segment of offset P-1-s+j and receives in steps j-1 .. P-2 the segment of
+ * offset P-1-s+(j-1) — its own last. The gather runs every transfer backwards. */
+static gsp_err_t scatter_part(const gsp_topo_t *t, int64_t r, int64_t p, int64_t Q, const int64_t *c, const int64_t *rc, bool gather,
+                              int64_t R, gsp_rt_xfers_t *x) {
+    gsp_err_t err = GSP_OK;
+    const gsp_group_t *g = t->group;
+    int k = g->k, j0, dir, order[GSP_MAX_DIMS];
+    int64_t cn[GSP_MAX_DIMS];
+    part_of(t, p, &j0, &dir);
+    for (int i = 0; i < k; i++) order[i] = (j0 + i) % k;
+    int64_t round = 0;
+    for (int i = 0; i < k && !err; i++) {
+        int d = order[i];
+        int64_t P = g->mod[d];
+        bool in = true;
+        for (int f = i + 1; f < k; f++) in &= c[order[f]] == rc[order[f]];
+        if (in) {
+            int64_t j = mod((c[d] - rc[d]) * dir, P);
+            memcpy(cn, c, (size_t)k * sizeof *cn);
+            cn[d] = mod(c[d] + dir, P);
+            int64_t down = gsp_group_index(g, cn);
+            cn[d] = mod(c[d] - dir, P);
+            int64_t up = gsp_group_index(g, cn);
+            for (int64_t s = 0; s < P - 1 && !err; s++) {
+                if (s >= j && j < P - 1) {
+                    int64_t seg = mod(rc[d] + dir * (P - 1 - s + j), P);
+                    err = gather ? segment(g, order, i, c, seg, p, Q, true, R - 1 - (round + s), down, x)
+                                 : segment(g, order, i, c, seg, p, Q, false, round + s, down, x);
+                }
+                if (!err && j >= 1 && s >= j - 1) {
+                    int64_t seg = mod(rc[d] + dir * (P - 1 - s + j - 1), P);
+                    err = gather ? segment(g, order, i, c, seg, p, Q, false, R - 1 - (round + s), up, x)
+                                 : segment(g, order, i, c, seg, p, Q, true, round + s, up, x);
+                }
+            }
+        }
+        round += P - 1;
+    }
+    return err;
+}
+
+/* The rule: param[0] = 0 reduce-scatter, 1 allgather, 2 scatter from param[1], 3 gather into it. */
 static gsp_err_t rings_rule(const gsp_rt_phase_t *ph, const gsp_topo_t *t, int64_t r, gsp_rt_xfers_t *x) {
     gsp_err_t err = GSP_OK;
     const gsp_group_t *g = t->group;
@@ -107,6 +159,12 @@ static gsp_err_t rings_rule(const gsp_rt_phase_t *ph, const gsp_topo_t *t, int64
     int64_t Q = ph->parts, c[GSP_MAX_DIMS], cn[GSP_MAX_DIMS];
     bool ag = ph->param[0] == 1;
     gsp_group_coords(g, r, c);
+    if (ph->param[0] >= 2) {
+        int64_t rc[GSP_MAX_DIMS];
+        gsp_group_coords(g, ph->param[1], rc);
+        for (int64_t p = 0; p < Q && !err; p++) err = scatter_part(t, r, p, Q, c, rc, ph->param[0] == 3, ph->nrounds, x);
+        return err;
+    }
     for (int64_t p = 0; p < Q && !err; p++) {
         int j0, dir, order[GSP_MAX_DIMS];
         part_of(t, p, &j0, &dir);
@@ -140,25 +198,28 @@ static int64_t seg_blocks(const gsp_group_t *g, const int *order, int i) {
     return b;
 }
 
-gsp_err_t gsp__rt_rings_phase(gsp_rt_phase_t *p, const gsp_topo_t *t, bool allgather, gsp_rt_kind_t kind, gsp_rt_layout_t layout) {
+gsp_err_t gsp__rt_rings_phase(gsp_rt_phase_t *p, const gsp_topo_t *t, int mode, int64_t root, gsp_rt_kind_t kind, gsp_rt_layout_t layout) {
+    bool allgather = mode == 1 || mode == 3, scatter = mode >= 2;
     gsp_err_t err;
     const gsp_group_t *g = t->group;
     int k = g->k;
-    int64_t Q = t->off[1] - t->off[0], R = 0, n = t->n, *per = NULL, *tot = NULL;
+    int64_t Q = t->off[1] - t->off[0], R = 0, n = t->n, *per = NULL, *tot = NULL, *snd = NULL;
     memset(p, 0, sizeof *p);
     for (int j = 0; j < k; j++) R += g->mod[j] - 1;
     p->kind = kind;
     p->layout = layout;
     p->source = GSP_RT_SRC_RULE;
     p->rule = rings_rule;
-    p->param[0] = allgather;
+    p->param[0] = mode;
+    p->param[1] = root;
     p->parts = Q;
     p->nrounds = R;
     if ((err = gsp_alloc_array((void **)&p->maxblk, R + 1, sizeof *p->maxblk, true)) ||
         (err = gsp_alloc_array((void **)&p->maxred, R + 1, sizeof *p->maxred, true)) ||
         (err = gsp_alloc_array((void **)&p->maxmsg, R + 1, sizeof *p->maxmsg, true)) ||
         (err = gsp_alloc_array((void **)&p->moved, R + 1, sizeof *p->moved, true)) ||
-        (err = gsp_alloc_array((void **)&per, (R + 1) * Q, sizeof *per, true)) || (err = gsp_alloc_array((void **)&tot, Q + 1, sizeof *tot, true)))
+        (err = gsp_alloc_array((void **)&per, (R + 1) * Q, sizeof *per, true)) || (err = gsp_alloc_array((void **)&tot, Q + 1, sizeof *tot, true)) ||
+        (err = gsp_alloc_array((void **)&snd, R + 1, sizeof *snd, true)))
         goto done;
     /* Every node does the same: per round, blocks on each of its arcs. */
     for (int64_t q = 0; q < Q; q++) {
@@ -167,9 +228,16 @@ gsp_err_t gsp__rt_rings_phase(gsp_rt_phase_t *p, const gsp_topo_t *t, bool allga
         for (int i = 0; i < k; i++) order[i] = (j0 + i) % k;
         int64_t round = 0;
         for (int st = 0; st < k; st++) {
+            /* The scatter runs the stages forward, the gather (its reverse) backwards, as the
+             * allgather does the reduce-scatter's. */
             int i = allgather ? k - 1 - st : st, d = order[i];
-            int64_t a = arc_of(t, d, dir), b = seg_blocks(g, order, i);
-            for (int64_t s = 0; s < g->mod[d] - 1; s++) per[(round + s) * Q + a] += b;
+            int64_t a = arc_of(t, d, mode == 3 ? -dir : dir), b = seg_blocks(g, order, i), rings = 1;
+            for (int f = 0; f < i; f++) rings *= g->mod[order[f]];
+            for (int64_t s = 0; s < g->mod[d] - 1; s++) {
+                per[(round + s) * Q + a] += b;
+                /* Senders in this step: every node (rings); the first s + 1 of each ring (scatter). */
+                snd[round + s] += scatter ? (mode == 2 ? s + 1 : g->mod[d] - 1 - s) * rings * b : n * b;
+            }
             round += g->mod[d] - 1;
         }
     }
@@ -184,14 +252,15 @@ gsp_err_t gsp__rt_rings_phase(gsp_rt_phase_t *p, const gsp_topo_t *t, bool allga
         }
         /* What a node receives equals what it sends (its ring neighbours do the same). */
         p->maxred[r] = kind == GSP_RT_REDUCE ? all : 0;
-        p->moved[r] = all * n;
-        p->ntransfers += all * n;
+        p->moved[r] = snd[r];
+        p->ntransfers += snd[r];
     }
     for (int64_t a = 0; a < Q; a++)
         if (tot[a] > p->busiest) p->busiest = tot[a];
 done:
     gsp_free(per);
     gsp_free(tot);
+    gsp_free(snd);
     return err;
 }
 
@@ -200,30 +269,30 @@ static bool applies(const gsp__rt_ctx_t *x) { return gsp__rt_rings_apply(x->t); 
 static gsp_err_t add(const gsp__rt_ctx_t *x, gsp_rt_algo_t *al) {
     gsp_err_t err;
     const gsp_topo_t *t = x->t;
+    /* Phases: (mode, kind) — 0 reduce-scatter, 1 allgather, 2 scatter, 3 gather. */
+    int m0 = -1, m1 = -1;
+    const char *how = "";
     switch (x->coll) {
-    case GSP_COLL_ALLGATHER:
-        snprintf(al->built_from, sizeof al->built_from, "a ring per dimension, every port at once");
-        err = gsp__rt_rings_phase(&al->phase[0], t, true, GSP_RT_STORE, GSP_RT_RANK);
-        al->nphases = 1;
-        return err;
-    case GSP_COLL_REDUCE_SCATTER:
-        snprintf(al->built_from, sizeof al->built_from, "a ring per dimension, every port at once, reversed");
-        err = gsp__rt_rings_phase(&al->phase[0], t, false, GSP_RT_REDUCE, GSP_RT_SPLIT);
-        al->nphases = 1;
-        return err;
-    default:
-        snprintf(al->built_from, sizeof al->built_from, "a ring per dimension, every port at once, reversed, then forward");
-        err = gsp__rt_rings_phase(&al->phase[0], t, false, GSP_RT_REDUCE, GSP_RT_SPLIT);
-        al->nphases = 1;
-        if (err) return err;
-        err = gsp__rt_rings_phase(&al->phase[1], t, true, GSP_RT_STORE, GSP_RT_SPLIT);
-        al->nphases = 2;
-        return err;
+    case GSP_COLL_ALLGATHER: m0 = 1, how = ""; break;
+    case GSP_COLL_REDUCE_SCATTER: m0 = 0, how = ", reversed"; break;
+    case GSP_COLL_ALLREDUCE: m0 = 0, m1 = 1, how = ", reversed, then forward"; break;
+    case GSP_COLL_BROADCAST: m0 = 2, m1 = 1, how = ": a scatter from the root, then the allgather"; break;
+    case GSP_COLL_REDUCE: m0 = 0, m1 = 3, how = ": the reduce-scatter, then a gather into the root"; break;
     }
+    snprintf(al->built_from, sizeof al->built_from, "a ring per dimension, every port at once%s", how);
+    gsp_rt_layout_t lay = x->coll == GSP_COLL_ALLGATHER ? GSP_RT_RANK : GSP_RT_SPLIT;
+    err = gsp__rt_rings_phase(&al->phase[0], t, m0, x->root, m0 == 0 ? GSP_RT_REDUCE : GSP_RT_STORE, lay);
+    al->nphases = 1;
+    if (err || m1 < 0) return err;
+    err = gsp__rt_rings_phase(&al->phase[1], t, m1, x->root, GSP_RT_STORE, lay);
+    al->nphases = 2;
+    return err;
 }
 
 const gsp__rt_method_t gsp__rt_rings = {
-    "rings", GSP__RT_COLL(GSP_COLL_ALLGATHER) | GSP__RT_COLL(GSP_COLL_REDUCE_SCATTER) | GSP__RT_COLL(GSP_COLL_ALLREDUCE),
+    "rings",
+    GSP__RT_COLL(GSP_COLL_ALLGATHER) | GSP__RT_COLL(GSP_COLL_REDUCE_SCATTER) | GSP__RT_COLL(GSP_COLL_ALLREDUCE) |
+        GSP__RT_COLL(GSP_COLL_BROADCAST) | GSP__RT_COLL(GSP_COLL_REDUCE),
     "tori of any shape, hypercubes", "Σ(P_d − 1) a phase (the K-cube: K)",
-    "one part of the vector per arc; each part reduce-scatters along a ring per dimension, its arc's dimension first, then back (the K-cube: multiport recursive halving and doubling)",
+    "one part of the vector per arc; each part reduce-scatters along a ring per dimension, its arc's dimension first, then back (the K-cube: multiport recursive halving and doubling); broadcast: the parts scattered from the root down the same rings, then the allgather; reduce: the reduce-scatter, then the gather",
     applies, add, NULL};

@@ -39,10 +39,10 @@ static void shape(const gsp_rt_algo_t *a, int k, int64_t *nb, init_t *in, fin_t 
         *fin = FIN_ALL_EVERYWHERE;
     } else if (ph->pipelined) {
         *in = INIT_ROOT_ALL;
-    } else if (!strcmp(a->name, "scatter-allgather") && k == 0) {
+    } else if ((!strcmp(a->name, "scatter-allgather") || (!strcmp(a->name, "rings") && a->coll == GSP_COLL_BROADCAST)) && k == 0) {
         *in = INIT_ROOT_ALL;
         *fin = FIN_OWN;
-    } else if (!strcmp(a->name, "rs-gather") && k == 1) {
+    } else if ((!strcmp(a->name, "rs-gather") || (!strcmp(a->name, "rings") && a->coll == GSP_COLL_REDUCE)) && k == 1) {
         *in = INIT_OWN;
         *fin = FIN_ROOT_ALL;
     }
