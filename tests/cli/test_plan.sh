@@ -77,7 +77,7 @@ expect 2 plan allreduce torus:4x4 --bytes 8 --rank 16 && grep -q "0\.\.15" "$tmp
 expect 0 plan allreduce torus:8x8 --bytes 8 --json
 jqcheck '.choice == "gather"'
 expect 0 plan broadcast torus:8x8 --bytes 4194304 --root 5 --json
-jqcheck '.choice == "multitree" and (.candidates | map(.algorithm) | sort) == ["dims", "flat", "multitree", "scatter-allgather", "tree"]'
+jqcheck '.choice == "multitree" and (.candidates | map(.algorithm) | sort) == ["dims", "flat", "multitree", "rings", "scatter-allgather", "tree"]'
 # Four arc-disjoint trees on the 8x8 torus: a quarter of the message on every arc used, and
 # no tree shallower than the root's eccentricity (8).
 jqcheck '(.candidates[] | select(.algorithm == "multitree") | .busiest_link_bytes == 1048576 and .rounds >= 8 and .transfers == 252)'
@@ -101,7 +101,7 @@ jqcheck '.choice == "tree" and .cost.shared_memory and .cost.alpha == 5e-7 and .
 expect 0 plan reduce complete:2 --bytes 4194304 --alpha 1e-6 --shared-memory --json
 jqcheck '.choice == "tree" and .cost.alpha == 1e-6 and .cost.shared_memory'
 expect 0 plan reduce complete:2 --bytes 4194304 --json
-jqcheck '.choice == "rs-gather" and (.cost.shared_memory | not)'
+jqcheck '(.choice == "rs-gather" or .choice == "rings") and (.cost.shared_memory | not)'
 expect 2 plan reduce complete:2 --shared-memory
 expect 2 plan broadcast torus:4x4x4 --bytes 1024 --beta 0:1e-9,0:2e-9
 expect 2 plan broadcast torus:4x4x4 --hop 2e-7
