@@ -85,6 +85,13 @@ const gsp_rt_algo_t *gsp_mpi_ctx_choice(gsp_mpi_ctx_t *ctx, gsp_collective_t col
 /** After a failed call: false when no rank communicated yet (every rank failed in the same
  * way, so the caller may fall back on MPI's own collective), true otherwise. */
 bool gsp_mpi_ctx_communicated(const gsp_mpi_ctx_t *ctx);
+/** Whether the runtime reduces dt with op: dt plain, a predefined type or contiguous types of
+ * one, and op a user's op or a predefined op the standard allows on that type (MPI_BAND on
+ * MPI_DOUBLE is not: MPI's own collective then raises MPI_ERR_OP). */
+bool gsp_mpi_ctx_reducible(MPI_Datatype dt, MPI_Op op);
+/** The MPI error class of the last failed MPI call inside ctx's collectives (MPI_ERR_INTERN when
+ * the failure was not an MPI call's): what the drop-in raises on the user's communicator. */
+int gsp_mpi_ctx_mpi_error(const gsp_mpi_ctx_t *ctx);
 /** True when dt has no holes and no offset (what the reductions need). */
 bool gsp_mpi_ctx_plain(MPI_Datatype dt);
 

@@ -56,6 +56,8 @@ struct gsp_mpi_ctx {
     size_t idx_cap;
     const char *last;
     bool communicated; /* the current call has posted a message (no falling back after that) */
+    size_t nreq;       /* request slots of the running phase (released on an error) */
+    int mpi_err;       /* the MPI error class of the last failed MPI call (0: none) */
     const void *mine;  /* allgather: this rank's block is read from here (the send buffer) */
     /* Reduce phases: the input, when it is not the working buffer. A block (per lane) stays
      * "fresh" — its value still the input's — until its first contribution arrives, which is
@@ -124,6 +126,10 @@ gsp_err_t gsp_mpi_ctx_create(const char *spec, MPI_Comm comm, gsp_mpi_ctx_t **ou
         err = gsp_error(GSP_ERR_INTERNAL, "MPI_Comm_dup failed");
         goto fail;
     }
+    /* The duplicate inherits the user's error handler; gossip's own messages report their
+     * errors to gossip, which raises them on the user's communicator (through its handler,
+     * with MPI's class: gsp_mpi_ctx_mpi_error). */
+    MPI_Comm_set_errhandler(c->comm, MPI_ERRORS_RETURN);
     /* Every rank on one node: messages are copies through one memory, not link transfers.
      * Either every rank's node holds the whole communicator or none does, so every rank starts
      * from the same model without a collective (which the drop-in would intercept). */
@@ -185,6 +191,29 @@ gsp_err_t gsp_mpi_ctx_force(gsp_mpi_ctx_t *c, gsp_collective_t coll, const char 
 const char *gsp_mpi_ctx_last(const gsp_mpi_ctx_t *c) { return c->last ? c->last : "none"; }
 
 bool gsp_mpi_ctx_communicated(const gsp_mpi_ctx_t *c) { return c->communicated; }
+
+/* A failed MPI call: its error class is kept for the caller to raise on the user's
+ * communicator. */
+static gsp_err_t mpi_fail(gsp_mpi_ctx_t *c, int rc, const char *what) {
+    int cls = MPI_ERR_INTERN, len = 0;
+    char msg[MPI_MAX_ERROR_STRING] = "";
+    MPI_Error_class(rc, &cls);
+    MPI_Error_string(rc, msg, &len);
+    c->mpi_err = cls;
+    return gsp_error(GSP_ERR_INTERNAL, "%s failed: %s", what, msg);
+}
+
+int gsp_mpi_ctx_mpi_error(const gsp_mpi_ctx_t *c) { return c->mpi_err ? c->mpi_err : MPI_ERR_INTERN; }
+
+/* After an error with messages in flight: receives are cancelled, sends left to complete, and
+ * every request released, so no stale message of this call waits in the duplicate. */
+static void abandon(MPI_Request *req, size_t n) {
+    for (size_t i = 0; i < n; i++)
+        if (req[i] != MPI_REQUEST_NULL) {
+            MPI_Cancel(&req[i]);
+            MPI_Request_free(&req[i]);
+        }
+}
 
 /* ---- buffers ---- */
 
@@ -397,7 +426,7 @@ static gsp_err_t issue_send(gsp_mpi_ctx_t *c, const gsp_rt_prog_t *p, int phase,
         }
         rc = MPI_Isend(dst, pos, MPI_PACKED, x->peer, tag, c->comm, req);
     }
-    return rc == MPI_SUCCESS ? GSP_OK : gsp_error(GSP_ERR_INTERNAL, "MPI_Isend failed");
+    return rc == MPI_SUCCESS ? GSP_OK : mpi_fail(c, rc, "MPI_Isend");
 }
 
 /* Posts receive q of lane l->lane into the buffer (one stored block) or the staging area. */
@@ -409,7 +438,7 @@ static gsp_err_t post_recv(gsp_mpi_ctx_t *c, const gsp_rt_prog_t *p, int phase, 
     if (direct(p, x, true)) rc = MPI_Irecv(at(base, blk_first(l, b0), d), (int)blk_len(l, b0), d->dt, x->peer, tag, c->comm, req);
     else if (p->kind == GSP_RT_REDUCE && x->n == 1) rc = MPI_Irecv(c->stage + so[q], (int)blk_len(l, b0), d->dt, x->peer, tag, c->comm, req);
     else rc = MPI_Irecv(c->stage + so[q], (int)msg_bytes(p, x, l, d, c->comm), MPI_PACKED, x->peer, tag, c->comm, req);
-    return rc == MPI_SUCCESS ? GSP_OK : gsp_error(GSP_ERR_INTERNAL, "MPI_Irecv failed");
+    return rc == MPI_SUCCESS ? GSP_OK : mpi_fail(c, rc, "MPI_Irecv");
 }
 
 /* Messages of one arc in flight at once in a pipelined phase, across lanes. */
@@ -475,6 +504,7 @@ static gsp_err_t run_pipelined(gsp_mpi_ctx_t *c, const gsp_rt_prog_t *p, int pha
         c->req[q] = MPI_REQUEST_NULL;
         state[q] = 0;
     }
+    c->nreq = (size_t)all;
     c->communicated = true;
     lay_t l = *l0;
     for (int j = 0; j < K; j++) {
@@ -489,7 +519,8 @@ static gsp_err_t run_pipelined(gsp_mpi_ctx_t *c, const gsp_rt_prog_t *p, int pha
     if (err) return err;
     while (rdone < (int64_t)K * nR || sdone < (int64_t)K * nS) {
         int i;
-        if (MPI_Waitany((int)all, c->req, &i, MPI_STATUS_IGNORE) != MPI_SUCCESS) return gsp_error(GSP_ERR_INTERNAL, "MPI_Waitany failed");
+        int rc = MPI_Waitany((int)all, c->req, &i, MPI_STATUS_IGNORE);
+        if (rc != MPI_SUCCESS) return mpi_fail(c, rc, "MPI_Waitany");
         if (i == MPI_UNDEFINED)
             return gsp_error(GSP_ERR_INTERNAL, "pipelined phase stalled with %lld of %lld sends issued", (long long)pp.issued, (long long)K * nS);
         if (i < K * nR) {
@@ -521,9 +552,21 @@ static gsp_err_t run_pipelined(gsp_mpi_ctx_t *c, const gsp_rt_prog_t *p, int pha
  * depends on (that lane's rounds <= need) are complete and processed. Each lane processes its
  * receives in round order and lanes touch disjoint segments, so the reduction order of every
  * element is the schedule's, whatever the timing. */
+static gsp_err_t run_rounds(gsp_mpi_ctx_t *c, const gsp_rt_prog_t *p, int phase, void *base, const lay_t *l0, const dtinfo_t *d,
+                            MPI_Op op);
+
+/* Runs a phase; on an error after its first message, its requests are released. */
 static gsp_err_t run_phase(gsp_mpi_ctx_t *c, const gsp_rt_prog_t *p, int phase, void *base, const lay_t *l0, const dtinfo_t *d,
                            MPI_Op op) {
-    if (p->pipelined) return run_pipelined(c, p, phase, base, l0, d, op);
+    c->nreq = 0;
+    gsp_err_t err = p->pipelined ? run_pipelined(c, p, phase, base, l0, d, op) : run_rounds(c, p, phase, base, l0, d, op);
+    if (err && c->nreq) abandon(c->req, c->nreq);
+    c->nreq = 0;
+    return err;
+}
+
+static gsp_err_t run_rounds(gsp_mpi_ctx_t *c, const gsp_rt_prog_t *p, int phase, void *base, const lay_t *l0, const dtinfo_t *d,
+                            MPI_Op op) {
     gsp_err_t err;
     int K = l0->lanes;
     int64_t nR = p->nrecv, nS = p->nsend, per = nR + nS;
@@ -534,6 +577,7 @@ static gsp_err_t run_phase(gsp_mpi_ctx_t *c, const gsp_rt_prog_t *p, int phase, 
         return err;
     if ((err = stage_and_fresh(c, p, l0, d))) return err;
     for (int64_t q = 0; q < K * per; q++) c->req[q] = MPI_REQUEST_NULL; /* sends not yet issued */
+    c->nreq = (size_t)(K * per);
     c->communicated = true;
     for (int j = 0; j < K; j++) {
         lay_t l = *l0;
@@ -563,8 +607,8 @@ static gsp_err_t run_phase(gsp_mpi_ctx_t *c, const gsp_rt_prog_t *p, int phase, 
                 while (done[j] < nR && p->recv[done[j]].round <= need) {
                     int64_t e = done[j];
                     while (e < nR && p->recv[e].round == p->recv[done[j]].round) e++;
-                    if (MPI_Waitall((int)(e - done[j]), rq + done[j], MPI_STATUSES_IGNORE) != MPI_SUCCESS)
-                        return gsp_error(GSP_ERR_INTERNAL, "MPI_Waitall failed");
+                    int rc = MPI_Waitall((int)(e - done[j]), rq + done[j], MPI_STATUSES_IGNORE);
+                    if (rc != MPI_SUCCESS) return mpi_fail(c, rc, "MPI_Waitall");
                     if ((err = absorb(c, p, done[j], e, so, base, &l, d, op))) return err;
                     done[j] = e;
                 }
@@ -577,7 +621,8 @@ static gsp_err_t run_phase(gsp_mpi_ctx_t *c, const gsp_rt_prog_t *p, int phase, 
     }
     for (int j = 0; j < K; j++) {
         MPI_Request *sq = c->req + (size_t)j * (size_t)per + nR;
-        if (MPI_Waitall((int)nS, sq, MPI_STATUSES_IGNORE) != MPI_SUCCESS) return gsp_error(GSP_ERR_INTERNAL, "MPI_Waitall failed");
+        int rc = MPI_Waitall((int)nS, sq, MPI_STATUSES_IGNORE);
+        if (rc != MPI_SUCCESS) return mpi_fail(c, rc, "MPI_Waitall");
     }
     return GSP_OK;
 }
@@ -763,31 +808,160 @@ bool gsp_mpi_ctx_plain(MPI_Datatype dt) {
     return d.plain;
 }
 
+/* ---- datatypes: what every rank cuts the same way ---- */
+
+/* The predefined type a datatype repeats and how many of it one element holds: a predefined
+ * type, or contiguous and dup types over one (nested). Ranks may describe the same signature
+ * with different such types; counted in the predefined type, their cuts agree. */
+static bool basic_of(MPI_Datatype dt, MPI_Datatype *bt, int64_t *mult) {
+    MPI_Datatype cur = dt;
+    bool owned = false, ok = false;
+    *mult = 1;
+    for (int depth = 0; depth < 32; depth++) {
+        int ni, na, nd, comb;
+        if (MPI_Type_get_envelope(cur, &ni, &na, &nd, &comb) != MPI_SUCCESS) break;
+        if (comb == MPI_COMBINER_NAMED) {
+            *bt = cur;
+            ok = true;
+            break;
+        }
+        if ((comb != MPI_COMBINER_CONTIGUOUS && comb != MPI_COMBINER_DUP) || ni > 1 || na != 0 || nd != 1) break;
+        int ints[1] = {1};
+        MPI_Aint addrs[1];
+        MPI_Datatype types[1];
+        if (MPI_Type_get_contents(cur, ni, na, nd, ints, addrs, types) != MPI_SUCCESS) break;
+        if (comb == MPI_COMBINER_CONTIGUOUS) *mult *= ints[0];
+        if (owned) MPI_Type_free(&cur);
+        cur = types[0];
+        int n1, n2, n3, c2;
+        owned = MPI_Type_get_envelope(cur, &n1, &n2, &n3, &c2) == MPI_SUCCESS && c2 != MPI_COMBINER_NAMED;
+    }
+    if (!ok && owned) MPI_Type_free(&cur);
+    return ok;
+}
+
+/* The standard's groups of predefined types for the predefined reductions (MPI 4.0, 6.9.2). */
+enum { K_NONE, K_INT, K_FLOAT, K_COMPLEX, K_BOOL, K_BYTE };
+
+static int kind_of(MPI_Datatype t) {
+    static const MPI_Datatype ints[] = {MPI_INT,       MPI_LONG,      MPI_SHORT,    MPI_UNSIGNED_SHORT, MPI_UNSIGNED,
+                                        MPI_UNSIGNED_LONG, MPI_LONG_LONG, MPI_UNSIGNED_LONG_LONG, MPI_SIGNED_CHAR, MPI_UNSIGNED_CHAR,
+                                        MPI_INT8_T,    MPI_INT16_T,   MPI_INT32_T,  MPI_INT64_T,        MPI_UINT8_T,
+                                        MPI_UINT16_T,  MPI_UINT32_T,  MPI_UINT64_T, MPI_AINT,           MPI_OFFSET,
+                                        MPI_COUNT};
+    static const MPI_Datatype flts[] = {MPI_FLOAT, MPI_DOUBLE, MPI_LONG_DOUBLE};
+    static const MPI_Datatype cplx[] = {MPI_C_FLOAT_COMPLEX, MPI_C_DOUBLE_COMPLEX, MPI_C_LONG_DOUBLE_COMPLEX};
+    for (size_t i = 0; i < sizeof ints / sizeof *ints; i++)
+        if (t == ints[i]) return K_INT;
+    for (size_t i = 0; i < sizeof flts / sizeof *flts; i++)
+        if (t == flts[i]) return K_FLOAT;
+    for (size_t i = 0; i < sizeof cplx / sizeof *cplx; i++)
+        if (t == cplx[i]) return K_COMPLEX;
+    if (t == MPI_C_BOOL) return K_BOOL;
+    if (t == MPI_BYTE) return K_BYTE;
+    return K_NONE;
+}
+
+/* Whether op may reduce the predefined type bt: the standard's table for the predefined ops
+ * (types it does not list here, such as Fortran's, are left to MPI); any user op. */
+static bool op_ok(MPI_Op op, MPI_Datatype bt) {
+    int k = kind_of(bt);
+    if (op == MPI_MAX || op == MPI_MIN) return k == K_INT || k == K_FLOAT;
+    if (op == MPI_SUM || op == MPI_PROD) return k == K_INT || k == K_FLOAT || k == K_COMPLEX;
+    if (op == MPI_LAND || op == MPI_LOR || op == MPI_LXOR) return k == K_INT || k == K_BOOL;
+    if (op == MPI_BAND || op == MPI_BOR || op == MPI_BXOR) return k == K_INT || k == K_BYTE;
+    if (op == MPI_MAXLOC || op == MPI_MINLOC || op == MPI_REPLACE || op == MPI_NO_OP || op == MPI_OP_NULL) return false;
+    return true; /* a user's op */
+}
+
+bool gsp_mpi_ctx_reducible(MPI_Datatype dt, MPI_Op op) {
+    MPI_Datatype bt;
+    int64_t mult;
+    return gsp_mpi_ctx_plain(dt) && basic_of(dt, &bt, &mult) && op_ok(op, bt);
+}
+
+/* A reduction's datatype as its predefined type: *d [out] of it and *per [out] of them per
+ * element. Refused before any message: the caller falls back to MPI, whose error (MPI_ERR_OP
+ * for a pair the standard does not allow) then reaches the user's handler. */
+static gsp_err_t reduction_type(gsp_mpi_ctx_t *c, MPI_Datatype dt, MPI_Op op, dtinfo_t *d, int64_t *per) {
+    MPI_Datatype bt;
+    if (!gsp_mpi_ctx_plain(dt) || !basic_of(dt, &bt, per))
+        return gsp_error(GSP_ERR_UNSUPPORTED, "reductions run on predefined types and contiguous types of one");
+    if (!op_ok(op, bt)) {
+        c->mpi_err = MPI_ERR_OP;
+        return gsp_error(GSP_ERR_INVAL, "the operation does not apply to this datatype (MPI_ERR_OP)");
+    }
+    dt_info(bt, d);
+    return GSP_OK;
+}
+
+/* Data movement runs on the bytes of the type signature: equal on every rank whatever datatype
+ * each rank describes them with, so the blocks and segments are cut the same everywhere. */
+static dtinfo_t bytes_type(void) {
+    dtinfo_t b;
+    dt_info(MPI_BYTE, &b);
+    return b;
+}
+
+/* Packs count elements of dt at buf into out (bytes of the signature). */
+static gsp_err_t pack(gsp_mpi_ctx_t *c, const void *buf, int count, MPI_Datatype dt, void *out, int64_t bytes) {
+    int pos = 0, rc;
+    if (bytes > INT_MAX) return gsp_error(GSP_ERR_TOOBIG, "%lld bytes of a datatype with holes: more than MPI_Pack's int", (long long)bytes);
+    if ((rc = MPI_Pack(buf, count, dt, out, (int)bytes, &pos, c->comm)) != MPI_SUCCESS) return mpi_fail(c, rc, "MPI_Pack");
+    if (pos != bytes) return gsp_error(GSP_ERR_UNSUPPORTED, "MPI_Pack gave %d bytes for a signature of %lld", pos, (long long)bytes);
+    return GSP_OK;
+}
+
+static gsp_err_t unpack(gsp_mpi_ctx_t *c, const void *in, int64_t bytes, void *buf, int count, MPI_Datatype dt) {
+    int pos = 0, rc;
+    if ((rc = MPI_Unpack(in, (int)bytes, &pos, buf, count, dt, c->comm)) != MPI_SUCCESS) return mpi_fail(c, rc, "MPI_Unpack");
+    return GSP_OK;
+}
+
 gsp_err_t gsp_mpi_ctx_allgather(gsp_mpi_ctx_t *c, const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                                 int recvcount, MPI_Datatype recvtype) {
     gsp_err_t err;
     const gsp_rt_algo_t *a;
     const gsp_rt_prog_t *pg;
-    dtinfo_t d;
-    dt_info(recvtype, &d);
-    int64_t bytes = (int64_t)recvcount * d.size;
+    dtinfo_t dr, ds, db = bytes_type();
+    dt_info(recvtype, &dr);
+    if (sendbuf != MPI_IN_PLACE) dt_info(sendtype, &ds);
+    int64_t bytes = (int64_t)recvcount * dr.size, me = c->rank, n = c->size;
+    c->mpi_err = 0;
+    c->communicated = false;
+    if (sendbuf != MPI_IN_PLACE && (int64_t)sendcount * ds.size != bytes)
+        return gsp_error(GSP_ERR_INVAL, "the send and receive signatures differ (%lld and %lld bytes)", (long long)sendcount * ds.size,
+                         (long long)bytes);
+    if (!dr.plain && bytes * n > INT_MAX)
+        return gsp_error(GSP_ERR_TOOBIG, "%lld bytes of a datatype with holes: more than MPI_Pack's int", (long long)(bytes * n));
     if ((err = prepare(c, GSP_COLL_ALLGATHER, 0, bytes, (double)bytes, (double)bytes, &a, &pg))) return err;
-    bool late_copy = sendbuf != MPI_IN_PLACE && sendtype == recvtype && sendcount == recvcount && d.plain;
-    /* With equal plain types, sends read my block from sendbuf and the copy into recvbuf waits
-     * until the messages are out; otherwise a self message converts between the two types. */
-    if (sendbuf != MPI_IN_PLACE && !late_copy) {
-        /* My block, through MPI in the two types given (a self message on the duplicate). */
-        int me = c->rank;
-        if (MPI_Sendrecv(sendbuf, sendcount, sendtype, me, 0x7ffe, at(recvbuf, (int64_t)me * recvcount, &d), recvcount, recvtype,
-                         me, 0x7ffe, c->comm, MPI_STATUS_IGNORE) != MPI_SUCCESS)
-            return gsp_error(GSP_ERR_INTERNAL, "local copy failed");
+    if (bytes == 0) return GSP_OK;
+    char *base = recvbuf;
+    bool late_copy = false;
+    if (!dr.plain) {
+        /* A receive type with holes: the blocks travel packed, unpacked at the end. */
+        if ((err = reserve((void **)&c->work, &c->work_cap, (size_t)(bytes * n) + 1))) return err;
+        base = c->work;
+        const void *mine = sendbuf == MPI_IN_PLACE ? at(recvbuf, me * recvcount, &dr) : sendbuf;
+        if ((err = pack(c, mine, sendbuf == MPI_IN_PLACE ? recvcount : sendcount, sendbuf == MPI_IN_PLACE ? recvtype : sendtype,
+                        base + me * bytes, bytes)))
+            return err;
+    } else if (sendbuf != MPI_IN_PLACE) {
+        /* A plain send type: sends read my block from sendbuf and the copy into recvbuf waits
+         * until the messages are out; otherwise a self message converts it. */
+        late_copy = ds.plain;
+        if (!late_copy) {
+            int rc = MPI_Sendrecv(sendbuf, sendcount, sendtype, (int)me, 0x7ffe, base + me * bytes, (int)bytes, MPI_BYTE, (int)me, 0x7ffe,
+                                  c->comm, MPI_STATUS_IGNORE);
+            if (rc != MPI_SUCCESS) return mpi_fail(c, rc, "the local copy (MPI_Sendrecv)");
+        }
     }
-    if (recvcount == 0) return GSP_OK;
-    lay_t l = phase_layout(c, &a->phase[0], recvcount, &d);
+    lay_t l = phase_layout(c, &a->phase[0], bytes, &db);
     c->mine = late_copy ? sendbuf : NULL;
-    err = run_phase(c, &pg[0], 0, recvbuf, &l, &d, MPI_OP_NULL);
+    err = run_phase(c, &pg[0], 0, base, &l, &db, MPI_OP_NULL);
     c->mine = NULL;
-    if (!err && late_copy) memcpy(at(recvbuf, (int64_t)c->rank * recvcount, &d), sendbuf, (size_t)bytes);
+    if (!err && late_copy) memcpy(base + me * bytes, sendbuf, (size_t)bytes);
+    if (!err && !dr.plain) err = unpack(c, base, bytes * n, recvbuf, recvcount * (int)n, recvtype);
     return err;
 }
 
@@ -842,14 +1016,16 @@ gsp_err_t gsp_mpi_ctx_allreduce(gsp_mpi_ctx_t *c, const void *sendbuf, void *rec
     const gsp_rt_algo_t *a;
     const gsp_rt_prog_t *pg;
     dtinfo_t d;
-    dt_info(dt, &d);
-    if (!d.plain) return gsp_error(GSP_ERR_UNSUPPORTED, "reductions run on datatypes without holes or offsets");
-    int64_t bytes = (int64_t)count * d.size;
+    int64_t per;
+    c->mpi_err = 0;
+    c->communicated = false;
+    if ((err = reduction_type(c, dt, op, &d, &per))) return err;
+    int64_t n = (int64_t)count * per, bytes = n * d.size;
     if ((err = prepare(c, GSP_COLL_ALLREDUCE, 0, bytes, (double)bytes, (double)bytes, &a, &pg))) return err;
     const void *in = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
-    if (count == 0) return GSP_OK;
-    if (a->local_reduce) return run_gather(c, pg, in, recvbuf, count, &d, op);
-    return run_algo(c, a, pg, recvbuf, in, count, &d, op);
+    if (n == 0) return GSP_OK;
+    if (a->local_reduce) return run_gather(c, pg, in, recvbuf, n, &d, op);
+    return run_algo(c, a, pg, recvbuf, in, n, &d, op);
 }
 
 gsp_err_t gsp_mpi_ctx_reduce_scatter_block(gsp_mpi_ctx_t *c, const void *sendbuf, void *recvbuf, int recvcount, MPI_Datatype dt,
@@ -858,11 +1034,13 @@ gsp_err_t gsp_mpi_ctx_reduce_scatter_block(gsp_mpi_ctx_t *c, const void *sendbuf
     const gsp_rt_algo_t *a;
     const gsp_rt_prog_t *pg;
     dtinfo_t d;
-    dt_info(dt, &d);
-    if (!d.plain) return gsp_error(GSP_ERR_UNSUPPORTED, "reductions run on datatypes without holes or offsets");
-    int64_t bytes = (int64_t)recvcount * d.size, count = (int64_t)recvcount * c->size;
+    int64_t per;
+    c->mpi_err = 0;
+    c->communicated = false;
+    if ((err = reduction_type(c, dt, op, &d, &per))) return err;
+    int64_t blk = (int64_t)recvcount * per, bytes = blk * d.size, count = blk * c->size;
     if ((err = prepare(c, GSP_COLL_REDUCE_SCATTER, 0, bytes, (double)bytes * c->size, (double)bytes, &a, &pg))) return err;
-    if (recvcount == 0) return GSP_OK;
+    if (blk == 0) return GSP_OK;
     size_t vb = (size_t)(count * d.size);
     char *w;
     if (sendbuf == MPI_IN_PLACE) w = recvbuf;
@@ -880,12 +1058,21 @@ gsp_err_t gsp_mpi_ctx_bcast(gsp_mpi_ctx_t *c, void *buf, int count, MPI_Datatype
     gsp_err_t err;
     const gsp_rt_algo_t *a;
     const gsp_rt_prog_t *pg;
-    dtinfo_t d;
+    dtinfo_t d, db = bytes_type();
     dt_info(dt, &d);
     int64_t bytes = (int64_t)count * d.size;
+    c->mpi_err = 0;
+    c->communicated = false;
+    if (!d.plain && bytes > INT_MAX)
+        return gsp_error(GSP_ERR_TOOBIG, "%lld bytes of a datatype with holes: more than MPI_Pack's int", (long long)bytes);
     if ((err = prepare(c, GSP_COLL_BROADCAST, root, bytes, (double)bytes, (double)bytes, &a, &pg))) return err;
-    if (count == 0) return GSP_OK;
-    return run_algo(c, a, pg, buf, buf, count, &d, MPI_OP_NULL);
+    if (bytes == 0) return GSP_OK;
+    if (d.plain) return run_algo(c, a, pg, buf, buf, bytes, &db, MPI_OP_NULL);
+    /* Holes: the root's buffer travels packed and is unpacked everywhere else. */
+    if ((err = reserve((void **)&c->work, &c->work_cap, (size_t)bytes + 1))) return err;
+    if (c->rank == root && (err = pack(c, buf, count, dt, c->work, bytes))) return err;
+    if ((err = run_algo(c, a, pg, c->work, c->work, bytes, &db, MPI_OP_NULL))) return err;
+    return c->rank == root ? GSP_OK : unpack(c, c->work, bytes, buf, count, dt);
 }
 
 gsp_err_t gsp_mpi_ctx_reduce(gsp_mpi_ctx_t *c, const void *sendbuf, void *recvbuf, int count, MPI_Datatype dt, MPI_Op op, int root) {
@@ -893,23 +1080,25 @@ gsp_err_t gsp_mpi_ctx_reduce(gsp_mpi_ctx_t *c, const void *sendbuf, void *recvbu
     const gsp_rt_algo_t *a;
     const gsp_rt_prog_t *pg;
     dtinfo_t d;
-    dt_info(dt, &d);
-    if (!d.plain) return gsp_error(GSP_ERR_UNSUPPORTED, "reductions run on datatypes without holes or offsets");
-    int64_t bytes = (int64_t)count * d.size;
+    int64_t per;
+    c->mpi_err = 0;
+    c->communicated = false;
+    if ((err = reduction_type(c, dt, op, &d, &per))) return err;
+    int64_t n = (int64_t)count * per, bytes = n * d.size;
     if ((err = prepare(c, GSP_COLL_REDUCE, root, bytes, (double)bytes, (double)bytes, &a, &pg))) return err;
-    if (count == 0) return GSP_OK;
+    if (n == 0) return GSP_OK;
     size_t vb = (size_t)bytes;
     const void *in = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
     char *w;
     /* A leaf of a reduction tree only sends its input: straight from the caller's buffer, which
      * nothing writes (no receives, one phase). */
-    if (c->rank != root && a->nphases == 1 && pg[0].nrecv == 0) return run_algo(c, a, pg, (void *)(uintptr_t)in, in, count, &d, op);
+    if (c->rank != root && a->nphases == 1 && pg[0].nrecv == 0) return run_algo(c, a, pg, (void *)(uintptr_t)in, in, n, &d, op);
     if (c->rank == root) w = recvbuf;
     else {
         if ((err = reserve((void **)&c->work, &c->work_cap, vb + 1))) return err;
         w = c->work;
     }
-    return run_algo(c, a, pg, w, in, count, &d, op);
+    return run_algo(c, a, pg, w, in, n, &d, op);
 }
 
 const gsp_rt_algo_t *gsp_mpi_ctx_choice(gsp_mpi_ctx_t *c, gsp_collective_t coll, int root, int64_t bytes) {

@@ -139,7 +139,9 @@ static bool fell(gsp_mpi_ctx_t *ctx, gsp_err_t err, MPI_Comm comm, int kind, con
         say(comm, 7, verbose(), "%s falls back on MPI's own: %s", what, gsp_errmsg());
         return true;
     }
-    *rc = MPI_ERR_INTERN;
+    /* Messages are out: no falling back. The error is raised on the user's communicator,
+     * through its handler, with MPI's class. */
+    *rc = gsp_mpi_ctx_mpi_error(ctx);
     PMPI_Comm_call_errhandler(comm, *rc);
     return false;
 }
@@ -162,7 +164,7 @@ int MPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
 int MPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dt, MPI_Op op, MPI_Comm comm) {
     gsp_mpi_ctx_t *ctx = usable(comm);
     int rc;
-    if (ctx && count >= 0 && valid_type(dt) && commutative(op) && gsp_mpi_ctx_plain(dt)) {
+    if (ctx && count >= 0 && valid_type(dt) && commutative(op) && gsp_mpi_ctx_reducible(dt, op)) {
         if (!fell(ctx, gsp_mpi_ctx_allreduce(ctx, sendbuf, recvbuf, count, dt, op), comm, 1, "MPI_Allreduce", &rc)) return rc;
     }
     return PMPI_Allreduce(sendbuf, recvbuf, count, dt, op, comm);
@@ -171,7 +173,7 @@ int MPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dt
 int MPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount, MPI_Datatype dt, MPI_Op op, MPI_Comm comm) {
     gsp_mpi_ctx_t *ctx = usable(comm);
     int rc;
-    if (ctx && recvcount >= 0 && valid_type(dt) && commutative(op) && gsp_mpi_ctx_plain(dt)) {
+    if (ctx && recvcount >= 0 && valid_type(dt) && commutative(op) && gsp_mpi_ctx_reducible(dt, op)) {
         if (!fell(ctx, gsp_mpi_ctx_reduce_scatter_block(ctx, sendbuf, recvbuf, recvcount, dt, op), comm, 2, "MPI_Reduce_scatter_block", &rc))
             return rc;
     }
@@ -192,7 +194,7 @@ int MPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dt, M
     gsp_mpi_ctx_t *ctx = usable(comm);
     int rc, size = 0;
     if (ctx) PMPI_Comm_size(comm, &size);
-    if (ctx && count >= 0 && valid_type(dt) && commutative(op) && gsp_mpi_ctx_plain(dt) && root >= 0 && root < size) {
+    if (ctx && count >= 0 && valid_type(dt) && commutative(op) && gsp_mpi_ctx_reducible(dt, op) && root >= 0 && root < size) {
         if (!fell(ctx, gsp_mpi_ctx_reduce(ctx, sendbuf, recvbuf, count, dt, op, root), comm, 4, "MPI_Reduce", &rc)) return rc;
     }
     return PMPI_Reduce(sendbuf, recvbuf, count, dt, op, root, comm);

@@ -4,11 +4,12 @@
 # every rank) on 2 to 16 ranks, every collective and every runtime algorithm, several datatypes
 # and counts including 0 and large; and the PMPI drop-in under two unmodified programs, one of
 # them checking exactness and MPI conformance (exact_mpi.c).
-# Usage: test_mpi.sh GOSSIP_MPI PLAIN_MPI LIBGOSSIP_PMPI EXACT_MPI
+# Usage: test_mpi.sh GOSSIP_MPI PLAIN_MPI LIBGOSSIP_PMPI EXACT_MPI DROPIN_MPI
 GM=$1
 PLAIN=$2
 PRELOAD=$3
 EXACT=$4
+DROPIN=$5
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
 pass=0
 failn=0
@@ -85,10 +86,32 @@ exact 8 hypercube:3 GOSSIP_ALGORITHM=allreduce=rings,allgather=rings,reduce-scat
 exact 10 "file:$(dirname "$0")/../data/petersen.txt" GOSSIP_ALGORITHM=bcast=flat,reduce=flat
 exact 10 "file:$(dirname "$0")/../data/petersen.txt" GOSSIP_ALGORITHM=bcast=multitree,reduce=multitree GOSSIP_SEGMENT=512
 exact 8 hypercube:3 GOSSIP_ALGORITHM=allreduce=rs-ag-flood GOSSIP_METHOD=greedy
+# What real programs do (dropin_mpi.c): the same bytes in different datatypes on different
+# ranks, invalid (op, datatype) pairs returning MPI's class through the communicator's handler
+# and leaving it usable — under both cost models, with segments, and with the algorithms that
+# split buffers forced.
+dropin() { # N SPEC [ENV...]
+    local n=$1 spec=$2; shift 2
+    local envs=()
+    for e in "$@"; do envs+=(-x "$e"); done
+    out=$(timeout 300 mpirun --oversubscribe -n "$n" -x LD_PRELOAD="$PRELOAD" -x GOSSIP_TOPOLOGY="$spec" "${envs[@]}" "$DROPIN" 5000 2>&1)
+    if [ $? = 0 ] && grep -q "every check passed" <<<"$out"; then pass=$((pass + 1));
+    else failn=$((failn + 1)); echo "FAIL: dropin_mpi on $spec $*"; grep -m5 "FAIL\|MPI_ERR" <<<"$out"; fi
+}
+dropin 16 torus:4x4 GOSSIP_SHARED_MEMORY=0
+dropin 16 torus:4x4 GOSSIP_SHARED_MEMORY=1
+dropin 16 torus:4x4 GOSSIP_SEGMENT=8192
+dropin 16 torus:4x4 GOSSIP_SEGMENT=8192 GOSSIP_ALGORITHM=bcast=multitree,allgather=rings
+dropin 16 torus:4x4 GOSSIP_SHARED_MEMORY=0 GOSSIP_ALGORITHM=bcast=scatter-allgather,allgather=packet
+dropin 12 torus:3x4 GOSSIP_ALGORITHM=bcast=rings,allreduce=rings,reduce=rings,allgather=rings
+dropin 8 hypercube:3 GOSSIP_SHARED_MEMORY=0 GOSSIP_SEGMENT=1024
 # The link model's choices (the ranks here share one node, so the shared-memory model is the
 # default): forced back, through the drop-in.
 exact 16 torus:4x4 GOSSIP_SHARED_MEMORY=0
 exact 12 torus:3x4 GOSSIP_SHARED_MEMORY=0 GOSSIP_ALPHA=1e-5
+exact 8 hypercube:3 GOSSIP_SHARED_MEMORY=0
+exact 13 optcirc:13 GOSSIP_SHARED_MEMORY=0 GOSSIP_SEGMENT=512
+exact 10 "file:$(dirname "$0")/../data/petersen.txt" GOSSIP_SHARED_MEMORY=0
 # Which model: detected (one node here), or forced by the options.
 for flag in "" --no-shared-memory --shared-memory; do
     out=$(timeout 120 mpirun --oversubscribe -n 2 "$GM" bench reduce complete:2 --reps 1 --max-bytes 64 $flag 2>&1)
