@@ -1,30 +1,32 @@
-/* rt_rings.c — dimension-wise rings on every port at once (tori of any shape, hypercubes).
+/* rt_rings.c — dimension-wise bidirectional rings on every port at once (tori of any shape,
+ * hypercubes).
  *
- * The vector (allgather: each rank's block) is cut into Q parts, one per arc of a node (Q = the
- * degree: 2k on a k-dimensional torus, one per dimension of side 2). Part p belongs to arc p,
- * along dimension j_p in direction s_p. Its reduce-scatter runs one ring per dimension, in the
- * order j_p, j_p + 1, ... (cyclically), always in direction s_p: in the stage of dimension d,
- * every ring of d (the nodes that differ only in coordinate d) reduce-scatters the blocks its
- * nodes still hold, cut into P_d segments by the owner's coordinate d, in P_d - 1 steps
- * (step s: coordinate c sends segment c - s_p(s + 1) to c + s_p and adds the segment c - s_p(s + 2)
- * arriving from c - s_p). After the k stages block (x, p) is complete at x. The allgather is the
- * same rings in the reverse order of dimensions.
+ * The vector (allgather: each rank's block) is cut into k parts, one per dimension. Part p
+ * reduce-scatters along the rings of dimension p first, then p + 1, ... (cyclically): in the
+ * stage of dimension d every ring of d (the nodes that differ only in coordinate d) reduce-
+ * scatters the blocks its nodes still hold, cut into P_d segments by the owner's coordinate d.
+ * The ring is used both ways: segment s's partial sums flow to its owner from the A = ceil((P-1)/2)
+ * nodes behind it along +e_d and from the B = floor((P-1)/2) nodes ahead of it along -e_d, two
+ * chains of at most A steps. After the k stages block (x, p) is complete at x. The allgather
+ * spreads each owner's segment both ways in the reverse order of dimensions.
  *
- * Rounds: sum over d of (P_d - 1) per phase (30 on 16x16, 62 on 32x32, K on the K-cube, where it
- * is multiport recursive halving and doubling). Load: in the first stage part p alone uses arc
- * p with segments of 1/P of the part; later stages carry P times less. So every arc carries
- * about (P - 1)/P of a part, V/Q: the all-port bandwidth bound of a reduce-scatter, within
- * 1 + 1/P. Exact: block (x, p) is summed along one chain of its ring stages and copied after.
+ * Rounds: sum over d of ceil((P_d - 1)/2) per phase (16 on 16x16, 32 on 32x32, K on the K-cube,
+ * where it is multiport recursive halving and doubling). Load: in its first stage part p alone
+ * uses dimension p's arcs, each carrying about half its segments, V/(2k) of the vector; later
+ * stages carry P times less. So every arc carries about V/(2k) = V/Q (Q = the degree): the
+ * all-port bandwidth bound of a reduce-scatter, within 1 + 1/P. Exact: block (x, p) is summed
+ * along two chains that meet at x, then copied.
  *
  * Broadcast: the root's parts are scattered down the same rings (in each ring the node at the
- * root's coordinate streams the other segments, farthest first), then the allgather; reduce: the
- * reduce-scatter, then the scatter run backwards (a gather into the root). The root's arcs each
- * carry about a part: the broadcast's bandwidth bound V/Q within 1 + 1/P, in 2 sum (P_d - 1)
- * rounds.
+ * root's coordinate streams the other segments both ways, farthest first), then the allgather;
+ * reduce: the reduce-scatter, then the scatter run backwards (a gather into the root). The root's
+ * arcs each carry about half a part: the broadcast's bandwidth bound within 1 + 1/P, in
+ * 2 sum ceil((P_d - 1)/2) rounds.
  *
- * Example: torus:4x4, Q = 4; part 0 (dimension 0, +): stage 0, the rings of dimension 0 (4 nodes)
- * pass segments of 4 blocks 3 steps, stage 1 the rings of dimension 1 pass single blocks 3
- * steps: 6 rounds, against 4 for the flood (at twice the load) and 4 + 4 for the p = 1 rs-ag. */
+ * Example: torus:4x4, k = 2; part 0: stage 0, the rings of dimension 0 (4 nodes) move segments
+ * of 4 blocks, 2 steps (A = 2 along +, B = 1 along -), stage 1 the rings of dimension 1 single
+ * blocks, 2 steps: 4 rounds a phase, as many as the flood (at half its load) and the p = 1
+ * schedule. */
 #include <string.h>
 
 #include "rt_int.h"
@@ -48,25 +50,11 @@ bool gsp__rt_rings_apply(const gsp_topo_t *t) {
     return true;
 }
 
-/* Part p's dimension and direction: arc p of the identity goes to +e_j (s = 1) or -e_j. */
-static void part_of(const gsp_topo_t *t, int64_t p, int *dim, int *dir) {
-    const gsp_group_t *g = t->group;
-    int64_t s = t->adj[t->off[0] + p];
-    for (int j = 0; j < g->k; j++) {
-        if (s == g->stride[j]) {
-            *dim = j;
-            *dir = 1;
-            return;
-        }
-        if (s == g->stride[j] * (g->mod[j] - 1)) {
-            *dim = j;
-            *dir = -1;
-            return;
-        }
-    }
-    *dim = 0;
-    *dir = 1;
-}
+static int64_t mod(int64_t a, int64_t m) { return ((a % m) + m) % m; }
+
+/* Chain lengths of a ring of P: along +e_d and along -e_d. */
+static int64_t ahead(int64_t P) { return P / 2; }          /* ceil((P-1)/2) */
+static int64_t behind(int64_t P) { return (P - 1) / 2; }   /* floor((P-1)/2) */
 
 /* The arc of the identity along dimension j in direction dir (a side of 2 has one). */
 static int64_t arc_of(const gsp_topo_t *t, int j, int dir) {
@@ -76,8 +64,6 @@ static int64_t arc_of(const gsp_topo_t *t, int j, int dir) {
         if (t->adj[t->off[0] + i] == want) return i;
     return -1;
 }
-
-static int64_t mod(int64_t a, int64_t m) { return ((a % m) + m) % m; }
 
 /* Appends to x, as sends or receives of one round with peer, the blocks of part p whose owners
  * agree with c (coordinates) on the first `fixed` dimensions of order, have coordinate seg in
@@ -105,87 +91,88 @@ static gsp_err_t segment(const gsp_group_t *g, const int *order, int fixed, cons
     }
 }
 
-/* The scatter from the root (param[0] = 2), or its reverse, the gather into the root (3):
- * rank r's transfers for part p. In stage i (dimension d = order[i]) the nodes that agree with
- * the root on the later dimensions hold the blocks whose owners agree with them on the earlier
- * ones; the node of each ring of d at the root's coordinate streams the other P - 1 segments
- * down the ring, farthest first: the node at offset j (from the source, along dir) sends in
- * steps j .. P-2 the segment of offset P-1-s+j and receives in steps j-1 .. P-2 the segment of
- * offset P-1-s+(j-1) — its own last. The gather runs every transfer backwards. */
-static gsp_err_t scatter_part(const gsp_topo_t *t, int64_t r, int64_t p, int64_t Q, const int64_t *c, const int64_t *rc, bool gather,
-                              int64_t R, gsp_rt_xfers_t *x) {
-    gsp_err_t err = GSP_OK;
-    const gsp_group_t *g = t->group;
-    int k = g->k, j0, dir, order[GSP_MAX_DIMS];
-    int64_t cn[GSP_MAX_DIMS];
-    part_of(t, p, &j0, &dir);
-    for (int i = 0; i < k; i++) order[i] = (j0 + i) % k;
-    int64_t round = 0;
-    for (int i = 0; i < k && !err; i++) {
-        int d = order[i];
-        int64_t P = g->mod[d];
-        bool in = true;
-        for (int f = i + 1; f < k; f++) in &= c[order[f]] == rc[order[f]];
-        if (in) {
-            int64_t j = mod((c[d] - rc[d]) * dir, P);
-            memcpy(cn, c, (size_t)k * sizeof *cn);
-            cn[d] = mod(c[d] + dir, P);
-            int64_t down = gsp_group_index(g, cn);
-            cn[d] = mod(c[d] - dir, P);
-            int64_t up = gsp_group_index(g, cn);
-            for (int64_t s = 0; s < P - 1 && !err; s++) {
-                if (s >= j && j < P - 1) {
-                    int64_t seg = mod(rc[d] + dir * (P - 1 - s + j), P);
-                    err = gather ? segment(g, order, i, c, seg, p, Q, true, R - 1 - (round + s), down, x)
-                                 : segment(g, order, i, c, seg, p, Q, false, round + s, down, x);
-                }
-                if (!err && j >= 1 && s >= j - 1) {
-                    int64_t seg = mod(rc[d] + dir * (P - 1 - s + j - 1), P);
-                    err = gather ? segment(g, order, i, c, seg, p, Q, false, R - 1 - (round + s), up, x)
-                                 : segment(g, order, i, c, seg, p, Q, true, round + s, up, x);
-                }
-            }
-        }
-        round += P - 1;
+/* One transfer of a stage: send (or receive) segment seg of the stage to (from) the neighbour
+ * along dir, in stage round s; a gather runs it backwards in time and direction. */
+typedef struct {
+    const gsp_group_t *g;
+    const int *order;
+    int stage;
+    const int64_t *c;
+    int64_t p, Q, base, R;
+    bool backwards;
+    int64_t nb[2]; /* the neighbours along -e_d and +e_d */
+    gsp_rt_xfers_t *x;
+} stage_t;
+
+static gsp_err_t move(const stage_t *st, bool recv, int dir, int64_t s, int64_t seg) {
+    int64_t peer = st->nb[dir > 0 ? recv ? 0 : 1 : recv ? 1 : 0], round = st->base + s;
+    if (st->backwards) {
+        recv = !recv;
+        round = st->R - 1 - round;
     }
-    return err;
+    return segment(st->g, st->order, st->stage, st->c, seg, st->p, st->Q, recv, round, peer, st->x);
 }
 
 /* The rule: param[0] = 0 reduce-scatter, 1 allgather, 2 scatter from param[1], 3 gather into it. */
 static gsp_err_t rings_rule(const gsp_rt_phase_t *ph, const gsp_topo_t *t, int64_t r, gsp_rt_xfers_t *x) {
     gsp_err_t err = GSP_OK;
     const gsp_group_t *g = t->group;
-    int k = g->k;
-    int64_t Q = ph->parts, c[GSP_MAX_DIMS], cn[GSP_MAX_DIMS];
-    bool ag = ph->param[0] == 1;
+    int k = g->k, mode = (int)ph->param[0];
+    int64_t Q = ph->parts, c[GSP_MAX_DIMS], cn[GSP_MAX_DIMS], rc[GSP_MAX_DIMS];
     gsp_group_coords(g, r, c);
-    if (ph->param[0] >= 2) {
-        int64_t rc[GSP_MAX_DIMS];
-        gsp_group_coords(g, ph->param[1], rc);
-        for (int64_t p = 0; p < Q && !err; p++) err = scatter_part(t, r, p, Q, c, rc, ph->param[0] == 3, ph->nrounds, x);
-        return err;
-    }
+    if (mode >= 2) gsp_group_coords(g, ph->param[1], rc);
     for (int64_t p = 0; p < Q && !err; p++) {
-        int j0, dir, order[GSP_MAX_DIMS];
-        part_of(t, p, &j0, &dir);
-        for (int i = 0; i < k; i++) order[i] = (j0 + i) % k;
+        int order[GSP_MAX_DIMS];
+        for (int i = 0; i < k; i++) order[i] = (int)((p + i) % k);
         int64_t round = 0;
-        for (int st = 0; st < k && !err; st++) {
-            int i = ag ? k - 1 - st : st, d = order[i];
-            int64_t P = g->mod[d], cd = c[d];
+        for (int step = 0; step < k && !err; step++) {
+            /* The allgather and the gather take the dimensions backwards. */
+            int i = mode == 1 ? k - 1 - step : step, d = order[i];
+            int64_t P = g->mod[d], A = ahead(P), B = behind(P), cd = c[d];
+            stage_t st = {g, order, i, c, p, Q, round, ph->nrounds, mode == 3, {0, 0}, x};
             memcpy(cn, c, (size_t)k * sizeof *cn);
-            cn[d] = mod(cd + dir, P);
-            int64_t to = gsp_group_index(g, cn);
-            cn[d] = mod(cd - dir, P);
-            int64_t from = gsp_group_index(g, cn);
-            for (int64_t s = 0; s < P - 1 && !err; s++) {
-                /* Reduce-scatter: send c - dir(s+1), receive c - dir(s+2); allgather: send
-                 * c - dir s, receive c - dir(s+1). */
-                int64_t sseg = mod(cd - dir * (s + (ag ? 0 : 1)), P), rseg = mod(cd - dir * (s + (ag ? 1 : 2)), P);
-                if (!(err = segment(g, order, i, c, sseg, p, Q, false, round + s, to, x)))
-                    err = segment(g, order, i, c, rseg, p, Q, true, round + s, from, x);
+            cn[d] = mod(cd - 1, P);
+            st.nb[0] = gsp_group_index(g, cn);
+            cn[d] = mod(cd + 1, P);
+            st.nb[1] = gsp_group_index(g, cn);
+            if (mode == 0) {
+                /* Segment s's + chain: s - A, ..., s - 1 -> s; its - chain: s + B, ..., s + 1 -> s.
+                 * In step j node c sends s = c + A - j forward (j < A) and s = c - B + j back
+                 * (j < B), and receives s = c - 1 + A - j from behind, s = c + 1 - B + j from ahead. */
+                for (int64_t j = 0; j < A && !err; j++) {
+                    if (!(err = move(&st, false, 1, j, mod(cd + A - j, P))) && j < B) err = move(&st, false, -1, j, mod(cd - B + j, P));
+                    if (!err) err = move(&st, true, 1, j, mod(cd - 1 + A - j, P));
+                    if (!err && j < B) err = move(&st, true, -1, j, mod(cd + 1 - B + j, P));
+                }
+            } else if (mode == 1) {
+                /* Owner s's segment spreads to s + 1 .. s + A forward and s - 1 .. s - B back: in
+                 * step j node c forwards s = c - j (j < A) and s = c + j back (j < B). */
+                for (int64_t j = 0; j < A && !err; j++) {
+                    if (!(err = move(&st, false, 1, j, mod(cd - j, P))) && j < B) err = move(&st, false, -1, j, mod(cd + j, P));
+                    if (!err) err = move(&st, true, 1, j, mod(cd - 1 - j, P));
+                    if (!err && j < B) err = move(&st, true, -1, j, mod(cd + 1 + j, P));
+                }
+            } else {
+                /* Scatter: only the nodes that agree with the root on the later dimensions hold
+                 * blocks; in each ring the node at the root's coordinate streams the segments of
+                 * the A nodes ahead and the B behind down the two chains, farthest first: the
+                 * node at offset o (0 <= o < L along its chain of length L) sends in steps
+                 * o .. L-1 the segment of offset L - j + o and receives in steps o-1 .. L-1 the
+                 * segment of offset L - j + o - 1. */
+                bool in = true;
+                for (int f = i + 1; f < k; f++) in &= c[order[f]] == rc[order[f]];
+                int64_t off = mod(cd - rc[d], P);
+                for (int side = 0; in && side < 2 && !err; side++) {
+                    int dir = side ? -1 : 1;
+                    int64_t L = side ? B : A, o = side ? (off == 0 ? 0 : P - off) : off;
+                    if (o > L) continue; /* on the other chain */
+                    for (int64_t j = 0; j < L && !err; j++) {
+                        if (j >= o && o < L) err = move(&st, false, dir, j, mod(rc[d] + dir * (L - j + o), P));
+                        if (!err && o >= 1 && j >= o - 1) err = move(&st, true, dir, j, mod(rc[d] + dir * (L - j + o - 1), P));
+                    }
+                }
             }
-            round += P - 1;
+            round += A;
         }
     }
     return err;
@@ -199,13 +186,12 @@ static int64_t seg_blocks(const gsp_group_t *g, const int *order, int i) {
 }
 
 gsp_err_t gsp__rt_rings_phase(gsp_rt_phase_t *p, const gsp_topo_t *t, int mode, int64_t root, gsp_rt_kind_t kind, gsp_rt_layout_t layout) {
-    bool allgather = mode == 1 || mode == 3, scatter = mode >= 2;
     gsp_err_t err;
     const gsp_group_t *g = t->group;
     int k = g->k;
-    int64_t Q = t->off[1] - t->off[0], R = 0, n = t->n, *per = NULL, *tot = NULL, *snd = NULL;
+    int64_t Q = k, R = 0, n = t->n, d = t->off[1] - t->off[0], *per = NULL, *tot = NULL, *snd = NULL;
     memset(p, 0, sizeof *p);
-    for (int j = 0; j < k; j++) R += g->mod[j] - 1;
+    for (int j = 0; j < k; j++) R += ahead(g->mod[j]);
     p->kind = kind;
     p->layout = layout;
     p->source = GSP_RT_SRC_RULE;
@@ -214,37 +200,35 @@ gsp_err_t gsp__rt_rings_phase(gsp_rt_phase_t *p, const gsp_topo_t *t, int mode, 
     p->param[1] = root;
     p->parts = Q;
     p->nrounds = R;
-    if ((err = gsp_alloc_array((void **)&p->maxblk, R + 1, sizeof *p->maxblk, true)) ||
-        (err = gsp_alloc_array((void **)&p->maxred, R + 1, sizeof *p->maxred, true)) ||
-        (err = gsp_alloc_array((void **)&p->maxmsg, R + 1, sizeof *p->maxmsg, true)) ||
-        (err = gsp_alloc_array((void **)&p->moved, R + 1, sizeof *p->moved, true)) ||
-        (err = gsp_alloc_array((void **)&per, (R + 1) * Q, sizeof *per, true)) || (err = gsp_alloc_array((void **)&tot, Q + 1, sizeof *tot, true)) ||
-        (err = gsp_alloc_array((void **)&snd, R + 1, sizeof *snd, true)))
+    if ((err = gsp__rt_stat_arrays(p, R)) || (err = gsp_alloc_array((void **)&per, (R + 1) * d, sizeof *per, true)) ||
+        (err = gsp_alloc_array((void **)&tot, d + 1, sizeof *tot, true)) || (err = gsp_alloc_array((void **)&snd, R + 1, sizeof *snd, true)))
         goto done;
-    /* Every node does the same: per round, blocks on each of its arcs. */
+    /* Per round and arc of a node: the blocks on it (every node of a ring stage the same; the
+     * scatter's busiest node, the ring's source, likewise), and the blocks all nodes move. */
     for (int64_t q = 0; q < Q; q++) {
-        int j0, dir, order[GSP_MAX_DIMS];
-        part_of(t, q, &j0, &dir);
-        for (int i = 0; i < k; i++) order[i] = (j0 + i) % k;
+        int order[GSP_MAX_DIMS];
+        for (int i = 0; i < k; i++) order[i] = (int)((q + i) % k);
         int64_t round = 0;
-        for (int st = 0; st < k; st++) {
-            /* The scatter runs the stages forward, the gather (its reverse) backwards, as the
-             * allgather does the reduce-scatter's. */
-            int i = allgather ? k - 1 - st : st, d = order[i];
-            int64_t a = arc_of(t, d, mode == 3 ? -dir : dir), b = seg_blocks(g, order, i), rings = 1;
+        for (int step = 0; step < k; step++) {
+            int i = mode == 1 ? k - 1 - step : step, dd = order[i];
+            int64_t P = g->mod[dd], A = ahead(P), B = behind(P), b = seg_blocks(g, order, i), rings = 1;
             for (int f = 0; f < i; f++) rings *= g->mod[order[f]];
-            for (int64_t s = 0; s < g->mod[d] - 1; s++) {
-                per[(round + s) * Q + a] += b;
-                /* Senders in this step: every node (rings); the first s + 1 of each ring (scatter). */
-                snd[round + s] += scatter ? (mode == 2 ? s + 1 : g->mod[d] - 1 - s) * rings * b : n * b;
+            int64_t up = arc_of(t, dd, 1), down = arc_of(t, dd, -1);
+            for (int64_t j = 0; j < A; j++) {
+                int64_t rr = mode == 3 ? R - 1 - (round + j) : round + j;
+                /* A gather sends backwards: its chains run on the opposite arcs. */
+                per[rr * d + (mode == 3 ? down : up)] += b;
+                if (j < B) per[rr * d + (mode == 3 ? up : down)] += b;
+                if (mode <= 1) snd[rr] += n * b * (j < B ? 2 : 1);
+                else snd[rr] += rings * b * ((j + 1) + (j < B ? j + 1 : 0)); /* the first j+1 of each chain */
             }
-            round += g->mod[d] - 1;
+            round += A;
         }
     }
     for (int64_t r = 0; r < R; r++) {
         int64_t all = 0;
-        for (int64_t a = 0; a < Q; a++) {
-            int64_t b = per[r * Q + a];
+        for (int64_t a = 0; a < d; a++) {
+            int64_t b = per[r * d + a];
             all += b;
             tot[a] += b;
             if (b > p->maxblk[r]) p->maxblk[r] = b;
@@ -255,7 +239,7 @@ gsp_err_t gsp__rt_rings_phase(gsp_rt_phase_t *p, const gsp_topo_t *t, int mode, 
         p->moved[r] = snd[r];
         p->ntransfers += snd[r];
     }
-    for (int64_t a = 0; a < Q; a++)
+    for (int64_t a = 0; a < d; a++)
         if (tot[a] > p->busiest) p->busiest = tot[a];
 done:
     gsp_free(per);
@@ -293,6 +277,6 @@ const gsp__rt_method_t gsp__rt_rings = {
     "rings",
     GSP__RT_COLL(GSP_COLL_ALLGATHER) | GSP__RT_COLL(GSP_COLL_REDUCE_SCATTER) | GSP__RT_COLL(GSP_COLL_ALLREDUCE) |
         GSP__RT_COLL(GSP_COLL_BROADCAST) | GSP__RT_COLL(GSP_COLL_REDUCE),
-    "tori of any shape, hypercubes", "Σ(P_d − 1) a phase (the K-cube: K)",
-    "one part of the vector per arc; each part reduce-scatters along a ring per dimension, its arc's dimension first, then back (the K-cube: multiport recursive halving and doubling); broadcast: the parts scattered from the root down the same rings, then the allgather; reduce: the reduce-scatter, then the gather",
+    "tori of any shape, hypercubes", "Σ⌈(P_d − 1)/2⌉ a phase (the K-cube: K)",
+    "one part of the vector per dimension; each part reduce-scatters along the rings of its dimension first, then the next, both ways round each ring, then back (the K-cube: multiport recursive halving and doubling); broadcast: the parts scattered from the root down the same rings, then the allgather; reduce: the reduce-scatter, then the gather",
     applies, add, NULL};

@@ -61,9 +61,11 @@ expect 0 revolve 7 --simulate 10 --json && jqcheck '.results == 9 and .wrong_res
 expect 0 plan allreduce torus:8x8 --bytes 1048576 --json
 jqcheck '.choice == "rings" and (.candidates | length) == 5 and ([.candidates[] | select(.chosen)] | length) == 1'
 jqcheck '(.candidates[] | select(.algorithm == "rs-ag") | .rounds == 32 and .busiest_link_bytes == 524288 and .built)'
-# The rings: 7 + 7 rounds a phase; each arc carries a quarter of the vector less its 1/64
-# (1048576/4 * 63/64 = 258048 bytes a phase, both phases 516096).
-jqcheck '(.candidates[] | select(.algorithm == "rings") | .rounds == 28 and .busiest_link_bytes == 516096)'
+# The rings, both ways round: 4 + 4 rounds a phase (ceil(7/2) per dimension). Blocks are
+# V/(N k) = 8192 bytes; the busiest arc (+e_0) carries 4 segments of 8 blocks in part 0's first
+# stage and 4 single blocks in part 1's second: 36 blocks a phase, 589824 bytes in both phases
+# (the all-port bound is 516096: the + chain is one step longer than the - chain).
+jqcheck '(.candidates[] | select(.algorithm == "rings") | .rounds == 16 and .busiest_link_bytes == 589824)'
 # One rank's program (--rank): the hypercube's rings are multiport recursive halving, 3 rounds
 # a phase, 3 messages a round; rank 5 ends up owning parts 15, 16, 17 (5 * 3 + q).
 expect 0 plan allreduce hypercube:3 --bytes 1048576 --rank 5 --json
