@@ -81,6 +81,10 @@ typedef struct gsp_rt_phase {
     int64_t parts;      /* RANK, SPLIT: each block cut again into this many parts (0 or 1: none);
                          * block x * parts + q is part q of block x */
     bool pipelined;     /* run in many segments, each flowing on as soon as it arrives */
+    /* REDUCE: every node keeps combining what it receives into what it sends next, and every
+     * node ends with the whole (recursive doubling); its sends are copied out, as the buffer
+     * changes while they fly. */
+    bool exchange;
     /* Routed: the transfers join ranks that need not be neighbours (the network routes them,
      * up to `hops` links). link_hist[(r * nlinks + a) * (hops + 1) + h]: in round r, messages
      * going h links whose route may start on a sender's link a — the load a dimension-order
@@ -132,6 +136,7 @@ typedef struct {
     gsp_rt_kind_t kind;
     gsp_rt_layout_t layout;
     bool pipelined;
+    bool exchange; /* the phase's exchange flag: sends are copied, not read from the buffer */
     int64_t nrounds;
     gsp_rt_msg_t *send, *recv;
     int64_t nsend, nrecv;

@@ -312,7 +312,11 @@ static int64_t msg_bytes(const gsp_rt_prog_t *p, const gsp_rt_msg_t *x, const la
 
 /* A message goes straight from or to the buffer when it is one block and (receives) the block
  * is stored, not combined. */
-static inline bool direct(const gsp_rt_prog_t *p, const gsp_rt_msg_t *x, bool recv) { return x->n == 1 && (!recv || p->kind == GSP_RT_STORE); }
+static inline bool direct(const gsp_rt_prog_t *p, const gsp_rt_msg_t *x, bool recv) {
+    /* An exchange phase combines into the very block it sent a round before: its sends are
+     * copied out, so the buffer may change while they fly. */
+    return x->n == 1 && (recv ? p->kind == GSP_RT_STORE : !p->exchange);
+}
 
 /* Where a send reads block b: the caller's send buffer for this rank's own allgather block (so
  * the local copy can wait until the messages are out), else the working buffer. */
@@ -424,7 +428,10 @@ static gsp_err_t issue_send(gsp_mpi_ctx_t *c, const gsp_rt_prog_t *p, int phase,
             } else
                 MPI_Pack(src_at(c, base, l, blk, d), (int)len, d->dt, dst, bytes, &pos, c->comm);
         }
-        rc = MPI_Isend(dst, pos, MPI_PACKED, x->peer, tag, c->comm, req);
+        /* One block of a plain type (an exchange phase's copy) goes as that type: the receiver
+         * posts it so. */
+        if (x->n == 1 && d->plain) rc = MPI_Isend(dst, (int)blk_len(l, b0), d->dt, x->peer, tag, c->comm, req);
+        else rc = MPI_Isend(dst, pos, MPI_PACKED, x->peer, tag, c->comm, req);
     }
     return rc == MPI_SUCCESS ? GSP_OK : mpi_fail(c, rc, "MPI_Isend");
 }

@@ -243,6 +243,7 @@ gsp_err_t gsp__rt_prog_from(const gsp_rt_phase_t *ph, int64_t n, gsp_rt_xfers_t 
     p->kind = ph->kind;
     p->layout = ph->layout;
     p->pipelined = ph->pipelined;
+    p->exchange = ph->exchange;
     p->nrounds = ph->nrounds;
     int64_t nb = (ph->nblocks > n ? ph->nblocks : n) * (ph->parts > 1 ? ph->parts : 1);
     if ((err = sort_rounds(x->send, x->nsend)) || (err = sort_rounds(x->recv, x->nrecv))) return err;

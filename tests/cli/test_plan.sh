@@ -59,7 +59,7 @@ expect 2 scatter 16 --exact --variant pull
 expect 2 revolve 7 --async 3
 expect 0 revolve 7 --simulate 10 --json && jqcheck '.results == 9 and .wrong_results == 0'
 expect 0 plan allreduce torus:8x8 --bytes 1048576 --json
-jqcheck '.choice == "rings" and (.candidates | length) == 5 and ([.candidates[] | select(.chosen)] | length) == 1'
+jqcheck '.choice == "rings" and (.candidates | length) == 6 and ([.candidates[] | select(.chosen)] | length) == 1'
 jqcheck '(.candidates[] | select(.algorithm == "rs-ag") | .rounds == 32 and .busiest_link_bytes == 524288 and .built)'
 # The rings, both ways round: 4 + 4 rounds a phase (ceil(7/2) per dimension). Blocks are
 # V/(N k) = 8192 bytes; the busiest arc (+e_0) carries 4 segments of 8 blocks in part 0's first
@@ -73,11 +73,12 @@ jqcheck '.choice == "rings" and .rank == 5 and (.program | length) == 2 and .pro
 jqcheck '([.program[0].receives[] | select(.round == 2) | .blocks[]] | sort) == [15, 16, 17] and ([.program[0].sends[] | .peer] | unique) == [1, 4, 7]'
 # Pending candidates: the p = 1 schedules of a small message are not built.
 expect 0 plan allreduce torus:16x16 --bytes 8 --json
-jqcheck '(.candidates[] | select(.algorithm == "rs-ag") | .built == false) and .choice == "gather"'
+jqcheck '(.candidates[] | select(.algorithm == "rs-ag") | .built == false) and .choice == "doubling"'
 expect 2 plan allreduce torus:4x4 --rank 3 && grep -q -- "--rank applies with --bytes only" "$tmp/err" || fail "--rank without --bytes"
 expect 2 plan allreduce torus:4x4 --bytes 8 --rank 16 && grep -q "0\.\.15" "$tmp/err" || fail "--rank range"
 expect 0 plan allreduce torus:8x8 --bytes 8 --json
-jqcheck '.choice == "gather"'
+# Recursive doubling: 6 rounds of whole vectors (latency) against the flood's 8.
+jqcheck '.choice == "doubling" and (.candidates[] | select(.algorithm == "doubling") | .rounds == 6)'
 expect 0 plan broadcast torus:8x8 --bytes 4194304 --root 5 --json
 jqcheck '.choice == "multitree" and (.candidates | map(.algorithm) | sort) == ["dims", "flat", "multitree", "rings", "scatter-allgather", "tree"]'
 # Four arc-disjoint trees on the 8x8 torus: a quarter of the message on every arc used, and

@@ -37,6 +37,15 @@ for c in 1 5 1001; do
     run 8 reduce-scatter hypercube:3 --count $c --algorithm rings --type int --op max --reps 1
 done
 run 16 allreduce torus:4x4 --count 1001 --algorithm rings --reps 1
+# Recursive doubling and halving: the hypercube (neighbours), a power-of-two torus (routed),
+# whole vectors combined in place while copies fly (segments too).
+for c in 1 1001; do
+    for coll in allreduce allgather reduce-scatter; do
+        run 8 $coll hypercube:3 --count $c --algorithm doubling --reps 2
+        run 16 $coll torus:4x4 --count $c --algorithm doubling --type int --op max --reps 1
+    done
+done
+run 8 allreduce hypercube:3 --count 100003 --algorithm doubling --reps 2 --segment 4096
 for a in rs-ag rs-ag-flood gather tree; do run 16 allreduce torus:4x4 --count 1001 --algorithm $a --reps 1; run 13 allreduce optcirc:13 --count 5 --algorithm $a --type int --op max --reps 1; done
 for a in tree flat dims scatter-allgather multitree rings; do run 16 broadcast torus:4x4 --count 100003 --algorithm $a --root 6 --reps 1; run 8 broadcast hypercube:3 --count 3 --algorithm $a --root 5 --reps 1; done
 for a in tree flat dims rs-gather multitree rings; do run 16 reduce torus:4x4 --count 1001 --algorithm $a --root 9 --reps 1; run 6 reduce torus:6 --count 2 --algorithm $a --root 1 --reps 1; done
@@ -83,6 +92,7 @@ exact 16 torus:4x4 GOSSIP_ALGORITHM=bcast=multitree,reduce=multitree
 exact 12 torus:3x4 GOSSIP_ALGORITHM=bcast=dims,reduce=dims
 exact 12 torus:3x4 GOSSIP_ALGORITHM=allreduce=rings,allgather=rings,reduce-scatter=rings,bcast=rings,reduce=rings
 exact 8 hypercube:3 GOSSIP_ALGORITHM=allreduce=rings,allgather=rings,reduce-scatter=rings GOSSIP_SEGMENT=64
+exact 16 torus:4x4 GOSSIP_ALGORITHM=allreduce=doubling,allgather=doubling,reduce-scatter=doubling
 exact 10 "file:$(dirname "$0")/../data/petersen.txt" GOSSIP_ALGORITHM=bcast=flat,reduce=flat
 exact 10 "file:$(dirname "$0")/../data/petersen.txt" GOSSIP_ALGORITHM=bcast=multitree,reduce=multitree GOSSIP_SEGMENT=512
 exact 8 hypercube:3 GOSSIP_ALGORITHM=allreduce=rs-ag-flood GOSSIP_METHOD=greedy

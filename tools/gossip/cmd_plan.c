@@ -243,7 +243,7 @@ static int run_bytes(gsp_collective_t coll, const char *spec, const char *method
         fputc('\n', stdout);
         gsp_jw_finish(&w); /* a failed write of stdout is reported by main: exit 3 with the reason */
     } else {
-        printf("* the runtime's choice (exact: every block reduced once, the same bits on every rank)\n");
+        printf("* the runtime's choice (exact: the same bits on every rank)\n");
         for (int i = 0; i < al.n; i++)
             if (al.v[i].pending) {
                 printf("> a lower bound: not built, as it cannot beat the choice\n");
