@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* algo.h — construction methods and the one registry that lists them. The CLI's `list`, the
  * `auto` choice, the docs table and the exhaustive test matrix all read gsp_methods(). */
 #ifndef GOSSIP_ALGO_H

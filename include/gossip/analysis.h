@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* analysis.h — invariants of a topology: BFS distances, diameter and distance distribution
  * (one BFS when the graph is vertex-transitive), adjacency spectra, vertex-transitivity,
  * and complete rotations (Def. 12 of the packet-gossip paper). */

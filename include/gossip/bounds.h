@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* bounds.h — lower bounds on the rounds of a collective, each with its name and source. */
 #ifndef GOSSIP_BOUNDS_H
 #define GOSSIP_BOUNDS_H

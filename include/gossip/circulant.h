@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* circulant.h — the optimal two-dimensional circulants G(N; s, s+1) of Monakhova and Monakhov:
  * relative addresses in O(1), table-free routing that adapts to faults, and the node-invariant
  * broadcast of the rhombus. */

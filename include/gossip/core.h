@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* core.h — errors, allocation, checked arithmetic, bitsets, the RNG and the JSON writer.
  *
  * Everything above core/ reports failure through gsp_err_t and a per-thread detail message;

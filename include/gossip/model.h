@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* model.h — the collectives and the round model of docs/schedule-format.md (packets per arc per round,
  * ports, duplex). Shared by bounds, schedules and methods. */
 #ifndef GOSSIP_MODEL_H

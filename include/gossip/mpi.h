@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* mpi.h — running gossip's schedules over MPI (libgossip_mpi). The only public header that
  * includes <mpi.h>; the core library needs no MPI. */
 #ifndef GOSSIP_MPI_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* problemb.h — Problem B of the global-sum paper: is there a linear protocol with m rounds,
  * W_m ... W_1 = J (all ones), each W_t supported on the adjacency pattern plus the diagonal
  * (a node keeps what it holds)? Searched numerically by Levenberg–Marquardt (GSL) from random

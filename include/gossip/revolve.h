@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* revolve.h — the revolving hierarchy of Garg and Ghosh: repeated computation of a global
  * function with one result per step and an equal load on every process. Processes move through
  * the positions of a logical tree by a primitive permutation `next`; at every step the leaves

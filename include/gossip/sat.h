@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* sat.h — exact decisions with a SAT solver (CaDiCaL): does an allgather of R rounds exist on
  * a graph under a model? For Cayley graphs over the compact symmetric form (Lemma 10 of the
  * packet-gossip paper: one broadcast from e, at most p entries per round and generator), and

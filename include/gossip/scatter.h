@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* scatter.h — random scattering (Drezner and Barak, 1984): every node sends, each step, one
  * message to a uniformly random other node; a colored node's messages carry the color. The
  * exact distribution of the time to color all n nodes (Lemmas 1–2, Theorem 1), Monte-Carlo

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* sched.h — schedules (the round model and file format of docs/schedule-format.md), the exact
  * simulator/verifier, and the JSON reader and streaming writer. */
 #ifndef GOSSIP_SCHED_H

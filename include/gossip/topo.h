@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* topo.h — topologies: the explicit arc table, the group of a Cayley graph, and the spec
  * parser of docs/topology.md ("torus:5x5", "star:7", "product(cycle:5,complete:2)", "file:g.txt"). */
 #ifndef GOSSIP_TOPO_H

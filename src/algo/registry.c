@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* registry.c — the one table of construction methods, and planning: run a method (or every
  * applicable one for `auto`), verify what it built, compare with the lower bounds. */
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* core_int.h — internals of the library shared with the tools and tests (not installed): the
  * streaming JSON writer and the allocation-failure test hook. */
 #ifndef GOSSIP_CORE_INT_H

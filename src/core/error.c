@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* error.c — error names, messages and the per-thread detail message.
  *
  * The detail buffer is thread-local so that the library keeps no shared mutable state:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* export.c — schedules in the formats GPU runtimes read: msccl-tools' algorithm JSON and
  * MSCCL's XML, and the JSON read back (so a test can verify what was exported). */
 #include <jansson.h>

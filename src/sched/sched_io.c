@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* sched_io.c — the schedule file (docs/schedule-format.md, JSON version 1): a streaming writer that emits
  * one round per line, and a reader on jansson that names the round, the transfer and the rule
  * of the first thing it rejects. */

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # test_plan.sh — `gossip plan`, `verify` and `list`: JSON keys of the contract, exit codes,
 # a wrong schedule named by its rule (exit 1), malformed files (exit 2).
 GOSSIP=$1

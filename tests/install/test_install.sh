@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # test_install.sh — `cmake --install` into a temporary prefix, then what a user does with it:
 # run the tools, read the man pages, complete a command, and build and run a client both with
 # `pkg-config --cflags --libs gossip` and with `find_package(gossip)` (shared and static).
@@ -20,7 +21,7 @@ for f in bin/gossip bin/gossip-mpi "$lib/libgossip.a" "$lib/libgossip_mpi.a" "$l
     include/gossip/gossip.h include/gossip/version.h include/gossip/mpi.h "$lib/pkgconfig/gossip.pc" \
     "$lib/pkgconfig/gossip-mpi.pc" "$lib/cmake/gossip/gossipConfig.cmake" "$lib/cmake/gossip/gossipConfigVersion.cmake" \
     share/man/man1/gossip.1 share/man/man1/gossip-plan.1 share/man/man1/gossip-verify.1 \
-    share/bash-completion/completions/gossip; do
+    share/bash-completion/completions/gossip share/doc/gossip/LICENSE share/doc/gossip/README.md; do
     check "installed $f" test -s "$P/$f"
 done
 # A versioned SONAME, and the unversioned name for linking.
@@ -35,6 +36,8 @@ check "gossip-plan.1 is a man page of plan" bash -c "grep -q '^\.TH \"GOSSIP-PLA
 check "bash completion" bash -c "PATH='$P/bin':\$PATH; source '$P/share/bash-completion/completions/gossip'; COMP_WORDS=(gossip pl); COMP_CWORD=1; _gossip; [ \"\${COMPREPLY[*]}\" = plan ] && COMP_WORDS=(gossip plan --pa); COMP_CWORD=2; _gossip; [ \"\${COMPREPLY[*]}\" = --packets ]"
 # pkg-config: a client compiled and linked with nothing but what gossip.pc says.
 export PKG_CONFIG_PATH=$P/$lib/pkgconfig
+check "gossip.pc states the licence" grep -qx 'License: GPL-3.0-or-later' "$P/$lib/pkgconfig/gossip.pc"
+check "installed LICENSE is the GPL-3" grep -q 'Version 3, 29 June 2007' "$P/share/doc/gossip/LICENSE"
 check "pkg-config --modversion" bash -c "[ \"\$(pkg-config --modversion gossip)\" = 0.1.0 ]"
 check "pkg-config client builds" bash -c "cc -std=c11 -Wall -Werror '$src/examples/plan_verify.c' -o '$p/client_pc' \$(pkg-config --cflags --libs gossip)"
 check "pkg-config client runs" bash -c "LD_LIBRARY_PATH='$P/$lib' '$p/client_pc' torus:4x4 '$p/s.json' | grep -q 'verifier: valid' && '$P/bin/gossip' verify '$p/s.json' >/dev/null"

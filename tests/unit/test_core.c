@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_core.c — errors, allocation fault injection, RNG, bitsets, the JSON writer, outputs. */
 #include <setjmp.h>
 #include <stdarg.h>

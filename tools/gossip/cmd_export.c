@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* cmd_export.c — `gossip export FILE --format msccl-json|msccl-xml`: a schedule in the formats
  * GPU collective runtimes read. */
 #include <stdio.h>

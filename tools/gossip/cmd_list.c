@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* cmd_list.c — `gossip list`: the method registry, optionally filtered by collective and by
  * whether a method applies to a topology. */
 #include <stdio.h>

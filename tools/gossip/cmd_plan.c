@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* cmd_plan.c — `gossip plan COLLECTIVE SPEC`: build a schedule with a method from the registry
  * (or the shortest one, `auto`), verify it with the simulator, compare with the lower bounds. */
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* cmd_verify.c — `gossip verify FILE`: simulate a schedule file on its topology and check
  * every rule of the round model. Exit 0 correct, 1 incorrect (first violation named), 2 bad
  * input. */
