@@ -48,7 +48,9 @@ const char *gsp_strerror_name(gsp_err_t err);
 const char *gsp_strerror(gsp_err_t err);
 /** Detail of the last error set on this thread: what failed and where. Never NULL. */
 const char *gsp_errmsg(void);
-/** Sets the detail message and returns err, for `return gsp_error(GSP_ERR_PARSE, "...")`. */
+/** Sets the detail message and returns err, for `return gsp_error(GSP_ERR_PARSE, "...")`.
+ * The arguments may include gsp_errmsg() itself: `gsp_error(err, "spectral: %s", gsp_errmsg())`
+ * prefixes the last error (the message is formatted before it replaces the old one). */
 gsp_err_t gsp_error(gsp_err_t err, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 /** Clears the detail message. */

@@ -242,4 +242,23 @@ expect 2 plan allreduce "file:$DATA/dicycle3.txt" --method tree
 printf '0 1\n2 3\n' >"$tmp/disc.txt"
 expect 2 plan allgather "file:$tmp/disc.txt"
 
+
+# Error messages are true and say how to fix.
+# A method's message prefixed with its name is formatted aside (it was formatted into itself:
+# "spectral: spectral: 40 nodes" for star:7's 5040), and not named twice where the row or the
+# error already names the method and the topology.
+expect 0 list --collective allreduce --topology star:7
+grepcheck "^spectral +allreduce +no: 5040 nodes is above the dense solver's limit of 4000"
+grepcheck "^approx +allreduce +no: 5040 nodes is above the dense solver's limit of 4000"
+checks=$((checks + 1))
+grep -qE 'spectral: spectral|approx: approx|[^0-9]40 nodes' "$tmp/out" && fail "list star:7 garbles the spectral message: $(cat "$tmp/out")"
+expect 0 list --collective allreduce --topology star:7 --json
+jqcheck '.methods[] | select(.name == "spectral") | .why_not | startswith("5040 nodes is above")'
+expect 2 plan allreduce star:7 --method spectral && grep -q "^gossip: error: method spectral does not apply to star:7: 5040 nodes is above the dense solver's limit of 4000 and the graph is neither an abelian Cayley graph nor a product$" "$tmp/err" || fail "plan --method spectral on star:7: $(cat "$tmp/err")"
+# auto on star:4: linear's failure named once.
+expect 0 plan allreduce star:4
+grepcheck '^tried .*; linear: no 4-round linear protocol found on star:4'
+checks=$((checks + 1))
+grep -q 'linear: linear' "$tmp/out" && fail "plan allreduce star:4: $(cat "$tmp/out")"
+
 finish
