@@ -255,10 +255,16 @@ grep -qE 'spectral: spectral|approx: approx|[^0-9]40 nodes' "$tmp/out" && fail "
 expect 0 list --collective allreduce --topology star:7 --json
 jqcheck '.methods[] | select(.name == "spectral") | .why_not | startswith("5040 nodes is above")'
 expect 2 plan allreduce star:7 --method spectral && grep -q "^gossip: error: method spectral does not apply to star:7: 5040 nodes is above the dense solver's limit of 4000 and the graph is neither an abelian Cayley graph nor a product$" "$tmp/err" || fail "plan --method spectral on star:7: $(cat "$tmp/err")"
-# auto on star:4: linear's failure named once.
+# auto on star:4: linear's failure named once; --prove (allgather only) is not advised for an allreduce.
 expect 0 plan allreduce star:4
 grepcheck '^tried .*; linear: no 4-round linear protocol found on star:4'
+grepcheck '^optimal +open: 2 above the lower bound$'
 checks=$((checks + 1))
-grep -q 'linear: linear' "$tmp/out" && fail "plan allreduce star:4: $(cat "$tmp/out")"
+grep -qE 'linear: linear|--prove' "$tmp/out" && fail "plan allreduce star:4: $(cat "$tmp/out")"
+# ... and is advised where it runs: an allgather on at most 64 nodes; not above 64 nodes on a graph
+# that is no Cayley graph, where --prove is refused.
+expect 0 plan allgather "file:$DATA/petersen.txt" --ports 1 && grepcheck '^optimal +open: .*\(--prove asks a SAT solver\)$'
+expect 0 plan allgather "file:$DATA/random70.txt" && grepcheck '^optimal +open: [0-9]+ above the lower bound$'
+expect 2 plan allgather "file:$DATA/random70.txt" --prove && grep -q 'SAT proofs need at most 64 nodes' "$tmp/err" || fail "--prove on random70"
 
 finish
