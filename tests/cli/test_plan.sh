@@ -266,5 +266,31 @@ grep -qE 'linear: linear|--prove' "$tmp/out" && fail "plan allreduce star:4: $(c
 expect 0 plan allgather "file:$DATA/petersen.txt" --ports 1 && grepcheck '^optimal +open: .*\(--prove asks a SAT solver\)$'
 expect 0 plan allgather "file:$DATA/random70.txt" && grepcheck '^optimal +open: [0-9]+ above the lower bound$'
 expect 2 plan allgather "file:$DATA/random70.txt" --prove && grep -q 'SAT proofs need at most 64 nodes' "$tmp/err" || fail "--prove on random70"
+# A register-form allreduce cannot be exported: the error names the method that can (rs-ag),
+# and following it works; the directed case says rs-ag does not apply either.
+expect 0 plan allreduce torus:3x3 -o "$tmp/ar33.json"
+for fmt in msccl-xml msccl-json; do
+    expect 2 export "$tmp/ar33.json" --format $fmt -o "$tmp/ar33.$fmt" && grep -q 'register form.*method rs-ag (gossip plan allreduce torus:3x3 --method rs-ag -o FILE) and export that as msccl-xml' "$tmp/err" || fail "export $fmt of a register-form allreduce: $(cat "$tmp/err")"
+done
+expect 0 plan allreduce torus:3x3 --method rs-ag -o "$tmp/rs33.json"
+expect 0 export "$tmp/rs33.json" --format msccl-xml -o "$tmp/rs33.xml" && xmllint --noout "$tmp/rs33.xml" || fail "rs-ag export"
+expect 0 plan allreduce "file:$DATA/dicycle3.txt" -o "$tmp/dar.json"
+expect 2 export "$tmp/dar.json" --format msccl-xml && grep -q 'needs an undirected graph: file:.*dicycle3.txt is directed' "$tmp/err" || fail "export of a directed allreduce: $(cat "$tmp/err")"
+# export -o says what it wrote, as plan -o does; without -o, stdout is the file alone.
+expect 0 plan allgather torus:3x3 -o "$tmp/ag33.json"
+expect 0 export "$tmp/ag33.json" --format msccl-xml -o "$tmp/ag33.xml" && grepcheck "^written +$tmp/ag33.xml\$"
+expect 0 export "$tmp/ag33.json" --format msccl-json -o "$tmp/ag33.msccl.json" && grepcheck "^written +$tmp/ag33.msccl.json\$"
+expect 0 export "$tmp/ag33.json" --format msccl-xml && xmllint --noout "$tmp/out" || fail "export to stdout is not the XML alone"
+expect 0 export "$tmp/ag33.json" --format msccl-xml -o - && xmllint --noout "$tmp/out" && grep -q '^written  *standard output$' "$tmp/err" || fail "export -o -: the XML alone on stdout, 'written' on stderr: $(cat "$tmp/err")"
+# MSCCL XML given to verify: named as such with the way to check it, not "malformed JSON".
+expect 2 verify "$tmp/ag33.xml" && grep -q 'is MSCCL XML, which gossip writes but does not read; verify the schedule it was exported from, or export that with --format msccl-json' "$tmp/err" || fail "verify XML: $(cat "$tmp/err")"
+expect 2 verify "$tmp/ag33.xml" --topology torus:3x3
+expect 2 verify - <"$tmp/ag33.xml" && grep -q 'standard input is MSCCL XML' "$tmp/err" || fail "verify - of XML: $(cat "$tmp/err")"
+expect 0 draw torus:3x3 -o "$tmp/t33.svg"
+for cmd in verify "export --format msccl-json"; do
+    expect 2 $cmd "$tmp/t33.svg" && grep -q 'XML, not a gossip schedule: gossip writes XML (MSCCL exports, SVG) but reads schedules only as JSON' "$tmp/err" || fail "$cmd of an SVG: $(cat "$tmp/err")"
+done
+checks=$((checks + 1))
+grep -q 'malformed JSON' "$tmp/err" && fail "an XML file called malformed JSON"
 
 finish
