@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-3.0-or-later
 # test_spdx.sh — every source file names its licence: C sources and headers (.c, .h, .h.in)
-# start with "/* SPDX-License-Identifier: GPL-3.0-or-later */"; shell scripts, CMake files and
-# .pc templates carry "# SPDX-License-Identifier: GPL-3.0-or-later" as their first line, or the
+# and linker version scripts (.map) start with "/* SPDX-License-Identifier: GPL-3.0-or-later */";
+# shell scripts, CMake files and .pc templates carry "# SPDX-License-Identifier: GPL-3.0-or-later" as their first line, or the
 # second after a "#!" line. LICENSE holds the GPL-3 text. Usage: test_spdx.sh SOURCE_DIR
 set -u
 S=$1
@@ -25,12 +25,12 @@ fails=0 n=0
 bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
 files=$( { find src include tools tests bench examples \( -path tests/data -o -path tests/fuzz/corpus \) -prune -o \
     -type f \( -name '*.c' -o -name '*.h' -o -name '*.h.in' -o -name '*.sh' -o -name '*.bash' -o -name CMakeLists.txt \
-    -o -name '*.cmake' -o -name '*.cmake.in' -o -name '*.pc.in' \) -print; echo CMakeLists.txt; echo dev; echo .ci/run; } | sort)
+    -o -name '*.cmake' -o -name '*.cmake.in' -o -name '*.pc.in' -o -name '*.map' \) -print; echo CMakeLists.txt; echo dev; echo .ci/run; } | sort)
 for f in $files; do
     [ -f "$f" ] || { bad "$f is missing"; continue; }
     n=$((n + 1))
     case "$f" in
-    *.c | *.h | *.h.in) want=$C line=$(head -n 1 "$f") ;;
+    *.c | *.h | *.h.in | *.map) want=$C line=$(head -n 1 "$f") ;;
     *)
         want=$H line=$(head -n 1 "$f")
         [[ "$line" == '#!'* ]] && line=$(sed -n 2p "$f")
