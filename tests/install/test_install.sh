@@ -21,7 +21,7 @@ for f in bin/gossip bin/gossip-mpi "$lib/libgossip.a" "$lib/libgossip_mpi.a" "$l
     include/gossip/gossip.h include/gossip/version.h include/gossip/mpi.h "$lib/pkgconfig/gossip.pc" \
     "$lib/pkgconfig/gossip-mpi.pc" "$lib/cmake/gossip/gossipConfig.cmake" "$lib/cmake/gossip/gossipConfigVersion.cmake" \
     share/man/man1/gossip.1 share/man/man1/gossip-plan.1 share/man/man1/gossip-verify.1 \
-    share/bash-completion/completions/gossip share/doc/gossip/LICENSE share/doc/gossip/README.md; do
+    share/bash-completion/completions/gossip share/doc/gossip/LICENSE share/doc/gossip/README.md share/doc/gossip/CHANGELOG.md; do
     check "installed $f" test -s "$P/$f"
 done
 # A versioned SONAME, and the unversioned name for linking.
