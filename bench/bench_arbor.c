@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* bench_arbor.c — time to pack arc-disjoint spanning trees (the multitree broadcast's plan) for
  * each SPEC, against one BFS from the same root as the yardstick.
  * Usage: bench_arbor SPEC... */

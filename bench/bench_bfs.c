@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* bench_bfs.c — the yardstick for `gossip info`: build a topology's arc table and run one
  * plain BFS from node 0, timing each. Usage: bench_bfs SPEC [REPEATS] */
 #include <stdio.h>

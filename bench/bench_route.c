@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* bench_route.c — routing decisions per second in optcirc:N: one decision is the O(1) relative
  * address of the remaining way plus the choice of a direction, as a transit node makes it.
  * Usage: bench_route N [DECISIONS] */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* bench_sched.c — the schedule engine's speed: write and read a schedule file, and the
  * simulator's deliveries per second. Usage: bench_sched SPEC [PACKETS]
  * Builds an allgather with the greedy method (explicit rounds, N(N-1) transfers), then times

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # bench/fuzz.sh — long libFuzzer campaigns against gossip's readers (tests/fuzz): each target
 # runs RUNS executions (default 10^6) from its seed corpus and dictionary, inputs up to 4 KB,
 # 1 s and 256 MB per input at most. Prints per target: executions, seconds, coverage (edges),

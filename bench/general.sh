@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # bench/general.sh — allgather (p = 1, all ports, full duplex) on graphs given as edge lists,
 # each beside its lower bound: tori, meshes and hypercubes written with their nodes renumbered
 # at random (gossip recognises the Cayley graphs among them with nauty and plans them as their

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # bench/global_sum_table.sh — docs/global-sum.md's table: for small graphs of every family, the
 # diameter D (Problem A's lower bound), distinct eigenvalues - 1 (Theorem 1's rounds), and the
 # best exact method with its rounds. Usage: bench/global_sum_table.sh [BUILD_DIR]

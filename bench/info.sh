@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # bench/info.sh — `gossip info` at scale against the yardstick of one plain BFS (bench_bfs).
 # Usage: bench/info.sh [BUILD_DIR]; prints a markdown table for bench/README.md.
 set -euo pipefail

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # models.sh — rounds against the lower bound in every communication model, per collective and
 # family: the table of docs/models.md. Usage: bench/models.sh [BUILD_DIR]
 set -euo pipefail

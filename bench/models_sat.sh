@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # models_sat.sh — the allgather gaps of docs/models.md put to the SAT solver: for every family
 # and model where the auto plan is above the lower bound, `gossip plan allgather --prove`
 # (one round fewer until the solver says none exists, the bound is met, or a solve passes

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # bench/mpi.sh — gossip's schedules against each of Open MPI's coll/tuned algorithms forced in
 # turn, 8 B to 1 MiB per rank. Writes one file per (collective, ranks, algorithm) under OUT and a
 # summary on stdout. Usage: bench/mpi.sh [BUILD_DIR] [OUT_DIR] [RANKS...]

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # bench/ompi_default.sh — the runtime's overhead on this machine's Open MPI (shared memory):
 # gossip's exact collectives (drop-in algorithms, default cost model, GOSSIP_TOPOLOGY
 # complete:P — on one node every pair of ranks is one hop) against Open MPI's default choice,

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # bench/plan.sh — optimal gossip at scale: `gossip plan allgather SPEC` (auto method), whole
 # process wall time and peak memory, with the plan's own rounds, bound and inner seconds.
 # Usage: bench/plan.sh [BUILD_DIR]

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # bench/problemb.sh — Problem B for the vertex-transitive graphs of the families with N <= 32:
 # the diameter D, the best exact construction (auto without the search), and whether the
 # numeric search finds a D-round linear protocol (method `linear`, verified when found).

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 #!/usr/bin/env bash
 # bench/rt_rank.sh — what one rank of the MPI runtime spends to plan a collective, against N:
 # `gossip plan COLL SPEC --bytes B --rank 1` is what each rank computes on its first call (the

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # bench/smpi.sh — gossip's exact collectives against every algorithm SimGrid's SMPI ships, on
 # simulated networks (all-port, full-duplex links): tori 8x8 and 4x4x4 and the 6-cube, each with
 # two link speeds and latencies. Every result is checked (bench/smpi/smpi_bench.c).

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # bench/smpi_chain.sh — the cost of one pipelined path in SMPI's network model (bench/smpi/chain.c):
 # 1 MiB in 128 segments of 8 KiB along H = 1..7 links of the fast 8x8 torus (10 GB/s, 1 us), with
 # each flow control the runtime could use. The bandwidth time alone is 96 us; the all-port bound

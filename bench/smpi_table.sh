@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # bench/smpi_table.sh [PLATFORM ...] — the summary of bench/out/smpi/PLATFORM.txt: per collective
 # and size, gossip's simulated time, the best of SMPI's algorithms (and which), their ratio
 # (best other / gossip: above 1 gossip is faster), and the all-port bandwidth bound: every node

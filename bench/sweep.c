@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* sweep.c — the packet-gossip paper's conjecture and beyond, checked by construction: every
  * 2-D torus 3 <= p1 <= p2 <= MAX, every 3-D torus with N <= MAX, every circulant G(N; s1, s2)
  * with N <= MAX (one per multiplier class: G(N; s1, s2) = G(N; u s1, u s2) for units u), each

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # bench/sweep_summary.sh — markdown summary of the sweep TSVs in docs/data (see bench/sweep.c).
 set -euo pipefail
 cd "$(dirname "$0")/../docs/data"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* plan_verify.c — libgossip from a program: plan an optimal all-gather on a topology, prove it
  * with the verifier, and write the schedule file. Built against the installed library by
  * `pkg-config --cflags --libs gossip` or `find_package(gossip)` (tests/install/), and in the

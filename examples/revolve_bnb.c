@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* revolve_bnb.c — distributed branch-and-bound sharing a global bound over the revolving
  * hierarchy (Section VII of Garg and Ghosh), simulated for N = 2^n processes: a 0/1 knapsack is
  * split among the processes by its first n decisions; each process explores its subtrees depth

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* revolve_jacobi.c — an asynchronous fixed-point iteration with fixed-point detection over the
  * revolving hierarchy (Section VII of Garg and Ghosh), simulated for N = 2^n processes: the
  * Jacobi iteration on a diagonally dominant system, each process owning a block of unknowns and

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # man.sh — man pages for gossip and each of its commands, made from the tool's own --help so
 # that the two never disagree. Usage: man.sh GOSSIP VERSION OUTDIR COMMAND...
 set -euo pipefail

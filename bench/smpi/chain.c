@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* chain.c — what one pipelined path costs in SMPI's network model: rank 0 streams NSEG segments
  * of S bytes along the chain 0 -> 1 -> ... -> H (ranks in one row of the simulated torus, one
  * link apart); each rank forwards a segment as soon as it has it. Flow control, as the

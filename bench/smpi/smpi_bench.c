@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* smpi_bench.c — one collective, timed in SimGrid SMPI's simulated time, with gossip's exact
  * runtime or with MPI's own (whatever --cfg=smpi/<collective>:<algorithm> selects), on doubles
  * of integer value so every result is checked exactly against its closed form on every rank.

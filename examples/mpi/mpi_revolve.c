@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* mpi_revolve.c — the revolving hierarchy's two applications run for real under mpirun (2^n
  * ranks, the bcnext message sequence): `bnb` — distributed branch-and-bound on a knapsack sharing
  * the global bound; `jacobi` — an asynchronous Jacobi iteration with fixed-point detection. At

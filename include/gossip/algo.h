@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* algo.h — construction methods and the one registry that lists them. The CLI's `list`, the
  * `auto` choice, the docs table and the exhaustive test matrix all read gsp_methods(). */
 #ifndef GOSSIP_ALGO_H
@@ -46,9 +47,9 @@ typedef struct gsp_method {
 } gsp_method_t;
 
 /** The registry: every method, in the order `list` shows them. */
-const gsp_method_t *const *gsp_methods(int *count);
+GSP_API const gsp_method_t *const *gsp_methods(int *count);
 /** The method called name for collective c, or NULL. */
-const gsp_method_t *gsp_method_find(const char *name, gsp_collective_t c);
+GSP_API const gsp_method_t *gsp_method_find(const char *name, gsp_collective_t c);
 
 /** How a plan's rounds are known to be the fewest: the lower bound is met; a SAT solver showed
  * that no schedule has one round fewer (among all schedules, or among the symmetric ones of a
@@ -73,9 +74,9 @@ typedef struct {
  * fewest rounds among the applicable methods) and verifies it. plan [out] owns the schedule;
  * release with gsp_plan_destroy. GSP_ERR_NOTAPPLIC when the method does not apply (the
  * detail says why), GSP_ERR_INTERNAL when a method's schedule fails verification. */
-gsp_err_t gsp_plan(const gsp_plan_in_t *in, gsp_collective_t c, const char *method, gsp_plan_t *plan);
+GSP_API gsp_err_t gsp_plan(const gsp_plan_in_t *in, gsp_collective_t c, const char *method, gsp_plan_t *plan);
 /** Releases plan's schedule; a zeroed plan is a no-op. */
-void gsp_plan_destroy(gsp_plan_t *plan);
+GSP_API void gsp_plan_destroy(gsp_plan_t *plan);
 
 /** Settles an allgather plan's optimality with the SAT solver (gossip/sat.h): asks for a
  * schedule of one round fewer, again and again, until the solver says none exists (optimality
@@ -84,7 +85,7 @@ void gsp_plan_destroy(gsp_plan_t *plan);
  * Each shorter schedule found replaces plan's, verified. The explicit form is used up to
  * GSP_PROVE_EXPLICIT_MAX nodes, the symmetric form on larger Cayley graphs; other graphs are
  * GSP_ERR_NOTAPPLIC. plan->proof says what was decided and how long it took. */
-gsp_err_t gsp_plan_prove(const gsp_plan_in_t *in, gsp_plan_t *plan, double seconds);
+GSP_API gsp_err_t gsp_plan_prove(const gsp_plan_in_t *in, gsp_plan_t *plan, double seconds);
 #define GSP_PROVE_EXPLICIT_MAX 64
 
 #ifdef __cplusplus

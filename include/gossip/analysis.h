@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* analysis.h — invariants of a topology: BFS distances, diameter and distance distribution
  * (one BFS when the graph is vertex-transitive), adjacency spectra, vertex-transitivity,
  * and complete rotations (Def. 12 of the packet-gossip paper). */
@@ -14,7 +15,7 @@ extern "C" {
 /** BFS from src over out-arcs. dist [out, n entries] gets the distance or -1 when
  * unreachable; queue [scratch, n entries] may be NULL (allocated here). Returns the
  * eccentricity of src via *ecc [out] and the reached count via *reached [out]. O(n + m). */
-gsp_err_t gsp_bfs(const gsp_topo_t *t, int64_t src, int32_t *dist, int64_t *queue, int64_t *ecc,
+GSP_API gsp_err_t gsp_bfs(const gsp_topo_t *t, int64_t src, int32_t *dist, int64_t *queue, int64_t *ecc,
                   int64_t *reached);
 
 typedef struct {
@@ -29,10 +30,10 @@ typedef struct {
 
 /** Distances of t. When vertex_transitive is true, one BFS from node 0 stands for all.
  * progress [in] may be NULL. Release with gsp_distances_destroy. O(n + m) or O(n (n + m)). */
-gsp_err_t gsp_distances(const gsp_topo_t *t, bool vertex_transitive, gsp_distances_t *out,
+GSP_API gsp_err_t gsp_distances(const gsp_topo_t *t, bool vertex_transitive, gsp_distances_t *out,
                         gsp_progress_fn progress, void *ctx);
 /** Releases what gsp_distances allocated; a zeroed struct is a no-op. */
-void gsp_distances_destroy(gsp_distances_t *d);
+GSP_API void gsp_distances_destroy(gsp_distances_t *d);
 
 typedef enum {
     GSP_SPECTRUM_ABELIAN = 1, /* lambda_k = sum_i cos(2 pi <k, s_i> / n), exact formula */
@@ -47,14 +48,14 @@ typedef enum {
  * *eig [out, n entries, free with gsp_free]. Abelian Cayley graphs of any size by formula,
  * products by sums, anything else with n <= GSP_DENSE_MAX by LAPACKE.
  * Errors: GSP_ERR_UNSUPPORTED (directed, or too large for the dense solver). */
-gsp_err_t gsp_spectrum(const gsp_topo_t *t, double **eig, gsp_spectrum_how_t *how);
+GSP_API gsp_err_t gsp_spectrum(const gsp_topo_t *t, double **eig, gsp_spectrum_how_t *how);
 /** Laplacian (D - A) eigenvalues of an undirected graph with n <= GSP_DENSE_MAX, ascending,
  * by LAPACKE: *eig [out, n entries, gsp_free]. */
-gsp_err_t gsp_laplacian_spectrum(const gsp_topo_t *t, double **eig);
+GSP_API gsp_err_t gsp_laplacian_spectrum(const gsp_topo_t *t, double **eig);
 /** Tolerance used to call two eigenvalues equal: 1e-9 * max(1, spectral radius). */
-double gsp_spectrum_tolerance(const double *eig, int64_t n);
+GSP_API double gsp_spectrum_tolerance(const double *eig, int64_t n);
 /** Number of distinct values in a sorted array, merging neighbours closer than tol. */
-int64_t gsp_spectrum_distinct(const double *eig, int64_t n, double tol);
+GSP_API int64_t gsp_spectrum_distinct(const double *eig, int64_t n, double tol);
 
 typedef enum {
     GSP_VT_UNKNOWN = 0,
@@ -69,7 +70,7 @@ typedef enum {
 
 /** Decides vertex-transitivity: by structure for Cayley graphs, by degrees, else by nauty's
  * orbits (n <= GSP_NAUTY_MAX); GSP_VT_UNKNOWN when none applies. */
-gsp_err_t gsp_vertex_transitive(const gsp_topo_t *t, gsp_vt_t *out);
+GSP_API gsp_err_t gsp_vertex_transitive(const gsp_topo_t *t, gsp_vt_t *out);
 /** True when v says vertex-transitive (by Cayley structure or by nauty). */
 static inline bool gsp_vt_yes(gsp_vt_t v) { return v == GSP_VT_YES_CAYLEY || v == GSP_VT_YES_NAUTY; }
 
@@ -79,7 +80,7 @@ static inline bool gsp_vt_yes(gsp_vt_t v) { return v == GSP_VT_YES_CAYLEY || v =
  * spec, NULL when none matches; *map [out, t->n entries, gsp_free]: map[v] = the spec's node
  * for t's node v (an isomorphism). Cost: one canonical labelling per candidate of t's size
  * and degree. */
-gsp_err_t gsp_cayley_match(const gsp_topo_t *t, char **spec, int64_t **map);
+GSP_API gsp_err_t gsp_cayley_match(const gsp_topo_t *t, char **spec, int64_t **map);
 /** Largest graph gsp_cayley_match compares with the known families. */
 #define GSP_CAYLEY_MATCH_MAX 4096
 /** Whether t [in] is a Cayley graph of some group: whether Aut(t) has a regular subgroup
@@ -90,7 +91,7 @@ gsp_err_t gsp_cayley_match(const gsp_topo_t *t, char **spec, int64_t **map);
  * group [out, may be NULL; gsp_group_free]: on yes, for t without a group and N <= 2048, the
  * regular subgroup as a table group whose element v is node v, so that t is, node for node and
  * as an undirected graph, the Cayley graph of it on the neighbours of node 0 (else NULL). */
-gsp_err_t gsp_cayley_regular(const gsp_topo_t *t, int *answer, double *aut_order, gsp_group_t **group);
+GSP_API gsp_err_t gsp_cayley_regular(const gsp_topo_t *t, int *answer, double *aut_order, gsp_group_t **group);
 
 /** A complete rotation: an automorphism w with w(e) = e and w(s_i x) = s_{i+1} w(x), the
  * generators taken in the cyclic order gens[order[0]], gens[order[1]], ... */
@@ -109,11 +110,11 @@ typedef struct {
  * s_i s_j; each surviving order is checked in O(n d). At most max_checks full checks
  * (0 = default 20000). Release with gsp_rotation_destroy. Errors: GSP_ERR_NOTAPPLIC when
  * t is not a Cayley graph. */
-gsp_err_t gsp_rotation_find(const gsp_topo_t *t, int64_t max_checks, gsp_rotation_t *out);
+GSP_API gsp_err_t gsp_rotation_find(const gsp_topo_t *t, int64_t max_checks, gsp_rotation_t *out);
 /** Checks one cyclic order; on success fills out like gsp_rotation_find. */
-gsp_err_t gsp_rotation_check(const gsp_topo_t *t, const int *order, gsp_rotation_t *out);
+GSP_API gsp_err_t gsp_rotation_check(const gsp_topo_t *t, const int *order, gsp_rotation_t *out);
 /** Releases r's arrays; a zeroed rotation is a no-op. */
-void gsp_rotation_destroy(gsp_rotation_t *r);
+GSP_API void gsp_rotation_destroy(gsp_rotation_t *r);
 
 #ifdef __cplusplus
 }

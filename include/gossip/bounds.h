@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* bounds.h — lower bounds on the rounds of a collective, each with its name and source. */
 #ifndef GOSSIP_BOUNDS_H
 #define GOSSIP_BOUNDS_H
@@ -27,11 +28,11 @@ typedef struct {
 /** Lower bounds for collective c on t under model m. dist [in] are t's distances (from
  * gsp_distances). root is the broadcast root (its eccentricity bounds a broadcast; ignored
  * otherwise, -1 = the worst root, i.e. the diameter). The graph must be connected. */
-gsp_err_t gsp_bounds_compute(const gsp_topo_t *t, const gsp_distances_t *dist,
+GSP_API gsp_err_t gsp_bounds_compute(const gsp_topo_t *t, const gsp_distances_t *dist,
                              gsp_collective_t c, const gsp_model_t *m, int64_t root,
                              gsp_bounds_t *out);
 /** The binding value (max over bounds); 0 when there is none. */
-int64_t gsp_bounds_value(const gsp_bounds_t *b);
+GSP_API int64_t gsp_bounds_value(const gsp_bounds_t *b);
 
 #ifdef __cplusplus
 }

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* circulant.h — the optimal two-dimensional circulants G(N; s, s+1) of Monakhova and Monakhov:
  * relative addresses in O(1), table-free routing that adapts to faults, and the node-invariant
  * broadcast of the rhombus. */
@@ -22,7 +23,7 @@ typedef struct {
  * has u within 2 of floor(K/s) for K = k + jN, j in {-1, 0, 1} (checked against BFS for every N up
  * to 3000 by the tests); O(N) and exact for any other s. Ties go to the smaller |y|, then the
  * smaller |x|, then x > 0, then y > 0, so the choice is canonical. */
-gsp_caddr_t gsp_circ_address(int64_t N, int64_t s, int64_t k);
+GSP_API gsp_caddr_t gsp_circ_address(int64_t N, int64_t s, int64_t k);
 
 typedef struct {
     int64_t *path;   /* nodes from source to destination (inclusive) */
@@ -37,10 +38,10 @@ typedef struct {
  * NULL); when none is, another live unvisited direction (least loaded), and back along the path
  * when every direction is dead or visited — so the message arrives whenever a path exists.
  * dead_node [n] and dead_arc [m] mark faults (may be NULL). Release with gsp_route_destroy. */
-gsp_err_t gsp_circ_route(const gsp_topo_t *t, int64_t s, int64_t src, int64_t dst, const unsigned char *dead_node,
+GSP_API gsp_err_t gsp_circ_route(const gsp_topo_t *t, int64_t s, int64_t src, int64_t dst, const unsigned char *dead_node,
                          const unsigned char *dead_arc, int64_t *load, gsp_route_t *out);
 /** Releases r's path; a zeroed route is a no-op. */
-void gsp_route_destroy(gsp_route_t *r);
+GSP_API void gsp_route_destroy(gsp_route_t *r);
 
 #ifdef __cplusplus
 }

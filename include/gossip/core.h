@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* core.h — errors, allocation, checked arithmetic, bitsets, the RNG and the JSON writer.
  *
  * Everything above core/ reports failure through gsp_err_t and a per-thread detail message;
@@ -14,6 +15,7 @@
 extern "C" {
 #endif
 
+#include "gossip/export.h"
 #include "gossip/version.h"
 
 /* One list generates the enum, the names and the messages. Values are never renumbered:
@@ -42,42 +44,44 @@ typedef enum {
 #define GSP_OK GSP_ERR_OK
 
 /** Short symbolic name of an error code ("GSP_ERR_PARSE"). Never NULL. */
-const char *gsp_strerror_name(gsp_err_t err);
+GSP_API const char *gsp_strerror_name(gsp_err_t err);
 /** Generic message of an error code ("malformed input"). Never NULL. */
-const char *gsp_strerror(gsp_err_t err);
+GSP_API const char *gsp_strerror(gsp_err_t err);
 /** Detail of the last error set on this thread: what failed and where. Never NULL. */
-const char *gsp_errmsg(void);
-/** Sets the detail message and returns err, for `return gsp_error(GSP_ERR_PARSE, "...")`. */
-gsp_err_t gsp_error(gsp_err_t err, const char *fmt, ...)
+GSP_API const char *gsp_errmsg(void);
+/** Sets the detail message and returns err, for `return gsp_error(GSP_ERR_PARSE, "...")`.
+ * The arguments may include gsp_errmsg() itself: `gsp_error(err, "spectral: %s", gsp_errmsg())`
+ * prefixes the last error (the message is formatted before it replaces the old one). */
+GSP_API gsp_err_t gsp_error(gsp_err_t err, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 /** Clears the detail message. */
-void gsp_error_clear(void);
+GSP_API void gsp_error_clear(void);
 
 /* Allocation. Everything in the library allocates through these, so a test can make the
  * k-th allocation fail (SQLite-style fault simulation). */
-void *gsp_malloc(size_t size);
+GSP_API void *gsp_malloc(size_t size);
 /** Zeroed array of count elements of size bytes, or NULL (overflow or no memory). */
-void *gsp_calloc(size_t count, size_t size);
+GSP_API void *gsp_calloc(size_t count, size_t size);
 /** Resizes ptr (NULL: allocates); NULL on failure, ptr left valid. */
-void *gsp_realloc(void *ptr, size_t size);
+GSP_API void *gsp_realloc(void *ptr, size_t size);
 /** Frees what the gsp_ allocators returned; NULL is a no-op. */
-void gsp_free(void *ptr);
+GSP_API void gsp_free(void *ptr);
 /** Copy of s through gsp_malloc, or NULL. */
-char *gsp_strdup(const char *s);
+GSP_API char *gsp_strdup(const char *s);
 /** The name among names[0..n-1] nearest to word[0..len-1] (edit distance with transpositions,
  * at most 1 + len/4 and less than len), or NULL: the "did you mean" of error messages. */
-const char *gsp_nearest(const char *word, size_t len, const char *const *names, size_t n);
+GSP_API const char *gsp_nearest(const char *word, size_t len, const char *const *names, size_t n);
 /** The memory a topology may plan for: before building a graph the library estimates what it
  * and the work on it (distances, schedules' per-node arrays) need, and refuses with
  * GSP_ERR_TOOBIG above this. Default: half the machine's physical memory, or the environment's
  * GOSSIP_MEMORY_LIMIT (bytes, with an optional K, M, G or T suffix). */
-int64_t gsp_memory_limit(void);
+GSP_API int64_t gsp_memory_limit(void);
 /** Sets the limit in bytes for this process (0: back to the default). */
-void gsp_set_memory_limit(int64_t bytes);
+GSP_API void gsp_set_memory_limit(int64_t bytes);
 /** Parses "1.5G", "512M", "4096": bytes, or -1 when malformed or not positive. */
-int64_t gsp_parse_bytes(const char *s);
+GSP_API int64_t gsp_parse_bytes(const char *s);
 /** Allocates count*size bytes with an overflow check; sets GSP_ERR_NOMEM or _OVERFLOW. */
-gsp_err_t gsp_alloc_array(void **out, int64_t count, size_t size, bool zero);
+GSP_API gsp_err_t gsp_alloc_array(void **out, int64_t count, size_t size, bool zero);
 
 /* Checked arithmetic on int64_t: return false on overflow. */
 static inline bool gsp_mul_ok(int64_t a, int64_t b, int64_t *out) {
@@ -104,20 +108,20 @@ static inline void gsp_bit_clear(gsp_word_t *b, int64_t i) {
     b[i >> 6] &= ~((gsp_word_t)1 << (i & 63));
 }
 /** Number of set bits among the first n. */
-int64_t gsp_bits_count(const gsp_word_t *b, int64_t n);
+GSP_API int64_t gsp_bits_count(const gsp_word_t *b, int64_t n);
 
 /* xoshiro256** PRNG (Blackman and Vigna). The caller owns the state. */
 typedef struct {
     uint64_t s[4];
 } gsp_rng_t;
 /** Seeds the generator with splitmix64 so that every seed gives a good state. */
-void gsp_rng_seed(gsp_rng_t *rng, uint64_t seed);
+GSP_API void gsp_rng_seed(gsp_rng_t *rng, uint64_t seed);
 /** Next 64 random bits (xoshiro256**). */
-uint64_t gsp_rng_next(gsp_rng_t *rng);
+GSP_API uint64_t gsp_rng_next(gsp_rng_t *rng);
 /** Uniform integer in [0, n), n >= 1, without modulo bias (Lemire's method). */
-uint64_t gsp_rng_below(gsp_rng_t *rng, uint64_t n);
+GSP_API uint64_t gsp_rng_below(gsp_rng_t *rng, uint64_t n);
 /** Uniform double in [0, 1). */
-double gsp_rng_double(gsp_rng_t *rng);
+GSP_API double gsp_rng_double(gsp_rng_t *rng);
 
 /* Growable vector of int64_t. A zeroed vector is empty and valid. */
 typedef struct {
@@ -125,11 +129,11 @@ typedef struct {
     int64_t len, cap;
 } gsp_vec_t;
 /** Appends x, growing the vector; GSP_ERR_NOMEM on failure (the vector unchanged). */
-gsp_err_t gsp_vec_push(gsp_vec_t *vec, int64_t x);
+GSP_API gsp_err_t gsp_vec_push(gsp_vec_t *vec, int64_t x);
 /** Makes room for cap elements; GSP_ERR_NOMEM on failure. */
-gsp_err_t gsp_vec_reserve(gsp_vec_t *vec, int64_t cap);
+GSP_API gsp_err_t gsp_vec_reserve(gsp_vec_t *vec, int64_t cap);
 /** Frees the elements and zeroes the vector. */
-void gsp_vec_destroy(gsp_vec_t *vec);
+GSP_API void gsp_vec_destroy(gsp_vec_t *vec);
 
 /** Progress callback for long work: fraction in [0,1]; what names the phase. May be NULL. */
 typedef void (*gsp_progress_fn)(void *ctx, const char *what, double fraction);

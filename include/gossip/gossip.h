@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* gossip.h — the umbrella header of libgossip: plan, prove and simulate broadcast, gossip
  * (all-gather) and global sum (all-reduce) on interconnection networks. Everything a program
  * needs to plan, verify, write and export a schedule (examples/plan_verify.c); the MPI

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* model.h — the collectives and the round model of docs/schedule-format.md (packets per arc per round,
  * ports, duplex). Shared by bounds, schedules and methods. */
 #ifndef GOSSIP_MODEL_H
@@ -21,10 +22,10 @@ typedef enum {
 } gsp_collective_t;
 
 /** "broadcast", "allgather", "allreduce", "reduce-scatter", "reduce". */
-const char *gsp_collective_name(gsp_collective_t c);
+GSP_API const char *gsp_collective_name(gsp_collective_t c);
 /** Parses a collective name (also "bcast", "gossip" = allgather, "sum" = allreduce,
  * "reduce_scatter"); false if unknown. */
-bool gsp_collective_parse(const char *s, gsp_collective_t *out);
+GSP_API bool gsp_collective_parse(const char *s, gsp_collective_t *out);
 
 #define GSP_PACKETS_INF 0 /* any number of packets per arc per round */
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* mpi.h — running gossip's schedules over MPI (libgossip_mpi). The only public header that
  * includes <mpi.h>; the core library needs no MPI. */
 #ifndef GOSSIP_MPI_H
@@ -22,34 +23,34 @@ typedef struct gsp_mpi_plan gsp_mpi_plan_t;
 /** Builds rank's plan from schedule s on topology t [in] (symmetric schedules are translated for
  * this rank only, without expanding the others). comm [in] is duplicated, so the plan's messages
  * never match the caller's. Errors: GSP_ERR_INVAL when s->nodes differs from comm's size. */
-gsp_err_t gsp_mpi_plan_create(const gsp_sched_t *s, const gsp_topo_t *t, MPI_Comm comm, gsp_mpi_plan_t **plan);
+GSP_API gsp_err_t gsp_mpi_plan_create(const gsp_sched_t *s, const gsp_topo_t *t, MPI_Comm comm, gsp_mpi_plan_t **plan);
 /** Releases plan (and its duplicated communicator); NULL is a no-op. Collective. */
-void gsp_mpi_plan_free(gsp_mpi_plan_t *plan);
+GSP_API void gsp_mpi_plan_free(gsp_mpi_plan_t *plan);
 /** The collective plan runs. */
-gsp_collective_t gsp_mpi_plan_collective(const gsp_mpi_plan_t *plan);
+GSP_API gsp_collective_t gsp_mpi_plan_collective(const gsp_mpi_plan_t *plan);
 /** Messages and bytes this rank sent in the last run. */
-void gsp_mpi_plan_stats(const gsp_mpi_plan_t *plan, int64_t *messages, int64_t *bytes);
+GSP_API void gsp_mpi_plan_stats(const gsp_mpi_plan_t *plan, int64_t *messages, int64_t *bytes);
 
 /** Allgather: every rank's block of count elements of dt ends in recvbuf at its rank's place.
  * sendbuf may be MPI_IN_PLACE (the block is already in recvbuf). */
-gsp_err_t gsp_mpi_allgather(gsp_mpi_plan_t *p, const void *sendbuf, void *recvbuf, int count, MPI_Datatype dt);
+GSP_API gsp_err_t gsp_mpi_allgather(gsp_mpi_plan_t *p, const void *sendbuf, void *recvbuf, int count, MPI_Datatype dt);
 /** Broadcast of count elements from the schedule's root. */
-gsp_err_t gsp_mpi_bcast(gsp_mpi_plan_t *p, void *buf, int count, MPI_Datatype dt);
+GSP_API gsp_err_t gsp_mpi_bcast(gsp_mpi_plan_t *p, void *buf, int count, MPI_Datatype dt);
 /** Allreduce. With a register (allreduce) schedule: MPI_SUM on MPI_FLOAT, MPI_DOUBLE or
  * MPI_LONG_DOUBLE. With an allgather schedule: any predefined op and datatype — the blocks are
  * gathered and reduced locally in rank order (MPI_Reduce_local), so every rank gets the same
  * bits. sendbuf may be MPI_IN_PLACE. */
-gsp_err_t gsp_mpi_allreduce(gsp_mpi_plan_t *p, const void *sendbuf, void *recvbuf, int count, MPI_Datatype dt, MPI_Op op);
+GSP_API gsp_err_t gsp_mpi_allreduce(gsp_mpi_plan_t *p, const void *sendbuf, void *recvbuf, int count, MPI_Datatype dt, MPI_Op op);
 
 /** inout = in op inout with the MPI standard's semantics for the predefined ops on the basic
  * integer and floating types (signed sums and products wrap around), else MPI_Reduce_local. */
-gsp_err_t gsp_mpi_reduce_local(const void *in, void *inout, int count, MPI_Datatype dt, MPI_Op op);
+GSP_API gsp_err_t gsp_mpi_reduce_local(const void *in, void *inout, int count, MPI_Datatype dt, MPI_Op op);
 /** out = in op in2 in one pass (out may be in2; plain datatypes). */
-gsp_err_t gsp_mpi_reduce_local3(const void *in, const void *in2, void *out, int count, MPI_Datatype dt, MPI_Op op);
+GSP_API gsp_err_t gsp_mpi_reduce_local3(const void *in, const void *in2, void *out, int count, MPI_Datatype dt, MPI_Op op);
 
 /** Plans collective c on the topology spec for comm (every rank computes the same plan; no
  * communication) with method (NULL or "auto"), then gsp_mpi_plan_create. */
-gsp_err_t gsp_mpi_plan_spec(const char *spec, gsp_collective_t c, const char *method, int64_t root, MPI_Comm comm,
+GSP_API gsp_err_t gsp_mpi_plan_spec(const char *spec, gsp_collective_t c, const char *method, int64_t root, MPI_Comm comm,
                             gsp_mpi_plan_t **plan);
 
 /* ---- exact collectives: the runtime (what libgossip_pmpi.so serves) ----
@@ -63,51 +64,51 @@ gsp_err_t gsp_mpi_plan_spec(const char *spec, gsp_collective_t c, const char *me
 typedef struct gsp_mpi_ctx gsp_mpi_ctx_t;
 
 /** Context for topology spec on comm [in] (duplicated; N must equal comm's size). */
-gsp_err_t gsp_mpi_ctx_create(const char *spec, MPI_Comm comm, gsp_mpi_ctx_t **ctx);
+GSP_API gsp_err_t gsp_mpi_ctx_create(const char *spec, MPI_Comm comm, gsp_mpi_ctx_t **ctx);
 /** Releases ctx and its duplicated communicator; NULL is a no-op. Collective. */
-void gsp_mpi_ctx_free(gsp_mpi_ctx_t *ctx);
+GSP_API void gsp_mpi_ctx_free(gsp_mpi_ctx_t *ctx);
 /** The cost model ctx chooses with: gsp_cost_shared_memory() when every rank of the
  * communicator shares one node (MPI_COMM_TYPE_SHARED), else gsp_cost_default(), until
  * gsp_mpi_ctx_set_cost. */
-const gsp_cost_t *gsp_mpi_ctx_cost(const gsp_mpi_ctx_t *ctx);
+GSP_API const gsp_cost_t *gsp_mpi_ctx_cost(const gsp_mpi_ctx_t *ctx);
 /** Sets the cost model's parameters. */
-void gsp_mpi_ctx_set_cost(gsp_mpi_ctx_t *ctx, const gsp_cost_t *cost);
+GSP_API void gsp_mpi_ctx_set_cost(gsp_mpi_ctx_t *ctx, const gsp_cost_t *cost);
 /** The allgather construction (or broadcast tree method) the algorithms are built on; before
  * the first collective. Coefficient methods (spectral, ...) are refused: they are not exact. */
-gsp_err_t gsp_mpi_ctx_set_method(gsp_mpi_ctx_t *ctx, const char *method);
+GSP_API gsp_err_t gsp_mpi_ctx_set_method(gsp_mpi_ctx_t *ctx, const char *method);
 /** Forces the runtime algorithm for coll by name ("rs-ag", "gather", "tree", ...; NULL or
  * "auto": the cost model chooses). */
-gsp_err_t gsp_mpi_ctx_force(gsp_mpi_ctx_t *ctx, gsp_collective_t coll, const char *algo);
+GSP_API gsp_err_t gsp_mpi_ctx_force(gsp_mpi_ctx_t *ctx, gsp_collective_t coll, const char *algo);
 /** Name of the algorithm the last call ran. */
-const char *gsp_mpi_ctx_last(const gsp_mpi_ctx_t *ctx);
+GSP_API const char *gsp_mpi_ctx_last(const gsp_mpi_ctx_t *ctx);
 /** The algorithm chosen for coll at bytes (after a call of that size), or NULL. */
-const gsp_rt_algo_t *gsp_mpi_ctx_choice(gsp_mpi_ctx_t *ctx, gsp_collective_t coll, int root, int64_t bytes);
+GSP_API const gsp_rt_algo_t *gsp_mpi_ctx_choice(gsp_mpi_ctx_t *ctx, gsp_collective_t coll, int root, int64_t bytes);
 /** After a failed call: false when no rank communicated yet (every rank failed in the same
  * way, so the caller may fall back on MPI's own collective), true otherwise. */
-bool gsp_mpi_ctx_communicated(const gsp_mpi_ctx_t *ctx);
+GSP_API bool gsp_mpi_ctx_communicated(const gsp_mpi_ctx_t *ctx);
 /** Whether the runtime reduces dt with op: dt plain, a predefined type or contiguous types of
  * one, and op a user's op or a predefined op the standard allows on that type (MPI_BAND on
  * MPI_DOUBLE is not: MPI's own collective then raises MPI_ERR_OP). */
-bool gsp_mpi_ctx_reducible(MPI_Datatype dt, MPI_Op op);
+GSP_API bool gsp_mpi_ctx_reducible(MPI_Datatype dt, MPI_Op op);
 /** The MPI error class of the last failed MPI call inside ctx's collectives (MPI_ERR_INTERN when
  * the failure was not an MPI call's): what the drop-in raises on the user's communicator. */
-int gsp_mpi_ctx_mpi_error(const gsp_mpi_ctx_t *ctx);
+GSP_API int gsp_mpi_ctx_mpi_error(const gsp_mpi_ctx_t *ctx);
 /** True when dt has no holes and no offset (what the reductions need). */
-bool gsp_mpi_ctx_plain(MPI_Datatype dt);
+GSP_API bool gsp_mpi_ctx_plain(MPI_Datatype dt);
 
 /** MPI_Allgather's semantics (sendbuf may be MPI_IN_PLACE; types may differ with equal
  * signatures). */
-gsp_err_t gsp_mpi_ctx_allgather(gsp_mpi_ctx_t *ctx, const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+GSP_API gsp_err_t gsp_mpi_ctx_allgather(gsp_mpi_ctx_t *ctx, const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                                 int recvcount, MPI_Datatype recvtype);
 /** MPI_Allreduce's semantics (sendbuf may be MPI_IN_PLACE), exact: one fixed reduction order. */
-gsp_err_t gsp_mpi_ctx_allreduce(gsp_mpi_ctx_t *ctx, const void *sendbuf, void *recvbuf, int count, MPI_Datatype dt, MPI_Op op);
+GSP_API gsp_err_t gsp_mpi_ctx_allreduce(gsp_mpi_ctx_t *ctx, const void *sendbuf, void *recvbuf, int count, MPI_Datatype dt, MPI_Op op);
 /** MPI_Reduce_scatter_block's semantics (sendbuf may be MPI_IN_PLACE), exact. */
-gsp_err_t gsp_mpi_ctx_reduce_scatter_block(gsp_mpi_ctx_t *ctx, const void *sendbuf, void *recvbuf, int recvcount,
+GSP_API gsp_err_t gsp_mpi_ctx_reduce_scatter_block(gsp_mpi_ctx_t *ctx, const void *sendbuf, void *recvbuf, int recvcount,
                                            MPI_Datatype dt, MPI_Op op);
 /** MPI_Bcast's semantics. */
-gsp_err_t gsp_mpi_ctx_bcast(gsp_mpi_ctx_t *ctx, void *buf, int count, MPI_Datatype dt, int root);
+GSP_API gsp_err_t gsp_mpi_ctx_bcast(gsp_mpi_ctx_t *ctx, void *buf, int count, MPI_Datatype dt, int root);
 /** MPI_Reduce's semantics (MPI_IN_PLACE at the root), exact: one fixed reduction order. */
-gsp_err_t gsp_mpi_ctx_reduce(gsp_mpi_ctx_t *ctx, const void *sendbuf, void *recvbuf, int count, MPI_Datatype dt, MPI_Op op,
+GSP_API gsp_err_t gsp_mpi_ctx_reduce(gsp_mpi_ctx_t *ctx, const void *sendbuf, void *recvbuf, int count, MPI_Datatype dt, MPI_Op op,
                              int root);
 
 #ifdef __cplusplus

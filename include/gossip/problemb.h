@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* problemb.h — Problem B of the global-sum paper: is there a linear protocol with m rounds,
  * W_m ... W_1 = J (all ones), each W_t supported on the adjacency pattern plus the diagonal
  * (a node keeps what it holds)? Searched numerically by Levenberg–Marquardt (GSL) from random
@@ -29,12 +30,12 @@ typedef struct {
 /** Searches for an m-round linear protocol on t [in] (undirected, n <= GSP_PROBLEMB_MAX) with
  * up to `starts` random starts (seeded), stopping at the first with residual below 1e-11.
  * result [out]; release with gsp_problemb_destroy. */
-gsp_err_t gsp_problemb_search(const gsp_topo_t *t, int64_t m, int64_t starts, uint64_t seed, gsp_problemb_t *result);
+GSP_API gsp_err_t gsp_problemb_search(const gsp_topo_t *t, int64_t m, int64_t starts, uint64_t seed, gsp_problemb_t *result);
 /** The same, reporting progress (the fraction of starts tried) to progress [in, may be NULL]. */
-gsp_err_t gsp_problemb_search_progress(const gsp_topo_t *t, int64_t m, int64_t starts, uint64_t seed, gsp_progress_fn progress,
+GSP_API gsp_err_t gsp_problemb_search_progress(const gsp_topo_t *t, int64_t m, int64_t starts, uint64_t seed, gsp_progress_fn progress,
                                        void *ctx, gsp_problemb_t *result);
 /** Releases r's arrays; a zeroed result is a no-op. */
-void gsp_problemb_destroy(gsp_problemb_t *r);
+GSP_API void gsp_problemb_destroy(gsp_problemb_t *r);
 
 #ifdef __cplusplus
 }

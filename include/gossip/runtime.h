@@ -48,9 +48,9 @@ typedef struct gsp_rt_xfers {
 
 /** Appends a send (recv false) or a receive to x [in,out]; transfers are appended in round order
  * and, within a round, in the order the schedule gives them. */
-gsp_err_t gsp_rt_xfers_add(gsp_rt_xfers_t *x, bool recv, int64_t round, int64_t peer, int64_t block);
+GSP_API gsp_err_t gsp_rt_xfers_add(gsp_rt_xfers_t *x, bool recv, int64_t round, int64_t peer, int64_t block);
 /** Releases x's arrays; a zeroed set is a no-op. */
-void gsp_rt_xfers_destroy(gsp_rt_xfers_t *x);
+GSP_API void gsp_rt_xfers_destroy(gsp_rt_xfers_t *x);
 /** A closed-form phase's rule: appends rank's transfers (sends and receives in round order) to
  * out. t [in] is the topology the phase was built on. */
 typedef gsp_err_t (*gsp_rt_rule_fn)(const struct gsp_rt_phase *ph, const gsp_topo_t *t, int64_t rank, struct gsp_rt_xfers *out);
@@ -147,14 +147,14 @@ typedef struct {
 /** Rank's program [out] for phase k of a [in] (built, not pending) on t [in], the topology a
  * was built on. Computed from the phase's compact form: O(what rank moves) plus O(N) scratch.
  * Release with gsp_rt_prog_destroy. */
-gsp_err_t gsp_rt_program(const gsp_rt_algo_t *a, int k, const gsp_topo_t *t, int64_t rank, gsp_rt_prog_t *out);
+GSP_API gsp_err_t gsp_rt_program(const gsp_rt_algo_t *a, int k, const gsp_topo_t *t, int64_t rank, gsp_rt_prog_t *out);
 /** Releases a program; a zeroed one is a no-op. */
-void gsp_rt_prog_destroy(gsp_rt_prog_t *p);
+GSP_API void gsp_rt_prog_destroy(gsp_rt_prog_t *p);
 /** Assembles every rank's program of phase k into one explicit schedule [out] (collective c:
  * allgather for store phases, reduce-scatter for reduce phases) — what tests verify. Checks that
  * every send has its matching receive at the peer (same round, same blocks, same order);
  * GSP_ERR_INTERNAL naming the first mismatch otherwise. O(N) programs: small instances. */
-gsp_err_t gsp_rt_assemble(const gsp_rt_algo_t *a, int k, const gsp_topo_t *t, gsp_sched_t *out);
+GSP_API gsp_err_t gsp_rt_assemble(const gsp_rt_algo_t *a, int k, const gsp_topo_t *t, gsp_sched_t *out);
 
 /** Builds every runtime algorithm for collective c on t [in, borrowed for the life of out] with
  * distances d [in, borrowed likewise] (root for broadcast and reduce). method [in] (NULL or
@@ -163,18 +163,18 @@ gsp_err_t gsp_rt_assemble(const gsp_rt_algo_t *a, int k, const gsp_topo_t *t, gs
  * cost more (the p = 1 packet schedules, arborescences, explicit forms) are left pending with
  * lower-bound statistics (gsp_rt_realize). Methods that do not apply are left out;
  * GSP_ERR_NOTAPPLIC when none applies. out [out]: release with gsp_rt_algos_destroy. */
-gsp_err_t gsp_rt_algos(const gsp_topo_t *t, const gsp_distances_t *d, gsp_collective_t c, int64_t root, const char *method,
+GSP_API gsp_err_t gsp_rt_algos(const gsp_topo_t *t, const gsp_distances_t *d, gsp_collective_t c, int64_t root, const char *method,
                        gsp_rt_algos_t *out);
 /** Releases every algorithm and its schedules; a zeroed set is a no-op. */
-void gsp_rt_algos_destroy(gsp_rt_algos_t *a);
+GSP_API void gsp_rt_algos_destroy(gsp_rt_algos_t *a);
 /** Builds pending algorithm i of a [in,out]. When its schedule cannot be built (the method does
  * not apply) the algorithm is removed from a and *removed [out] is set; indices after i shift.
  * GSP_OK when already built. */
-gsp_err_t gsp_rt_realize(gsp_rt_algos_t *a, int i, bool *removed);
+GSP_API gsp_err_t gsp_rt_realize(gsp_rt_algos_t *a, int i, bool *removed);
 /** The cost model's choice for `bytes` on `nodes` ranks: predicts every algorithm, and builds
  * pending ones only while their lower bound beats the best built one. *idx [out]; skip [in,
  * may be NULL]: algorithms to leave out (skip(a->v[i], ctx) true). Every rank computes the same. */
-gsp_err_t gsp_rt_choose_build(gsp_rt_algos_t *a, int64_t nodes, int64_t bytes, const struct gsp_cost *c,
+GSP_API gsp_err_t gsp_rt_choose_build(gsp_rt_algos_t *a, int64_t nodes, int64_t bytes, const struct gsp_cost *c,
                               bool (*skip)(const gsp_rt_algo_t *, void *), void *ctx, int *idx);
 /** What the registry says of one runtime algorithm (for listings and docs). collectives: bit
  * (1 << c) for each collective c it serves; where, rounds, what: one line each. */
@@ -185,9 +185,9 @@ typedef struct {
 } gsp_rt_info_t;
 
 /** Number of runtime algorithms in the registry. */
-int gsp_rt_registry_size(void);
+GSP_API int gsp_rt_registry_size(void);
 /** Entry i of the registry [out]; false when i is out of range. */
-bool gsp_rt_registry_entry(int i, gsp_rt_info_t *out);
+GSP_API bool gsp_rt_registry_entry(int i, gsp_rt_info_t *out);
 
 /** Arc-disjoint spanning out-trees of t rooted at root, as many as t allows — the fewest
  * arc-disjoint paths from root to any node (Edmonds' branching theorem), at most kmax (0: no
@@ -195,7 +195,7 @@ bool gsp_rt_registry_entry(int i, gsp_rt_info_t *out);
  * in tree i (-1 at the root); depth [out] (may be NULL): likewise each node's depth. Built by
  * Lovász's constructive proof, shallowest arcs first; one max flow per arc tried, about
  * O(k^2 n (k n + m)) in all. Release both with gsp_free. */
-gsp_err_t gsp_arborescences(const gsp_topo_t *t, int64_t root, int64_t kmax, int64_t *k, int64_t **parent, int64_t **depth);
+GSP_API gsp_err_t gsp_arborescences(const gsp_topo_t *t, int64_t root, int64_t kmax, int64_t *k, int64_t **parent, int64_t **depth);
 
 /** The cost model: alpha seconds per message (its latency to a neighbour, per round on the
  * critical path), beta seconds per byte on one link, gamma seconds per byte combined; hop
@@ -223,21 +223,21 @@ typedef struct gsp_cost {
 
 /** Defaults: alpha 1 us, beta 1e-10 s/B (10 GB/s links), gamma 2e-10 s/B (5 GB/s sums),
  * no segments, hop 1e-7 s (a router's cut-through latency), overhead 2e-7 s per message. */
-gsp_cost_t gsp_cost_default(void);
+GSP_API gsp_cost_t gsp_cost_default(void);
 /** The model of ranks that share one node's memory (shared = true): alpha 5e-7 s, beta
  * 1.2e-10 s/B, gamma 6e-11 s/B, hop 0, overhead 2e-7 s — measured with Open MPI's
  * shared-memory transport on a 2-core machine (docs/runtime.md). The MPI runtime starts from
  * it when every rank of the communicator shares one node. */
-gsp_cost_t gsp_cost_shared_memory(void);
+GSP_API gsp_cost_t gsp_cost_shared_memory(void);
 /** Parses a non-negative finite number of seconds (e.g. "1e-6") into *out; GSP_ERR_PARSE with
  * name in the message otherwise. */
-gsp_err_t gsp_cost_parse(const char *name, const char *text, double *out);
+GSP_API gsp_err_t gsp_cost_parse(const char *name, const char *text, double *out);
 /** Parses beta into c: one number of seconds per byte, or a table by message size,
  * "0:3e-10,5776:1e-10,65472:1.1e-10" (sizes in bytes, increasing, the first 0; at most
  * GSP_COST_MAX_BETA entries) — c->beta becomes the last entry's. GSP_ERR_PARSE otherwise. */
-gsp_err_t gsp_cost_parse_beta(const char *name, const char *text, gsp_cost_t *c);
+GSP_API gsp_err_t gsp_cost_parse_beta(const char *name, const char *text, gsp_cost_t *c);
 /** Seconds per byte for a message of `bytes` bytes under c. */
-double gsp_cost_beta(const gsp_cost_t *c, double bytes);
+GSP_API double gsp_cost_beta(const gsp_cost_t *c, double bytes);
 
 typedef struct {
     int64_t rounds, transfers;
@@ -253,22 +253,22 @@ typedef struct {
  * messages wait for their route's latency, then share the sender's link: per link, nearest
  * first, T = max(T, hop * (h - 1)) + (messages going h links) * beta * block; the round costs
  * alpha + the largest T, plus the overhead and combining terms. */
-void gsp_rt_predict(const gsp_rt_algo_t *a, int64_t nodes, int64_t bytes, const gsp_cost_t *c, gsp_rt_pred_t *p);
+GSP_API void gsp_rt_predict(const gsp_rt_algo_t *a, int64_t nodes, int64_t bytes, const gsp_cost_t *c, gsp_rt_pred_t *p);
 /** Index of the algorithm with the least predicted time (the first on ties); pending algorithms
  * are predicted by their lower bound. */
-int gsp_rt_choose(const gsp_rt_algos_t *a, int64_t nodes, int64_t bytes, const gsp_cost_t *c);
+GSP_API int gsp_rt_choose(const gsp_rt_algos_t *a, int64_t nodes, int64_t bytes, const gsp_cost_t *c);
 /** Segments a pipelined phase runs in for blocks of blk bytes: about blk / c->segment when the
  * segment is set, else segments whose transfer takes about alpha (w / alpha, w the time of
  * the phase's worst round on whole blocks); between 1 and GSP_RT_MAX_SEGMENTS. 1 for other
  * phases. A pipelined phase of R rounds is predicted at alpha + w + (R - 1)(alpha + w / S). */
-int64_t gsp_rt_segments(const gsp_rt_phase_t *ph, double blk, const gsp_cost_t *c);
+GSP_API int64_t gsp_rt_segments(const gsp_rt_phase_t *ph, double blk, const gsp_cost_t *c);
 #define GSP_RT_MAX_SEGMENTS 256
 /** Lanes a non-pipelined phase is cut into at most when segments are set (the executor and the
  * predictions share it). */
 #define GSP_RT_MAX_LANES 16
 
 /** The algorithm called name, or -1. */
-int gsp_rt_find(const gsp_rt_algos_t *a, const char *name);
+GSP_API int gsp_rt_find(const gsp_rt_algos_t *a, const char *name);
 
 #ifdef __cplusplus
 }

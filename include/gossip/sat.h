@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* sat.h — exact decisions with a SAT solver (CaDiCaL): does an allgather of R rounds exist on
  * a graph under a model? For Cayley graphs over the compact symmetric form (Lemma 10 of the
  * packet-gossip paper: one broadcast from e, at most p entries per round and generator), and
@@ -28,7 +29,7 @@ typedef struct {
  * fraction of the time limit used. st [out] (may be NULL): the encoding's size and the time.
  * Errors: GSP_ERR_NOTAPPLIC (symmetric form on a non-Cayley or disconnected graph),
  * GSP_ERR_TOOBIG (the encoding would exceed 5e7 variables symmetric, 2e7 explicit). */
-gsp_err_t gsp_sat_allgather(const gsp_topo_t *t, const gsp_model_t *m, int64_t rounds, gsp_sat_form_t form, double seconds,
+GSP_API gsp_err_t gsp_sat_allgather(const gsp_topo_t *t, const gsp_model_t *m, int64_t rounds, gsp_sat_form_t form, double seconds,
                             gsp_progress_fn progress, void *progress_ctx, gsp_sat_answer_t *ans, gsp_sched_t *out,
                             gsp_sat_stats_t *st);
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* scatter.h — random scattering (Drezner and Barak, 1984): every node sends, each step, one
  * message to a uniformly random other node; a colored node's messages carry the color. The
  * exact distribution of the time to color all n nodes (Lemmas 1–2, Theorem 1), Monte-Carlo
@@ -19,7 +20,7 @@ extern "C" {
  * is 0 once p exceeds 1 - 1e-12. *p [out, *len entries, free with gsp_free]; *mean [out] is
  * E[T] = sum_j (1 - p(j, n)) (the tail beyond the last step is added with the chain's own
  * geometric decay). Errors: GSP_ERR_RANGE for n < 2 or n > GSP_SCATTER_EXACT_MAX. */
-gsp_err_t gsp_scatter_exact(int64_t n, int64_t max_rounds, double **p, int64_t *len, double *mean,
+GSP_API gsp_err_t gsp_scatter_exact(int64_t n, int64_t max_rounds, double **p, int64_t *len, double *mean,
                             gsp_progress_fn progress, void *ctx);
 
 typedef enum {
@@ -30,26 +31,26 @@ typedef enum {
 } gsp_scatter_variant_t;
 
 /** Name and parse of the variants ("push", "push-async", "pull", "push-pull"). */
-const char *gsp_scatter_variant_name(gsp_scatter_variant_t v);
+GSP_API const char *gsp_scatter_variant_name(gsp_scatter_variant_t v);
 /** Parses a variant name into *v; false for an unknown name. */
-bool gsp_scatter_variant_parse(const char *s, gsp_scatter_variant_t *v);
+GSP_API bool gsp_scatter_variant_parse(const char *s, gsp_scatter_variant_t *v);
 
 /** Runs `trials` independent scatterings on n nodes (seeded by seed; trial t uses its own
  * stream, so results do not depend on anything else). steps [out, trials entries]: the steps
  * each took; *sends [out]: messages sent in total (n per step, as S = n in the paper). */
-gsp_err_t gsp_scatter_simulate(int64_t n, gsp_scatter_variant_t v, int64_t trials, uint64_t seed, int64_t *steps,
+GSP_API gsp_err_t gsp_scatter_simulate(int64_t n, gsp_scatter_variant_t v, int64_t trials, uint64_t seed, int64_t *steps,
                                int64_t *sends, gsp_progress_fn progress, void *ctx);
 
 /** T_n(alpha): steps until the mean-field recursion p_{j+1} = 1 - e^{-p_j}(1 - p_j), p_0 = 1/n
  * (eq. 3.2), reaches n - alpha expected colored nodes (Lemma 3: an upper bound for coloring all
  * with probability 1 - alpha). */
-int64_t gsp_scatter_meanfield(int64_t n, double alpha);
+GSP_API int64_t gsp_scatter_meanfield(int64_t n, double alpha);
 /** Theorem 2: (1 + ln 2) log2 n. */
-double gsp_scatter_theorem2(int64_t n);
+GSP_API double gsp_scatter_theorem2(int64_t n);
 /** Theorem 3: 2 ln 2 log2 n (the asynchronous model), and its exact form ln((n-1)(n-alpha)/alpha). */
-double gsp_scatter_theorem3(int64_t n);
+GSP_API double gsp_scatter_theorem3(int64_t n);
 /** Theorem 3's exact form ln((n - 1)(n - alpha) / alpha). */
-double gsp_scatter_theorem3_alpha(int64_t n, double alpha);
+GSP_API double gsp_scatter_theorem3_alpha(int64_t n, double alpha);
 
 #ifdef __cplusplus
 }

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* sched.h — schedules (the round model and file format of docs/schedule-format.md), the exact
  * simulator/verifier, and the JSON reader and streaming writer. */
 #ifndef GOSSIP_SCHED_H
@@ -74,62 +75,62 @@ typedef struct {
 } gsp_sched_t;
 
 /** Starts an empty schedule [out] in caller storage. root is ignored unless broadcast. */
-gsp_err_t gsp_sched_init(gsp_sched_t *s, gsp_collective_t coll, const char *topology,
+GSP_API gsp_err_t gsp_sched_init(gsp_sched_t *s, gsp_collective_t coll, const char *topology,
                          int64_t nodes, const gsp_model_t *model, int64_t root,
                          const char *method);
 /** Releases the schedule's arrays; a zeroed schedule is a no-op. */
-void gsp_sched_destroy(gsp_sched_t *s);
+GSP_API void gsp_sched_destroy(gsp_sched_t *s);
 /** Opens the next round (explicit form). */
-gsp_err_t gsp_sched_round(gsp_sched_t *s);
+GSP_API gsp_err_t gsp_sched_round(gsp_sched_t *s);
 /** Appends a transfer to the current round. */
-gsp_err_t gsp_sched_send(gsp_sched_t *s, int64_t u, int64_t v, int64_t x);
+GSP_API gsp_err_t gsp_sched_send(gsp_sched_t *s, int64_t u, int64_t v, int64_t x);
 /** Appends a combine at v to the current round (or to "final" after gsp_sched_final). */
-gsp_err_t gsp_sched_combine(gsp_sched_t *s, int64_t v, const gsp_term_t *terms, int64_t n);
+GSP_API gsp_err_t gsp_sched_combine(gsp_sched_t *s, int64_t v, const gsp_term_t *terms, int64_t n);
 /** Closes the rounds; combines added afterwards are the "final" ones. */
-gsp_err_t gsp_sched_final(gsp_sched_t *s);
+GSP_API gsp_err_t gsp_sched_final(gsp_sched_t *s);
 /** Sets the result register of every node (allreduce) [in, copied]. */
-gsp_err_t gsp_sched_set_result(gsp_sched_t *s, const int64_t *result);
+GSP_API gsp_err_t gsp_sched_set_result(gsp_sched_t *s, const int64_t *result);
 /** Appends a symmetric entry and marks the schedule symmetric. */
-gsp_err_t gsp_sched_sym(gsp_sched_t *s, int64_t t, int64_t i, int64_t g);
+GSP_API gsp_err_t gsp_sched_sym(gsp_sched_t *s, int64_t t, int64_t i, int64_t g);
 /** Finishes building: closes the last round, sorts the sends of every dissemination round
  * (allreduce sends keep their order: it numbers the registers) and the symmetric entries. */
-gsp_err_t gsp_sched_finish(gsp_sched_t *s);
+GSP_API gsp_err_t gsp_sched_finish(gsp_sched_t *s);
 /** Expands a symmetric schedule on t [in] into explicit rounds in *out [out]. */
-gsp_err_t gsp_sched_expand(const gsp_sched_t *s, const gsp_topo_t *t, gsp_sched_t *out);
+GSP_API gsp_err_t gsp_sched_expand(const gsp_sched_t *s, const gsp_topo_t *t, gsp_sched_t *out);
 /** The allgather (or broadcast) s [in] on t [in] without duplicate deliveries: every node keeps
  * only the first delivery of each packet (the first in the round's list), so every packet
  * travels on a spanning tree. Symmetric schedules are expanded. out [out] is explicit. */
-gsp_err_t gsp_sched_first_deliveries(const gsp_sched_t *s, const gsp_topo_t *t, gsp_sched_t *out);
+GSP_API gsp_err_t gsp_sched_first_deliveries(const gsp_sched_t *s, const gsp_topo_t *t, gsp_sched_t *out);
 /** Reverses an allgather s [in] on an undirected t [in] in time and direction: the first
  * delivery (u, v, x) in round r becomes, in round R-1-r, v sending its partial sum of block x
  * to u. Every packet's broadcast tree becomes a reduction tree into its origin, with the same
  * rounds and the same load per arc and round: a reduce-scatter [out]. */
-gsp_err_t gsp_sched_reverse(const gsp_sched_t *s, const gsp_topo_t *t, gsp_sched_t *out);
+GSP_API gsp_err_t gsp_sched_reverse(const gsp_sched_t *s, const gsp_topo_t *t, gsp_sched_t *out);
 /** Allreduce in block form [out]: the reduce-scatter reversed from allgather s [in] on t [in],
  * then s's first deliveries carrying the finished blocks: 2R rounds, N blocks of the vector,
  * every arc loaded as in s. */
-gsp_err_t gsp_sched_allreduce_blocks(const gsp_sched_t *s, const gsp_topo_t *t, gsp_sched_t *out);
+GSP_API gsp_err_t gsp_sched_allreduce_blocks(const gsp_sched_t *s, const gsp_topo_t *t, gsp_sched_t *out);
 /** Largest N for the exact check of reduce rounds (N^2 bits of contributions per block). */
 #define GSP_VERIFY_REDUCE_MAX 8192
 
 /** Number of transfers (for a symmetric schedule: entries times nodes). */
-int64_t gsp_sched_transfers(const gsp_sched_t *s);
+GSP_API int64_t gsp_sched_transfers(const gsp_sched_t *s);
 
 /** Writes the schedule as JSON (format gossip-schedule, version 1) to f. */
-gsp_err_t gsp_sched_write(const gsp_sched_t *s, FILE *f);
+GSP_API gsp_err_t gsp_sched_write(const gsp_sched_t *s, FILE *f);
 /** Writes the schedule to path: "-" is standard output; a device, a FIFO or a socket (or a
  * symbolic link to one, /dev/stdout) is written in place; a regular file or a new name
  * atomically, through a temporary file in its directory renamed over it at the end (a symbolic
  * link is followed and stays a link): never a half file. A failed write (a full disk, a closed
  * pipe) is GSP_ERR_IO with the path and the system's reason; nothing is renamed then. */
-gsp_err_t gsp_sched_save(const gsp_sched_t *s, const char *path);
+GSP_API gsp_err_t gsp_sched_save(const gsp_sched_t *s, const char *path);
 /** Reads a schedule file; path "-" reads standard input. Structural errors (malformed JSON,
  * wrong types, an index out of range) are GSP_ERR_PARSE or GSP_ERR_RANGE with the round, the
  * transfer and the rule named. */
-gsp_err_t gsp_sched_load(gsp_sched_t *s, const char *path);
+GSP_API gsp_err_t gsp_sched_load(gsp_sched_t *s, const char *path);
 /** Reads a schedule from the stream f [in] to its end (name [in] for messages), as
  * gsp_sched_load; GSP_ERR_IO on a read error. */
-gsp_err_t gsp_sched_read(gsp_sched_t *s, FILE *f, const char *name);
+GSP_API gsp_err_t gsp_sched_read(gsp_sched_t *s, FILE *f, const char *name);
 
 typedef enum {
     GSP_RULE_NONE = 0,
@@ -146,7 +147,7 @@ typedef enum {
 } gsp_rule_t;
 
 /** The rule's name as reports print it ("packets", "ports", ...). */
-const char *gsp_rule_name(gsp_rule_t r);
+GSP_API const char *gsp_rule_name(gsp_rule_t r);
 
 typedef struct {
     bool ok;
@@ -173,7 +174,7 @@ typedef struct {
  * error: returns GSP_OK with report->ok = false and the first violation. Errors only for
  * schedules that do not fit t (node count) or sizes above the limits. seed drives the random
  * inputs of the numeric allreduce run. */
-gsp_err_t gsp_sched_verify(const gsp_sched_t *s, const gsp_topo_t *t, uint64_t seed,
+GSP_API gsp_err_t gsp_sched_verify(const gsp_sched_t *s, const gsp_topo_t *t, uint64_t seed,
                            gsp_report_t *report);
 
 /** Skip the cross-check of a symmetric schedule by expansion (the O(N d) balanced-sequence
@@ -183,7 +184,7 @@ gsp_err_t gsp_sched_verify(const gsp_sched_t *s, const gsp_topo_t *t, uint64_t s
  * result, and measure the relative variance of the estimates instead. */
 #define GSP_VERIFY_APPROX 2u
 /** gsp_sched_verify with flags (GSP_VERIFY_*). */
-gsp_err_t gsp_sched_verify_flags(const gsp_sched_t *s, const gsp_topo_t *t, uint64_t seed,
+GSP_API gsp_err_t gsp_sched_verify_flags(const gsp_sched_t *s, const gsp_topo_t *t, uint64_t seed,
                                  unsigned flags, gsp_report_t *report);
 
 /** Draws, as SVG, the broadcast tree of the packet of node 0 in a dissemination schedule
@@ -192,7 +193,7 @@ gsp_err_t gsp_sched_verify_flags(const gsp_sched_t *s, const gsp_topo_t *t, uint
  * grid centred on node 0; circulants with two jumps on the lattice of relative addresses
  * (the rhombus of the circulant paper); other graphs on a circle (N <= 400). s may be NULL
  * to draw the topology alone. */
-gsp_err_t gsp_draw_svg(const gsp_sched_t *s, const gsp_topo_t *t, FILE *f);
+GSP_API gsp_err_t gsp_draw_svg(const gsp_sched_t *s, const gsp_topo_t *t, FILE *f);
 
 /** Largest schedule exported to the GPU runtimes' formats. */
 #define GSP_EXPORT_MAX 1024
@@ -205,16 +206,16 @@ typedef struct {
 /** Writes an allgather schedule (explicit, or symmetric expanded on t [in]) as msccl-tools'
  * algorithm JSON: steps[{rounds, sends: [[chunk, src, dst]]}], input_map, output_map,
  * collective, topology, instance. One chunk per rank; chunk x is rank x's block. */
-gsp_err_t gsp_export_msccl_json(const gsp_sched_t *s, const gsp_topo_t *t, const gsp_export_opts_t *o, FILE *f);
+GSP_API gsp_err_t gsp_export_msccl_json(const gsp_sched_t *s, const gsp_topo_t *t, const gsp_export_opts_t *o, FILE *f);
 /** Writes MSCCL's XML (<algo> with outofplace, minBytes, maxBytes; <gpu>, <tb>, <step>): per
  * rank one threadblock per out-neighbour (sends) and per in-neighbour (receives), a send of a
  * received chunk depending on its receive step. */
-gsp_err_t gsp_export_msccl_xml(const gsp_sched_t *s, const gsp_topo_t *t, const gsp_export_opts_t *o, FILE *f);
+GSP_API gsp_err_t gsp_export_msccl_xml(const gsp_sched_t *s, const gsp_topo_t *t, const gsp_export_opts_t *o, FILE *f);
 /** Reads msccl-tools' algorithm JSON back into an allgather schedule on `topology` [in]
  * (its steps become rounds; p = the largest step "rounds"); path "-" reads standard input. */
-gsp_err_t gsp_import_msccl_json(gsp_sched_t *s, const char *path, const char *topology);
+GSP_API gsp_err_t gsp_import_msccl_json(gsp_sched_t *s, const char *path, const char *topology);
 /** As gsp_import_msccl_json, from the stream f [in] to its end (name [in] for messages). */
-gsp_err_t gsp_import_msccl_read(gsp_sched_t *s, FILE *f, const char *name, const char *topology);
+GSP_API gsp_err_t gsp_import_msccl_read(gsp_sched_t *s, FILE *f, const char *name, const char *topology);
 
 #ifdef __cplusplus
 }

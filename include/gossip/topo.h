@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* topo.h — topologies: the explicit arc table, the group of a Cayley graph, and the spec
  * parser of docs/topology.md ("torus:5x5", "star:7", "product(cycle:5,complete:2)", "file:g.txt"). */
 #ifndef GOSSIP_TOPO_H
@@ -42,28 +43,28 @@ typedef struct gsp_group {
 /** x*y. Symmetric group: elements are words w[0..K-1] and (x*y)[j] = y[x[j]], so that the
  * arc x -> s*x of a Cayley graph permutes the positions of x's word by s (star graph: swap
  * positions 0 and i). O(k) abelian, O(K^2) symmetric. */
-int64_t gsp_group_mul(const gsp_group_t *g, int64_t x, int64_t y);
+GSP_API int64_t gsp_group_mul(const gsp_group_t *g, int64_t x, int64_t y);
 /** The inverse of x. */
-int64_t gsp_group_inv(const gsp_group_t *g, int64_t x);
+GSP_API int64_t gsp_group_inv(const gsp_group_t *g, int64_t x);
 /** Coordinates of an abelian element (c[0..k-1]) and back. */
-void gsp_group_coords(const gsp_group_t *g, int64_t x, int64_t *c);
+GSP_API void gsp_group_coords(const gsp_group_t *g, int64_t x, int64_t *c);
 /** The element with coordinates c[0..k-1] (abelian groups). */
-int64_t gsp_group_index(const gsp_group_t *g, const int64_t *c);
+GSP_API int64_t gsp_group_index(const gsp_group_t *g, const int64_t *c);
 /** Word of a permutation rank (w[0..K-1]) and back. */
-void gsp_perm_unrank(int K, int64_t r, int *w);
+GSP_API void gsp_perm_unrank(int K, int64_t r, int *w);
 /** The rank of word w[0..K-1] (inverse of gsp_perm_unrank). */
-int64_t gsp_perm_rank(int K, const int *w);
+GSP_API int64_t gsp_perm_rank(int K, const int *w);
 /** The group of order n whose product is table[x * n + y] [in, copied] (0 must be the
  * identity; associativity is the caller's: a table from a permutation group has it).
  * GSP_ERR_RANGE when n > GSP_GROUP_TABLE_MAX, an entry is out of range or 0 is not the
  * identity, or an element has no inverse. */
-gsp_err_t gsp_group_table(int64_t n, const int32_t *table, gsp_group_t **out);
+GSP_API gsp_err_t gsp_group_table(int64_t n, const int32_t *table, gsp_group_t **out);
 /** Deep copy and release (releasing a zeroed or NULL group is a no-op). */
-gsp_err_t gsp_group_copy(const gsp_group_t *src, gsp_group_t **out);
+GSP_API gsp_err_t gsp_group_copy(const gsp_group_t *src, gsp_group_t **out);
 /** Releases g and its factors; NULL is a no-op. */
-void gsp_group_free(gsp_group_t *g);
+GSP_API void gsp_group_free(gsp_group_t *g);
 /** True when every factor is abelian. */
-bool gsp_group_is_abelian(const gsp_group_t *g);
+GSP_API bool gsp_group_is_abelian(const gsp_group_t *g);
 
 /** A topology: nodes 0..n-1 and, for each node x, its arcs adj[off[x] .. off[x+1]-1] in the
  * order of docs/topology.md's table. When group != NULL the graph is the Cayley graph of that group
@@ -88,26 +89,26 @@ typedef struct gsp_topo {
  * Errors: GSP_ERR_PARSE (malformed spec or file), GSP_ERR_RANGE (a value out of range),
  * GSP_ERR_OVERFLOW / GSP_ERR_TOOBIG (size), GSP_ERR_IO (unreadable file), GSP_ERR_NOMEM.
  * gsp_errmsg() names the spec and the problem. Complexity O(n * degree) time and memory. */
-gsp_err_t gsp_topo_from_spec(gsp_topo_t *t, const char *spec);
+GSP_API gsp_err_t gsp_topo_from_spec(gsp_topo_t *t, const char *spec);
 /** Releases everything; destroying a zeroed topology is a no-op. */
-void gsp_topo_destroy(gsp_topo_t *t);
+GSP_API void gsp_topo_destroy(gsp_topo_t *t);
 
 /** Builds the Cayley graph of `group` [in, ownership taken even on error] on generators
  * gens[0..ngens-1] [in, copied]. Refuses the identity; removes repeated generators and adds
  * missing inverses after the given ones when close_inverses is true. */
-gsp_err_t gsp_topo_cayley(gsp_topo_t *t, gsp_group_t *group, const int64_t *gens, int ngens,
+GSP_API gsp_err_t gsp_topo_cayley(gsp_topo_t *t, gsp_group_t *group, const int64_t *gens, int ngens,
                           bool close_inverses, const char *spec);
 /** Cartesian product A x B [in, ownership of both taken even on error]. */
-gsp_err_t gsp_topo_product(gsp_topo_t *t, gsp_topo_t *a, gsp_topo_t *b);
+GSP_API gsp_err_t gsp_topo_product(gsp_topo_t *t, gsp_topo_t *a, gsp_topo_t *b);
 /** Graph from an edge list [in]: arcs u->v (and v->u unless directed). Duplicate arcs are
  * merged; self-loops and ids outside [0, n) are GSP_ERR_RANGE. */
-gsp_err_t gsp_topo_from_edges(gsp_topo_t *t, int64_t n, const int64_t *edges, int64_t nedges,
+GSP_API gsp_err_t gsp_topo_from_edges(gsp_topo_t *t, int64_t n, const int64_t *edges, int64_t nedges,
                               bool directed, const char *spec);
 
 /** Index of the arc from x to y, or -1. O(degree). */
-int64_t gsp_topo_arc_index(const gsp_topo_t *t, int64_t x, int64_t y);
+GSP_API int64_t gsp_topo_arc_index(const gsp_topo_t *t, int64_t x, int64_t y);
 /** Index of the generator inverse to generator i (Cayley graphs only). */
-int gsp_topo_gen_inverse(const gsp_topo_t *t, int i);
+GSP_API int gsp_topo_gen_inverse(const gsp_topo_t *t, int i);
 
 #ifdef __cplusplus
 }

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* algo_int.h — internals of the methods (not installed): helpers shared by methods, the
  * one-port broadcast tree, and the balanced-sequence engine shared by the packet-gossip methods (rotation,
  * balanced-search): a set S_t of elements that hold the packet of e, grown round by round with

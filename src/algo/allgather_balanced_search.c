@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* allgather_balanced_search.c — gossip with p packets per arc on any Cayley graph by searching
  * for a balanced sequence of sets directly (Def. 9 and Lemma 10 of the packet-gossip paper),
  * for graphs without a complete rotation: TM(3,7), TM(4,5), non-square tori, most circulants,

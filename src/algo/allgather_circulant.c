@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* allgather_circulant.c — gossip in the optimal circulants G(N; s, s+1) in D* rounds with
  * p = D* packets per arc (Monakhova–Monakhov, Prop. 8): every node broadcasts at once along its
  * copy of the quadrant tree of circulant-tree, i.e. the tree of node 0 translated to every origin

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* allgather_flood.c — gossip with unbounded packets: every node forwards, each round, what it
  * learned in the previous one, but only along the BFS tree of each packet's origin, so no node
  * receives a packet twice.

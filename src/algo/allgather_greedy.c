@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* allgather_greedy.c — gossip with p packets per arc on any graph by a per-round matching
  * heuristic: each receiver takes, on each of its in-arcs, up to p distinct packets that the
  * sender holds and it lacks, preferring the packets held by the fewest nodes (rarest first),

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* allgather_isomorphic.c — a graph given as a file that nauty shows to be a known Cayley graph
  * relabelled (a torus of some shape, a hypercube, a star graph, a complete graph, a circulant)
  * is planned as that spec — with the group's symmetric methods (rotation, balanced search,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* allgather_matching.c — gossip in the restricted models on any connected graph: one port (F1:
  * a node sends on one arc and receives on one per round), half duplex (H*: an edge carries one
  * direction per round), or both (H1), with p packets per arc and round or messages that

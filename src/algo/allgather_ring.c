@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* allgather_ring.c — gossip around a Hamiltonian cycle: every round every node passes on to
  * its successor the packets its successor lacks (the oldest first), up to p.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* allgather_rotation.c — optimal gossip with p packets per arc from a complete rotation
  * (Bermond, Kodate, Pérennes: Lemma 14, Lemma 17, Examples 7–8).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* allgather_sat.c — the fewest rounds, found by a SAT solver (gossip/sat.h): from the lower
  * bound up, the first number of rounds the solver can schedule. Every model (ports, duplex,
  * packets); graphs of up to GSP_PROVE_EXPLICIT_MAX nodes in the explicit form (the result is

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* allreduce_approx.c — an estimate of the global sum at every node after m < D rounds
  * (Theorem 5 of the global-sum paper).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* allreduce_blocks.c — bandwidth-optimal allreduce: reduce-scatter then allgather on N blocks.
  *
  * The vector is cut into N blocks, block x owned by node x. The best allgather schedule,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* allreduce_diameter2.c — global sum in 2 rounds on any graph of diameter 2 (Theorem 6 and
  * Corollary 7 of the global-sum paper).
  *

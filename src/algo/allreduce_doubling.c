@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* allreduce_doubling.c — global sum by recursive doubling: in round t every node x exchanges
  * its partial sum with x XOR 2^t and adds what it gets, so after log2 N rounds every node holds
  * the sum of all inputs, each once.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* allreduce_linear.c — Problem B of the global-sum paper made constructive: a linear protocol
  * W_D ... W_1 = J found numerically (problemb.c: Levenberg–Marquardt from random starts), turned
  * into a register schedule and proved by the verifier's exact linear-form check.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* allreduce_matching.c — exact global sum in the one-port model (F1): the one-port broadcast
  * tree (a maximum matching per round, gsp__telephone_tree) run backwards to add up the inputs
  * at the root, then forwards to hand the total back.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* allreduce_product.c — global sum on a Cartesian product A x B by summing over A's copies and
  * then over B's (Theorem 3 of the global-sum paper).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* allreduce_spectral.c — global sum in m rounds from the m + 1 distinct eigenvalues
  * (Theorem 1 of the global-sum paper, the Hoffman polynomial).
  *

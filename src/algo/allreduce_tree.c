@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* allreduce_tree.c — global sum by reduce-then-broadcast on a BFS tree.
  *
  * Applies to every connected graph with all ports (one number per arc per round, so any p and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* arbor.c — arc-disjoint spanning arborescences from one root (Edmonds' branching theorem), for
  * the broadcast that sends 1/k of the message down each of k trees at once.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* balanced.c — the balanced-sequence engine (see algo_int.h). A round is a set of picks
  * (y, i): y joins S by generator i from its predecessor s_i^-1 y, which must already be in S;
  * each generator carries at most p picks per round, so every arc carries at most p packets

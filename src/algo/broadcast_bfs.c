@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* broadcast_bfs.c — broadcast along a BFS tree from the root.
  *
  * Applies to every connected graph with all ports (any packets, either duplex: packets only

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* broadcast_circulant.c — broadcast without duplicate copies in the optimal circulants
  * G(N; s, s+1) (Monakhova–Monakhov, Programs 1–2 and Prop. 7).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* broadcast_matching.c — broadcast in the one-port model (F1, the telephone model: a node sends
  * on at most one arc and receives on at most one per round), on any connected graph.
  *

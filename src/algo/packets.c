@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* packets.c — the packet bookkeeping the explicit gossip heuristics share (greedy, matching):
  * which packet a receiver takes on an arc, and the delivery of a round. */
 #include "algo_int.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* poly_rounds.c — register schedules for polynomial iterations y <- (alpha + gamma D + beta A) y
  * (see algo_int.h), the building block of the spectral global-sum methods, and helpers on
  * spectra (distinct values, Leja ordering). */

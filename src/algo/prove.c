@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* prove.c — settling a plan's optimality with the SAT solver: ask for one round fewer until
  * the answer is no (a proof), the lower bound is reached, or the time runs out. Every shorter
  * schedule the solver finds is verified before it replaces the plan's. */

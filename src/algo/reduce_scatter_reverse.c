@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* reduce_scatter_reverse.c — reduce-scatter as the time-reversal of the best allgather.
  *
  * Every packet of an allgather schedule travels on a broadcast tree from its origin (its first

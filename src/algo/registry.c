@@ -1,9 +1,11 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* registry.c — the one table of construction methods, and planning: run a method (or every
  * applicable one for `auto`), verify what it built, compare with the lower bounds. */
 #include <stdio.h>
 #include <string.h>
 
 #include "algo_int.h"
+#include "core/core_int.h"
 
 extern const gsp_method_t gsp__method_broadcast_bfs;
 extern const gsp_method_t gsp__method_broadcast_circulant;
@@ -75,7 +77,8 @@ static gsp_err_t run_one(const gsp_plan_in_t *in, const gsp_method_t *m, gsp_pla
     gsp_err_t err;
     char why[256] = "";
     if (!m->applies(in, why, sizeof why))
-        return gsp_error(GSP_ERR_NOTAPPLIC, "method %s does not apply to %s: %s", m->name, in->topo->spec, why);
+        return gsp_error(GSP_ERR_NOTAPPLIC, "method %s does not apply to %s: %s", m->name, in->topo->spec,
+                         gsp__unprefixed(gsp__unprefixed(why, m->name), in->topo->spec));
     if ((err = m->build(in, &plan->sched))) return err;
     if ((err = gsp_sched_verify_flags(&plan->sched, in->topo, in->seed,
                                       GSP_VERIFY_NO_EXPAND | (m->approximate ? GSP_VERIFY_APPROX : 0u), &plan->report)))
@@ -122,7 +125,7 @@ gsp_err_t gsp_plan(const gsp_plan_in_t *in, gsp_collective_t c, const char *meth
             if (m->coll != c || m->approximate || m->on_request) continue;
             if (!m->applies(in, why, sizeof why)) {
                 size_t l = strlen(reasons);
-                snprintf(reasons + l, sizeof reasons - l, "%s%s: %s", l ? "; " : "", m->name, why);
+                snprintf(reasons + l, sizeof reasons - l, "%s%s: %s", l ? "; " : "", m->name, gsp__unprefixed(why, m->name));
                 continue;
             }
             if (in->progress) in->progress(in->progress_ctx, m->name, 0.0);
@@ -133,9 +136,10 @@ gsp_err_t gsp_plan(const gsp_plan_in_t *in, gsp_collective_t c, const char *meth
                  * finds nothing, numerics too poor): auto moves on. */
                 if (err != GSP_ERR_NOTAPPLIC) return err;
                 size_t l = strlen(reasons);
-                snprintf(reasons + l, sizeof reasons - l, "%s%s: %s", l ? "; " : "", m->name, gsp_errmsg());
+                const char *msg = gsp__unprefixed(gsp_errmsg(), m->name);
+                snprintf(reasons + l, sizeof reasons - l, "%s%s: %s", l ? "; " : "", m->name, msg);
                 l = strlen(plan->tried);
-                snprintf(plan->tried + l, sizeof plan->tried - l, "%s%s: %s", l ? "; " : "", m->name, gsp_errmsg());
+                snprintf(plan->tried + l, sizeof plan->tried - l, "%s%s: %s", l ? "; " : "", m->name, msg);
                 continue;
             }
             {

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* sat.c — exact decisions with a SAT solver (CaDiCaL, through its C interface): does an
  * allgather of R rounds exist under the model? Two encodings:
  *

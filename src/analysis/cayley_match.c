@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* cayley_match.c — a graph given as a file that is, up to relabelling, a known Cayley graph:
  * a torus of some shape, a hypercube, a star graph, a complete graph or a circulant. nauty's
  * canonical labelling puts isomorphic graphs in one form; the two labellings then give the

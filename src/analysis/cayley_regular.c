@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* cayley_regular.c — is a graph a Cayley graph at all? Exactly when its automorphism group has
  * a regular subgroup: one element taking node 0 to each node and none fixing it (Sabidussi).
  * nauty gives generators of Aut(G) and its order; when the group is small enough to list, it is

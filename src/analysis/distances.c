@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* distances.c — BFS, diameter and the distance distribution. A vertex-transitive graph looks
  * the same from every node, so one BFS gives every node's eccentricity and distance counts;
  * other graphs pay one BFS per node. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* nauty.c — a topology as nauty's sparse graph (nauty_int.h). */
 #include <string.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* nauty_int.h — a topology handed to nauty: its sparse graph and the label, partition and
  * orbit arrays sparsenauty fills (vertex-transitivity, canonical forms, automorphisms). */
 #ifndef GOSSIP_NAUTY_INT_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* problemb.c — numeric search for Problem B (see problemb.h) with GSL's nonlinear least squares
  * (Levenberg–Marquardt trust region). Unknowns: the weights of W_1..W_m on the pattern A + I;
  * residuals: the n^2 entries of W_m ... W_1 - J. The Jacobian is exact: the derivative of the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* rotation.c — complete rotations (Def. 12 of Bermond–Kodate–Pérennes): an automorphism w of
  * a Cayley graph with w(e) = e and w(s_i x) = s_{i+1} w(x) for a cyclic order of the
  * generators. Given the order, w is forced (w(s_i1 ... s_ik) = s_i1+1 ... s_ik+1), so one BFS

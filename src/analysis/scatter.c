@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* scatter.c — random scattering: the exact chain of Drezner and Barak and its simulation.
  *
  * Exact chain. With k colored nodes and B = n - k uncolored, each of the k colored messages

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* spectrum.c — adjacency eigenvalues. Characters diagonalise an abelian Cayley graph, so its
  * spectrum has a closed form at any size; a product's spectrum is the sumset of its factors';
  * anything else goes to LAPACK's symmetric divide-and-conquer solver. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* vertex_transitive.c — is every node alike? Known for Cayley graphs; refuted by unequal
  * degrees; otherwise nauty computes the orbits of the automorphism group and one orbit means
  * yes. nauty is not reentrant across threads without TLS; Debian builds it with TLS. */

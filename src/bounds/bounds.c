@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* bounds.c — lower bounds on rounds, each with its name and source.
  *  - diameter: a packet moves one arc per round (all collectives; Prop. 6 of the packet-gossip
  *    paper for gossip, Problem A of the global-sum paper for sums);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* circ_route.c — relative addresses and routing in the circulants G(N; s, s+1) (Monakhova–
  * Monakhov, Propositions 1–2 and Section 3). Prop. 2's closed form survives the transcription
  * only in part; for the optimal s the address is computed from its definition in O(1): a dozen

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* alloc.c — the one allocation wrapper, with a per-thread fault-injection hook for tests. */
 #include <errno.h>
 #include <stdlib.h>

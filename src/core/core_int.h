@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* core_int.h — internals of the library shared with the tools and tests (not installed): the
  * streaming JSON writer and the allocation-failure test hook. */
 #ifndef GOSSIP_CORE_INT_H
@@ -9,6 +10,10 @@
 
 /** Test hook: the k-th allocation from now on fails (k >= 1); k = 0 disables. Per thread. */
 void gsp_alloc_fail_after(int64_t k);
+
+/** msg without a leading "name: " (a method's message read where the method is already named:
+ * "linear: no protocol" under "linear"), else msg. */
+const char *gsp__unprefixed(const char *msg, const char *name);
 
 /* Streaming JSON writer. Keys and values are written in order; commas and nesting are
  * tracked here so that callers cannot produce malformed output. Pretty-printing is off:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* json_writer.c — a streaming JSON writer: schedules of 10^6 transfers are written without
  * building a tree in memory, which is why this is ours and not jansson's json_dumpf. */
 #include <math.h>

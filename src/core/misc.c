@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* misc.c — small well-known algorithms: bit counting, xoshiro256**, the int64 vector. */
 #include <string.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* output.c — every file the library and the tools write goes through here, so that a name means
  * the same thing to all of them:
  *   "-"                                 standard output;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* mpi_exec.c — running a plan: allgather, broadcast, allreduce (registers, or gather + local
  * reduction in rank order for any predefined op), and the local reduction itself, written here
  * so that 8- and 16-bit integer sums wrap around as the MPI standard says (Open MPI 4.1's AVX op

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* mpi_int.h — the plan's layout, shared by mpi_plan.c, mpi_exec.c and pmpi.c. */
 #ifndef GOSSIP_MPI_INT_H
 #define GOSSIP_MPI_INT_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* mpi_plan.c — one rank's share of a schedule, and its execution over MPI: per round, one
  * message per peer carrying all its packets (MPI_Pack'ed, so any datatype works), nonblocking
  * sends and receives, then the deliveries. Runs on a duplicate of the caller's communicator. */

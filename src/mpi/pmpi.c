@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* pmpi.c — libgossip_pmpi.so: MPI_Allgather, MPI_Allreduce, MPI_Reduce_scatter_block,
  * MPI_Bcast and MPI_Reduce served by gossip's exact runtime through the MPI profiling
  * interface. With LD_PRELOAD=libgossip_pmpi.so and GOSSIP_TOPOLOGY=torus:4x4, an unmodified

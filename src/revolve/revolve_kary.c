@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* revolve_kary.c — the revolving hierarchy on complete k-ary trees and for any number of
  * processes through virtual nodes (Garg and Ghosh, Section VI); see revolve.h. Positions are
  * indexed in level order (children of i: k i + 1 .. k i + k). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* revolve_next.c — `next` on in-order labelled complete binary trees (Garg and Ghosh, Section III
  * and IV): the permutation, its proof obligations checked in code (a permutation, primitive,
  * gather-tree constraint), the relabelling with new_next(x) = x + 1, new_parent, msg(x, t) of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* revolve_sim.c — repeated computation of a global function on the revolving messages. The
  * payload is a maximum (idempotent, as the paper's applications need: a global bound, a global
  * residual), so a message simply carries the sender's current value for every computation in

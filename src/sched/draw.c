@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* draw.c — pictures a person would rather look at than read: the broadcast tree of node 0's
  * packet (Fig. 3–6 of the packet-gossip paper), nodes labelled by the round they are reached
  * in, arcs coloured by generator and the legend saying what each generator does; circulants

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* export.c — schedules in the formats GPU runtimes read: msccl-tools' algorithm JSON and
  * MSCCL's XML, and the JSON read back (so a test can verify what was exported). */
 #include <jansson.h>
@@ -9,9 +10,19 @@
 
 /* An explicit allgather view of s: s itself, or its expansion on t. */
 static gsp_err_t explicit_view(const gsp_sched_t *s, const gsp_topo_t *t, gsp_sched_t *tmp, const gsp_sched_t **out) {
+    /* A register-form allreduce (a node's whole vector combined in registers) has no MSCCL
+     * form; the same collective in block form has: name the method that plans it. */
+    if (s->coll == GSP_COLL_ALLREDUCE && !s->blocks && t->directed)
+        return gsp_error(GSP_ERR_UNSUPPORTED, "export: this allreduce (method %s) is in register form, which MSCCL cannot "
+                         "express, and the block form (method rs-ag) needs an undirected graph: %s is directed",
+                         s->method && s->method[0] ? s->method : "unknown", t->spec);
+    if (s->coll == GSP_COLL_ALLREDUCE && !s->blocks)
+        return gsp_error(GSP_ERR_UNSUPPORTED, "export: this allreduce (method %s) is in register form, which MSCCL cannot "
+                         "express; plan it in block form with method rs-ag (gossip plan allreduce %s --method rs-ag -o FILE) "
+                         "and export that as msccl-xml", s->method && s->method[0] ? s->method : "unknown", s->topology);
     if (s->coll != GSP_COLL_ALLGATHER && s->coll != GSP_COLL_BROADCAST && !s->blocks)
         return gsp_error(GSP_ERR_UNSUPPORTED, "export: allgather and broadcast schedules, and reduce-scatter and allreduce in block "
-                         "form, only (this one is %s%s)", gsp_collective_name(s->coll), s->coll == GSP_COLL_ALLREDUCE ? " in register form" : "");
+                         "form, only (this one is %s)", gsp_collective_name(s->coll));
     if (s->nodes > GSP_EXPORT_MAX)
         return gsp_error(GSP_ERR_TOOBIG, "export: %lld nodes is above the limit of %d", (long long)s->nodes, GSP_EXPORT_MAX);
     if (s->nodes != t->n)

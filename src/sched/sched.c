@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* sched.c — building schedules in memory: rounds of transfers, allreduce combines, the
  * compact symmetric form and its expansion by translation (Lemma 10 of the packet-gossip
  * paper: what the origin e does, every origin h does translated by h). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* sched_io.c — the schedule file (docs/schedule-format.md, JSON version 1): a streaming writer that emits
  * one round per line, and a reader on jansson that names the round, the transfer and the rule
  * of the first thing it rejects. */
@@ -301,6 +302,13 @@ static gsp_err_t parse(gsp_sched_t *s, json_t *root, const char *path) {
 gsp_err_t gsp_sched_read(gsp_sched_t *s, FILE *f, const char *name) {
     json_error_t jerr;
     memset(s, 0, sizeof *s);
+    /* An XML file (an MSCCL export, an SVG) is said to be one, not "malformed JSON". */
+    int c = getc(f);
+    if (c == '<')
+        return gsp_error(GSP_ERR_PARSE, "%s: rule format: XML, not a gossip schedule: gossip writes XML (MSCCL exports, SVG) "
+                         "but reads schedules only as JSON (docs/schedule-format.md); give the schedule the file was made from",
+                         name);
+    if (c != EOF) ungetc(c, f);
     json_t *root = json_loadf(f, JSON_REJECT_DUPLICATES, &jerr);
     if (!root) {
         if (ferror(f)) return gsp_error(GSP_ERR_IO, "%s: read error", name);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* verify.c — the exact simulator. Dissemination tracks which packets each node holds (a bit
  * per node and origin); allreduce tracks every register as a linear form over the inputs (and
  * numerically with random inputs); a symmetric schedule is checked as a balanced sequence of

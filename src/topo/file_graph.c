@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* file_graph.c — the edge-list format of `file:PATH` (GraphML goes to graphml.c): one "u v" per
  * line, '#' comments,
  * optional header lines "directed" and "nodes N" before the first edge. Nodes are integer ids

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* graphml.c — `file:PATH.graphml`: GraphML, the XML graph format of yEd, Gephi, NetworkX and
  * igraph, read through igraph's reader (Debian libigraph-dev; its libxml2 parser), not ours.
  * Nodes are numbered in document order; each node's GraphML id becomes its name (t->names),

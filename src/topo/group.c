@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* group.c — element arithmetic of the groups behind Cayley graphs: finite abelian groups in
  * mixed radix, symmetric groups by lexicographic rank, and direct products of the two. */
 #include <string.h>

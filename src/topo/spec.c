@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* spec.c — the topology spec parser (docs/topology.md). Each family turns its arguments into a
  * group and generators (or an edge list) and hands them to topo.c; every rejection names
  * the spec and what is wrong with it. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* topo.c — building arc tables: Cayley graphs from a group and generators, Cartesian
  * products, and graphs from edge lists. The spec parser (spec.c) only calls these. */
 #include <stdlib.h>

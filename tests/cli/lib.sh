@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # lib.sh — helpers for the CLI tests: run the tool, check exit codes, error lines and JSON.
 set -u
 GOSSIP=${GOSSIP:?}

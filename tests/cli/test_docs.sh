@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # test_docs.sh — the tables of docs/ are what their scripts print today: each table is cut from
 # the doc (the rows after the line naming its command) and compared with a fresh run.
 # Usage: test_docs.sh BUILD_DIR SOURCE_DIR [global-sum|problemb|models]...

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # test_headers.sh — every function the public headers declare has a doc comment right above it
 # (igraph's and zstd's habit): a declaration whose previous non-blank line does not end a
 # comment fails, with the header and line. Usage: test_headers.sh SOURCE_DIR

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # test_info.sh — `gossip info`, --help, --version and the exit codes of the contract.
 GOSSIP=$1
 DATA=$2
 . "$(dirname "$0")/lib.sh"
 
-expect 0 --version && grepcheck '^gossip [0-9]+\.[0-9]+\.[0-9]+$'
+expect 0 --version && grepcheck '^gossip [0-9]+\.[0-9]+\.[0-9]+$' && grepcheck '^License GPL-3\.0-or-later: GNU GPL version 3 or later'
 expect 0 --help && grepcheck 'info'
 expect 0 help info && grepcheck '^usage: gossip info'
 expect 0 info --help && grepcheck '^usage: gossip info'

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 #!/usr/bin/env bash
 # test_output.sh — where the writers write (plan -o, export -o, draw -o, scatter --plot): "-" is
 # standard output (plan's report then on stderr), a FIFO or a device is written in place, a

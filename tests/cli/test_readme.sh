@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # test_readme.sh — the README's examples are run: every line "$ gossip ..." inside a fenced
 # block is executed and its output compared with the lines that follow it in the README.
 GOSSIP=$1

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # test_scatter.sh — `gossip scatter`: JSON keys, reproducibility, the plot, bad input.
 GOSSIP=$1
 . "$(dirname "$0")/lib.sh"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* fuzz_common.h — shared by the libFuzzer harnesses: inputs as C strings or temporary files,
  * and the limits every target runs under (no graph above 1 MB is built: the targets exercise the readers, and
  * bigger graphs only take time). */

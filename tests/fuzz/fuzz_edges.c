@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* fuzz_edges.c — the edge-list reader (file:PATH): any file, a graph or one error. */
 #include "fuzz_common.h"
 

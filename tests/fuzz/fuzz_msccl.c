@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* fuzz_msccl.c — the msccl-tools JSON importer, onto the 3x3 torus, then the verifier. */
 #include "fuzz_common.h"
 

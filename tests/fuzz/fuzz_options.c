@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* fuzz_options.c — the command line's value parsers: integers with ranges, the model options,
  * the cost model's seconds and byte sizes. The input is "OPTION\nVALUE". */
 #include "fuzz_common.h"

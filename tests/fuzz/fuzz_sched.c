@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* fuzz_sched.c — the schedule reader followed by the verifier: any file is either refused
  * with one error or loaded and judged; a schedule on a small topology is verified. */
 #include "fuzz_common.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* fuzz_spec.c — the topology spec parser: any bytes, a graph or one error; a graph that is
  * built must be consistent (arcs inside 0..n-1, offsets increasing). */
 #include "fuzz_common.h"

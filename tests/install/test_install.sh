@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # test_install.sh — `cmake --install` into a temporary prefix, then what a user does with it:
 # run the tools, read the man pages, complete a command, and build and run a client both with
 # `pkg-config --cflags --libs gossip` and with `find_package(gossip)` (shared and static).
@@ -14,20 +15,26 @@ check() { # DESCRIPTION COMMAND...
 }
 check "cmake --install" cmake --install "$build" --prefix "$p/usr"
 P=$p/usr
+# The version the build was configured with (project() in CMakeLists.txt): the installed files
+# must all carry it.
+ver=$(sed -n 's/^CMAKE_PROJECT_VERSION:STATIC=//p' "$build/CMakeCache.txt")
+[[ "$ver" =~ ^[0-9]+\.[0-9]+\.[0-9]+$ ]] || { echo "FAIL: no project version in $build/CMakeCache.txt"; exit 1; }
+major=${ver%%.*} minor=${ver#*.}
+minor=${minor%%.*}
 lib=$(cd "$P" && ls -d lib*/ | head -1)
 lib=${lib%/}
 for f in bin/gossip bin/gossip-mpi "$lib/libgossip.a" "$lib/libgossip_mpi.a" "$lib/libgossip_pmpi.so" \
     include/gossip/gossip.h include/gossip/version.h include/gossip/mpi.h "$lib/pkgconfig/gossip.pc" \
     "$lib/pkgconfig/gossip-mpi.pc" "$lib/cmake/gossip/gossipConfig.cmake" "$lib/cmake/gossip/gossipConfigVersion.cmake" \
     share/man/man1/gossip.1 share/man/man1/gossip-plan.1 share/man/man1/gossip-verify.1 \
-    share/bash-completion/completions/gossip; do
+    share/bash-completion/completions/gossip share/doc/gossip/LICENSE share/doc/gossip/README.md share/doc/gossip/CHANGELOG.md; do
     check "installed $f" test -s "$P/$f"
 done
 # A versioned SONAME, and the unversioned name for linking.
-check "libgossip.so SONAME" bash -c "objdump -p '$P/$lib/libgossip.so' | grep -q 'SONAME *libgossip.so.0$'"
-check "libgossip.so.0.1.0" test -f "$P/$lib/libgossip.so.0.1.0"
+check "libgossip.so SONAME" bash -c "objdump -p '$P/$lib/libgossip.so' | grep -q 'SONAME *libgossip.so.$major\$'"
+check "libgossip.so.$ver" test -f "$P/$lib/libgossip.so.$ver"
 # The installed tools run from anywhere (no build tree, RPATH to the installed libraries).
-check "installed gossip --version" bash -c "cd / && '$P/bin/gossip' --version | grep -qx 'gossip 0.1.0'"
+check "installed gossip --version" bash -c "cd / && '$P/bin/gossip' --version | grep -qx 'gossip $ver'"
 check "installed gossip plans" bash -c "'$P/bin/gossip' plan allgather torus:4x4 | grep -q optimal"
 # Man pages: one per command, from the tool's --help.
 check "gossip-plan.1 is a man page of plan" bash -c "grep -q '^\.TH \"GOSSIP-PLAN\" 1' '$P/share/man/man1/gossip-plan.1' && grep -q -- '--packets' '$P/share/man/man1/gossip-plan.1'"
@@ -35,13 +42,15 @@ check "gossip-plan.1 is a man page of plan" bash -c "grep -q '^\.TH \"GOSSIP-PLA
 check "bash completion" bash -c "PATH='$P/bin':\$PATH; source '$P/share/bash-completion/completions/gossip'; COMP_WORDS=(gossip pl); COMP_CWORD=1; _gossip; [ \"\${COMPREPLY[*]}\" = plan ] && COMP_WORDS=(gossip plan --pa); COMP_CWORD=2; _gossip; [ \"\${COMPREPLY[*]}\" = --packets ]"
 # pkg-config: a client compiled and linked with nothing but what gossip.pc says.
 export PKG_CONFIG_PATH=$P/$lib/pkgconfig
-check "pkg-config --modversion" bash -c "[ \"\$(pkg-config --modversion gossip)\" = 0.1.0 ]"
+check "gossip.pc states the licence" grep -qx 'License: GPL-3.0-or-later' "$P/$lib/pkgconfig/gossip.pc"
+check "installed LICENSE is the GPL-3" grep -q 'Version 3, 29 June 2007' "$P/share/doc/gossip/LICENSE"
+check "pkg-config --modversion" bash -c "[ \"\$(pkg-config --modversion gossip)\" = $ver ]"
 check "pkg-config client builds" bash -c "cc -std=c11 -Wall -Werror '$src/examples/plan_verify.c' -o '$p/client_pc' \$(pkg-config --cflags --libs gossip)"
 check "pkg-config client runs" bash -c "LD_LIBRARY_PATH='$P/$lib' '$p/client_pc' torus:4x4 '$p/s.json' | grep -q 'verifier: valid' && '$P/bin/gossip' verify '$p/s.json' >/dev/null"
 check "pkg-config --static client builds" bash -c "cc -std=c11 '$src/examples/plan_verify.c' -o '$p/client_pcs' \$(pkg-config --cflags gossip) '$P/$lib/libgossip.a' \$(pkg-config --static --libs-only-l gossip | sed 's/-lgossip\\b//')"
 check "pkg-config --static client runs" bash -c "'$p/client_pcs' hypercube:4 | grep -q 'verifier: valid'"
 # find_package: gossip::gossip (shared) and gossip::gossip_static.
-check "find_package client configures" cmake -S "$src/tests/install/client" -B "$p/cb" -DCMAKE_PREFIX_PATH="$P" -DEXAMPLE="$src/examples/plan_verify.c"
+check "find_package client configures" cmake -S "$src/tests/install/client" -B "$p/cb" -DCMAKE_PREFIX_PATH="$P" -DEXAMPLE="$src/examples/plan_verify.c" -DGOSSIP_WANT="$major.$minor"
 check "find_package client builds" cmake --build "$p/cb"
 check "find_package client (shared) runs" bash -c "'$p/cb/client_shared' star:4 | grep -q 'verifier: valid'"
 check "find_package client (static) runs" bash -c "'$p/cb/client_static' cycle:7 | grep -q 'verifier: valid'"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* dropin_mpi.c — an ordinary MPI program (it knows nothing of gossip) doing what real programs
  * do to their collectives, run under the drop-in by the MPI tier:
  *  1. the same bytes described by different datatypes on different ranks: a broadcast whose root

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* exact_mpi.c — an ordinary MPI program (it knows nothing of gossip) that checks what an MPI
  * user relies on, against closed forms and against the other ranks: integer-valued doubles
  * summed exactly; random doubles bit-identical on every rank (compared through PMPI_Allgather,

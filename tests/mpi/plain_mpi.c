@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* plain_mpi.c — an ordinary MPI program that knows nothing of gossip: MPI_Allgather (also in
  * place), MPI_Allreduce (sum of doubles, max of ints, in place) and MPI_Bcast, each checked
  * against the closed-form answer. Run under LD_PRELOAD=libgossip_pmpi.so it gets gossip's

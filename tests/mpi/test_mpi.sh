@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # test_mpi.sh — gossip's exact runtime run for real with Debian's Open MPI: results identical to
 # MPI's own collectives (reductions: equal to the standard's wrap-around result, the same bits on
 # every rank) on 2 to 16 ranks, every collective and every runtime algorithm, several datatypes

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_analysis.c — distances, spectra, vertex-transitivity and complete rotations against
  * closed forms and published values (OEIS A007799, Bermond–Kodate–Pérennes, Monakhova). */
 #include <setjmp.h>

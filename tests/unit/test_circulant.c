@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_circulant.c — the optimal circulants' relative addresses and routing against BFS: for every
  * N from 5 to 3000 and every destination from node 0 the address length is the distance; routes
  * from random sources are shortest paths; with random faults a message arrives exactly when BFS

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_core.c — errors, allocation fault injection, RNG, bitsets, the JSON writer, outputs. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -22,6 +23,25 @@ static void test_error_names(void **state) {
     assert_string_equal(gsp_strerror(GSP_ERR_NOMEM), "out of memory");
     assert_int_equal(gsp_error(GSP_ERR_RANGE, "x=%d", 5), GSP_ERR_RANGE);
     assert_string_equal(gsp_errmsg(), "x=5");
+    /* Prefixing the last error with itself as an argument: formatted aside, then stored (a
+     * vsnprintf into its own argument garbled "5040 nodes" into "spectral: spectral: 40 nodes"). */
+    gsp_error(GSP_ERR_TOOBIG, "%d nodes is above the limit of %d", 5040, 4000);
+    assert_int_equal(gsp_error(GSP_ERR_NOTAPPLIC, "spectral: %s", gsp_errmsg()), GSP_ERR_NOTAPPLIC);
+    assert_string_equal(gsp_errmsg(), "spectral: 5040 nodes is above the limit of 4000");
+    gsp_error(GSP_ERR_NOTAPPLIC, "%s; again: %s", gsp_errmsg(), gsp_errmsg());
+    assert_string_equal(gsp_errmsg(), "spectral: 5040 nodes is above the limit of 4000; again: spectral: 5040 nodes is above the limit of 4000");
+    /* A message longer than the buffer is cut, still terminated, also when it prefixes itself. */
+    char longer[2000];
+    memset(longer, 'x', sizeof longer - 1);
+    longer[sizeof longer - 1] = 0;
+    gsp_error(GSP_ERR_PARSE, "%s", longer);
+    size_t cap = strlen(gsp_errmsg());
+    assert_true(cap > 100 && cap < sizeof longer - 1);
+    gsp_error(GSP_ERR_PARSE, "p: %s", gsp_errmsg());
+    assert_int_equal(strlen(gsp_errmsg()), cap);
+    assert_memory_equal(gsp_errmsg(), "p: xxx", 6);
+    gsp_error_clear();
+    assert_string_equal(gsp_errmsg(), "no detail");
     /* Values are part of the ABI: never renumbered. */
     assert_int_equal(GSP_ERR_TOOBIG, 6);
     assert_int_equal(GSP_ERR_LIMIT, 12);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_exhaustive.c — every method of the registry on every topology family at small sizes
  * and under each model it claims: the schedule must verify, meet the method's own round
  * count, and never beat a lower bound (which would mean a broken bound or verifier). */

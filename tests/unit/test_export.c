@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_export.c — exported schedules read back and verified. msccl-json is imported by the
  * library; MSCCL XML is parsed here with libxml2 (an independent reader): each send step in a
  * threadblock with a send peer is a transfer; its round is the earliest one its dependencies

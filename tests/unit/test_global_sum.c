@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_global_sum.c — the global-sum paper reproduced: hypercubes in K = D rounds (Corollary 2),
  * complete graphs in 1, the Petersen graph in 2 (Theorem 1 and Corollary 7), cycles in
  * floor(n/2) = D, C5 x K2 in D = 3 although it is not distance-regular (Theorem 3), star graphs

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_packet_gossip.c — the packet-gossip paper's results reproduced by construction and
  * proved by the verifier (the O(N d) balanced-sequence check, plus full expansion where
  * N <= 4096): Example 4, Example 8, Prop. 20, Prop. 22, Lemma 21, and the tight optimal

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_revolve.c — the revolving hierarchy of Garg and Ghosh against the paper: eq. (1) for
  * N = 7, eq. (4) for N = 31, Theorem 2's CDS for every n up to 20, and, checked by brute force
  * for n <= 12, the tree properties: every node gathers from its whole subtree through

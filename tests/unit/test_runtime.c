@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_runtime.c — the runtime's arc-disjoint spanning trees and the multitree phases.
  *
  * Independent truth: the trees are checked arc by arc (every node but the root has one parent

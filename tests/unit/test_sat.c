@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_sat.c — the SAT decisions against independent truth: an exhaustive search of every
  * schedule on tiny graphs, for each model; the lower bounds (one round below any bound: no);
  * every "yes" schedule through the verifier; the symmetric form against the explicit one; and

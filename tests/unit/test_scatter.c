@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_scatter.c — random scattering against the paper's Table 1, a brute-force enumeration of
  * the chain for n <= 6, Lemma 3, and simulation inside its confidence interval. */
 #include <setjmp.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_sched.c — the schedule file and the verifier: round trips, one negative test per rule
  * of the round model, malformed files, and the symmetric check against expansion. */
 #include <setjmp.h>

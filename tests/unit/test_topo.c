@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_topo.c — the spec grammar and the node-index and arc-order conventions of docs/topology.md,
  * checked against hand-computed coordinates, and the errors for bad specs. */
 #include <setjmp.h>

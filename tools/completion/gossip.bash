@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # bash completion for gossip: commands, collectives, topology families, methods (asked of the
 # installed tool, so they never go stale) and each command's options (from its --help).
 _gossip() {

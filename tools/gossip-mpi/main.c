@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* gossip-mpi — run gossip's schedules for real: `mpirun -n P gossip-mpi run COLLECTIVE SPEC`
  * executes the collective with gossip's plan and with MPI's own, checks that every rank got the
  * same result, and reports time, messages and bytes. */

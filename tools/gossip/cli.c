@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* cli.c — helpers shared by the subcommands. */
 #include <errno.h>
 #include <stdarg.h>

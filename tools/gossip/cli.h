@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* cli.h — what the subcommands share: error reporting with the contract's exit codes,
  * progress on stderr when it is a terminal, and small argument helpers. */
 #ifndef GOSSIP_CLI_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* cmd_draw.c — `gossip draw (SPEC | FILE) -o OUT.svg`: the broadcast tree of an optimal
  * allgather on a topology (planned with auto), or of a schedule file; with --topology-only the
  * topology alone (circulants on the rhombus of relative addresses). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* cmd_export.c — `gossip export FILE --format msccl-json|msccl-xml`: a schedule in the formats
  * GPU collective runtimes read. */
 #include <stdio.h>
@@ -24,7 +25,8 @@ static const char usage_text[] =
     "(gossip plan allreduce --method rs-ag): receive-reduce-copy steps chained per chunk.\n"
     "The schedule is verified before it is exported. OUT (default: standard output, also '-') is\n"
     "written whole or not at all: a temporary file renamed over it; a device or a FIFO is written\n"
-    "in place. FILE '-' reads the schedule from standard input.\n"
+    "in place; 'written OUT' is printed as plan -o does (on stderr when OUT is standard output).\n"
+    "FILE '-' reads the schedule from standard input.\n"
     "\n"
     "example:\n"
     "  $ gossip plan allgather torus:4x4 -o t.json >/dev/null\n"
@@ -79,6 +81,8 @@ static int run(int argc, char **argv) {
     gsp_export_opts_t o = {minb, maxb, name};
     err = xml ? gsp_export_msccl_xml(&s, &t, &o, out.f) : gsp_export_msccl_json(&s, &t, &o, out.f);
     if ((err = gsp_out_close(&out, err))) rc = cli_write_error(err);
+    else if (outpath) /* as plan -o says: on stderr when the file is standard output */
+        fprintf(cli_output_is_stdout(outpath) ? stderr : stdout, "%-12s %s\n", "written", strcmp(outpath, "-") ? outpath : "standard output");
 done:
     gsp_sched_destroy(&s);
     gsp_topo_destroy(&t);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* cmd_info.c — `gossip info SPEC`: invariants, spectrum summary, complete rotation and lower
  * bounds of a topology. Symmetry first: one BFS for a vertex-transitive graph. */
 #include <stdio.h>

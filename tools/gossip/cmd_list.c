@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* cmd_list.c — `gossip list`: the method registry, optionally filtered by collective and by
  * whether a method applies to a topology. */
 #include <stdio.h>
@@ -122,6 +123,8 @@ static int run(int argc, char **argv) {
         if (coll && m->coll != coll) continue;
         char why[256] = "";
         bool ok = spec ? m->applies(&in, why, sizeof why) : true;
+        /* The row names the method and the command the topology: neither is repeated. */
+        const char *why_not = spec ? gsp__unprefixed(gsp__unprefixed(why, m->name), t.spec) : why;
         if (json) {
             gsp_jw_obj_begin(&w);
             gsp_jw_key(&w, "name"); gsp_jw_str(&w, m->name);
@@ -131,10 +134,10 @@ static int run(int argc, char **argv) {
             gsp_jw_key(&w, "applies");
             if (spec) gsp_jw_bool(&w, ok); else gsp_jw_null(&w);
             gsp_jw_key(&w, "why_not");
-            if (spec && !ok) gsp_jw_str(&w, why); else gsp_jw_null(&w);
+            if (spec && !ok) gsp_jw_str(&w, why_not); else gsp_jw_null(&w);
             gsp_jw_obj_end(&w);
         } else if (spec) {
-            printf("%-16s %-14s %s%s\n", m->name, gsp_collective_name(m->coll), ok ? "yes" : "no: ", why);
+            printf("%-16s %-14s %s%s\n", m->name, gsp_collective_name(m->coll), ok ? "yes" : "no: ", why_not);
         } else {
             printf("%-16s %-14s %s [%s]\n", m->name, gsp_collective_name(m->coll), m->where, m->source);
         }

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* cmd_plan.c — `gossip plan COLLECTIVE SPEC`: build a schedule with a method from the registry
  * (or the shortest one, `auto`), verify it with the simulator, compare with the lower bounds. */
 #include <stdio.h>
@@ -502,9 +503,13 @@ static int run(int argc, char **argv) {
         else if (plan.optimality == GSP_OPT_PROVED_SYMMETRIC)
             fprintf(rep, "%-12s among symmetric schedules: %s; %lld above the lower bound\n", "optimal", plan.proof,
                    (long long)(plan.sched.nrounds - plan.lower_bound));
-        else
+        else {
+            /* --prove is advised only where it runs: allgather on at most GSP_PROVE_EXPLICIT_MAX
+             * nodes or on a Cayley graph (gsp_plan_prove). */
+            bool provable = coll == GSP_COLL_ALLGATHER && (t.n <= GSP_PROVE_EXPLICIT_MAX || t.group);
             fprintf(rep, "%-12s open: %lld above the lower bound%s%s\n", "optimal", (long long)(plan.sched.nrounds - plan.lower_bound),
-                   plan.proof[0] ? "; " : " (--prove asks a SAT solver)", plan.proof);
+                   plan.proof[0] ? "; " : provable ? " (--prove asks a SAT solver)" : "", plan.proof);
+        }
         fprintf(rep, "%-12s yes: %lld transfers, %lld duplicate deliveries, peak %lld packets on an arc in a round\n",
                "verified", (long long)plan.report.transfers, (long long)plan.report.duplicates,
                (long long)plan.report.peak_arc_load);

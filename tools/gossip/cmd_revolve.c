@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* cmd_revolve.c — `gossip revolve N`: the revolving hierarchy (Garg and Ghosh) for N = 2^n - 1
  * processes: labels, messages per step, the communication distance set, and per-process load. */
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* cmd_route.c — `gossip route SPEC SRC DST`: table-free routing in an optimal circulant by
  * relative addresses, adapting to failed nodes and links. */
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* cmd_scatter.c — `gossip scatter N`: random scattering (the probabilistic-scattering paper):
  * exact distribution, Monte-Carlo simulation, asymptotics side by side, and a plot. */
 #include <math.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* cmd_verify.c — `gossip verify FILE`: simulate a schedule file on its topology and check
  * every rule of the round model. Exit 0 correct, 1 incorrect (first violation named), 2 bad
  * input. */
@@ -100,6 +101,13 @@ static int run(int argc, char **argv) {
     head[n] = 0;
     msccl = strstr(head, "\"msccl_type\"") != NULL;
     const char *name = std ? "standard input" : path;
+    /* MSCCL XML (gossip export --format msccl-xml) starts with <algo: written, not read back. */
+    if (head[strspn(head, " \t\r\n")] == '<' && strstr(head, "<algo")) {
+        free(in);
+        return cli_usage_error("verify: %s is MSCCL XML, which gossip writes but does not read; verify the schedule it was "
+                               "exported from, or export that with --format msccl-json and verify the result with --topology SPEC",
+                               name);
+    }
     if (msccl && !topology) {
         free(in);
         return cli_usage_error("verify: %s is msccl-tools JSON: give the topology it runs on (--topology SPEC)", name);

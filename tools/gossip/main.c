@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* main.c — the gossip command: git-style subcommands, each in its own cmd_<name>.c. */
 #include <errno.h>
 #include <signal.h>
@@ -65,7 +66,11 @@ int main(int argc, char **argv) {
         return finish(EXIT_OK);
     }
     if (!strcmp(name, "--version") || !strcmp(name, "-V") || !strcmp(name, "version")) {
-        printf("gossip %s\n", gsp_version());
+        printf("gossip %s\n"
+               "License %s: GNU GPL version 3 or later <https://gnu.org/licenses/gpl.html>.\n"
+               "This is free software: you are free to change and redistribute it.\n"
+               "There is NO WARRANTY, to the extent permitted by law.\n",
+               gsp_version(), GSP_LICENSE);
         return finish(EXIT_OK);
     }
     if (!strcmp(name, "help")) {
