@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # bench/ompi_overhead.sh — what the drop-in adds to a small call on this machine's Open MPI:
 # CALLS (default 10^5) MPI_Allreduce of one double and MPI_Bcast of one int on P ranks, plain and
 # with libgossip_pmpi.so preloaded, interleaved REPS times (default 5); prints the medians per

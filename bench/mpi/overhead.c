@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* overhead.c — the cost of one small collective call: CALLS MPI_Allreduce of one double (and
  * MPI_Bcast of one int) in a loop, timed on every rank, the slowest rank's time per call
  * printed. Run once plain and once with the drop-in preloaded (bench/ompi_overhead.sh); the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* runtime.h — the algorithms the MPI runtime runs, built from proved schedules, and the cost
  * model that chooses among them. Everything here is exact: every result block is reduced once,
  * at one node, in an order fixed by the schedule, then copied, so every rank gets the same bits

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* mpi_rt.c — exact collectives over MPI from the runtime algorithms of runtime.h.
  *
  * Each rank extracts its share of every phase: per round, one message per peer listing the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* rt_algos.c — the set of candidates for one collective: what every algorithm of the registry
  * needs computed once (the flood and the broadcast tree in compact form, lower bounds), each
  * applicable algorithm added (built, or pending with lower-bound statistics), pending ones built

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* rt_cost.c — the cost model: alpha-beta-gamma with hop latency, per-message overhead, beta by
  * message size and a shared-memory variant; predictions of a phase from its per-round
  * statistics, and the choice among candidates. Every rank computes the same numbers. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* rt_dims.c — broadcast and reduce on tori and hypercubes, coordinate by coordinate: a flat
  * broadcast along each coordinate's ring in turn (the root's ring, then every ring of the next
  * coordinate; reduce: the reverse, each ring combined at its informed node in ring order).

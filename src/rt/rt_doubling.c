@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* rt_doubling.c — recursive doubling and halving on 2^m ranks whose index bits are coordinate
  * bits: hypercubes (every partner a neighbour) and tori whose sides are powers of two (the
  * partner r XOR 2^b is 2^c links away along one coordinate; the network routes the message).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* rt_flat.c — broadcast and reduce by direct messages: the root sends the vector to every rank,
  * farthest first (reduce: every rank sends its vector to the root, which combines them in rank
  * order, exact). One round of routed messages: on a cut-through network the farthest rank hears

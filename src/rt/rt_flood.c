@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* rt_flood.c — allgather and reduce-scatter in D rounds, messages concatenated (the latency path).
  *
  * Every origin's block travels down its BFS tree: on a Cayley graph the identity's tree

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* rt_gather.c — allreduce for small vectors: every rank gathers every vector by the flood (D
  * rounds), then reduces the N vectors in rank order, the same order on every rank (exact).
  * Cost: D rounds of the flood on whole vectors, plus gamma (N - 1) V at every rank. */

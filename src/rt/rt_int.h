@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* rt_int.h — internals of the runtime's algorithms (not installed): the registry's entry type,
  * the context every algorithm is added from, and the phase builders they share. */
 #ifndef GOSSIP_RT_INT_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* rt_multitree.c — broadcast and reduce down k arc-disjoint spanning trees from the root (k = the
  * arc connectivity from the root, Edmonds' theorem: the degree on tori, hypercubes, complete
  * graphs), 1/k of the vector down each, pipelined in segments: every arc carries one block in

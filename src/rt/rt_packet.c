@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* rt_packet.c — allgather and reduce-scatter on the p = 1 allgather (one block per arc and round).
  *
  * Applies to every connected graph the p = 1 allgather methods plan (a complete rotation,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* rt_phases.c — the phase builders the runtime's algorithms share: explicit phases with their
  * statistics, symmetric phases (a Cayley graph's allgather in compact form), translated trees,
  * pending phases (lower-bound statistics), scatters, and the schedules they start from (the p = 1

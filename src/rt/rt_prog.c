@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* rt_prog.c — one rank's program, computed from a phase's compact form: what this rank sends and
  * receives, in which round, which blocks. No rank builds another rank's transfers: a symmetric
  * (Cayley) phase translates the origin's entries to this rank, a tree phase translates the

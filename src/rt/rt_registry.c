@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* rt_registry.c — the one table of the runtime's algorithms. The choice, `gossip plan --bytes`,
  * `gossip list --runtime` (and with it the docs table) and the tests all read it; each entry
  * lives in its own file, whose header comment gives its cost and where it applies. The order is

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* rt_rings.c — dimension-wise bidirectional rings on every port at once (tori of any shape,
  * hypercubes).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* rt_rs_ag.c — allreduce as the p = 1 reduce-scatter then the p = 1 allgather on N blocks.
  *
  * Applies where rt_packet.c does. Rounds: 2 ceil((N-1)/d) where the bound is met; every arc

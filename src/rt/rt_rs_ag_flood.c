@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* rt_rs_ag_flood.c — allreduce as the flood reversed (a reduce-scatter in D rounds), then the
  * flood forward: 2D rounds, up to about twice the p = 1 schedule's load on the busiest arc.
  * Compact on Cayley graphs; explicit (pending) elsewhere, up to 4096 nodes. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* rt_rs_gather.c — reduce as the p = 1 reduce-scatter, then the finished blocks gathered into the
  * root (the balanced BFS scatter reversed). About 2 ceil((N-1)/d) + ecc rounds. Pending until
  * chosen. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* rt_scatter_allgather.c — broadcast as a scatter of N blocks from the root, one block per arc
  * and round down a BFS tree with balanced root branches (deepest destinations first), then the
  * p = 1 allgather. About ceil((N-1)/d) + ecc + ceil((N-1)/d) rounds; the root's arcs carry

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* rt_tree.c — whole vectors along a broadcast tree: broadcast down it, reduce up it, allreduce
  * up the tree of node 0 and back down.
  *

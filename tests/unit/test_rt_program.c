@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_rt_program.c — every rank's program of every runtime algorithm, assembled into one
  * schedule and checked.
  *
