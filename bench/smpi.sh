@@ -19,7 +19,7 @@ fi
 [ -f build/libgossip.a ] || { cmake --preset default >/dev/null && cmake --build --preset default -j "$(nproc)" >/dev/null; }
 w=build-smpi
 mkdir -p "$w" bench/out/smpi
-smpicc -O2 -Iinclude -Ibuild/include -Isrc/mpi bench/smpi/smpi_bench.c src/mpi/mpi_rt.c src/mpi/mpi_exec.c src/mpi/mpi_plan.c build/libgossip.a \
+smpicc -O2 -Iinclude -Ibuild/include -Isrc/mpi bench/smpi/smpi_bench.c src/mpi/mpi_ctx.c src/mpi/mpi_choose.c src/mpi/mpi_engine.c src/mpi/mpi_coll.c src/mpi/mpi_exec.c src/mpi/mpi_plan.c build/libgossip.a \
     -ljansson -lnauty -ligraph -lgsl -llapacke -llapack -lblas -lcadical -lstdc++ -lm -o "$w/smpi_bench" 2>/dev/null
 for i in $(seq 0 63); do echo "node-$i"; done >"$w/hosts"
 

@@ -1,0 +1,311 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* mpi_coll.c — the exact collectives' entry points (allgather, allreduce, reduce-scatter,
+ * broadcast, reduce): datatypes made comparable across ranks (the bytes of the signature, or the
+ * predefined type a reduction's datatype repeats), arguments checked before any message, the
+ * phases run by the engine. */
+#include <limits.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mpi_rt_int.h"
+
+bool gsp_mpi_ctx_plain(MPI_Datatype dt) {
+    dtinfo_t d;
+    gsp__mpi_dt_info(dt, &d);
+    return d.plain;
+}
+
+/* ---- datatypes: what every rank cuts the same way ---- */
+
+/* The predefined type a datatype repeats and how many of it one element holds: a predefined
+ * type, or contiguous and dup types over one (nested). Ranks may describe the same signature
+ * with different such types; counted in the predefined type, their cuts agree. */
+static bool basic_of(MPI_Datatype dt, MPI_Datatype *bt, int64_t *mult) {
+    MPI_Datatype cur = dt;
+    bool owned = false, ok = false;
+    *mult = 1;
+    for (int depth = 0; depth < 32; depth++) {
+        int ni, na, nd, comb;
+        if (MPI_Type_get_envelope(cur, &ni, &na, &nd, &comb) != MPI_SUCCESS) break;
+        if (comb == MPI_COMBINER_NAMED) {
+            *bt = cur;
+            ok = true;
+            break;
+        }
+        if ((comb != MPI_COMBINER_CONTIGUOUS && comb != MPI_COMBINER_DUP) || ni > 1 || na != 0 || nd != 1) break;
+        int ints[1] = {1};
+        MPI_Aint addrs[1];
+        MPI_Datatype types[1];
+        if (MPI_Type_get_contents(cur, ni, na, nd, ints, addrs, types) != MPI_SUCCESS) break;
+        if (comb == MPI_COMBINER_CONTIGUOUS) *mult *= ints[0];
+        if (owned) MPI_Type_free(&cur);
+        cur = types[0];
+        int n1, n2, n3, c2;
+        owned = MPI_Type_get_envelope(cur, &n1, &n2, &n3, &c2) == MPI_SUCCESS && c2 != MPI_COMBINER_NAMED;
+    }
+    if (!ok && owned) MPI_Type_free(&cur);
+    return ok;
+}
+
+/* The standard's groups of predefined types for the predefined reductions (MPI 4.0, 6.9.2). */
+enum { K_NONE, K_INT, K_FLOAT, K_COMPLEX, K_BOOL, K_BYTE };
+
+static int kind_of(MPI_Datatype t) {
+    static const MPI_Datatype ints[] = {MPI_INT,       MPI_LONG,      MPI_SHORT,    MPI_UNSIGNED_SHORT, MPI_UNSIGNED,
+                                        MPI_UNSIGNED_LONG, MPI_LONG_LONG, MPI_UNSIGNED_LONG_LONG, MPI_SIGNED_CHAR, MPI_UNSIGNED_CHAR,
+                                        MPI_INT8_T,    MPI_INT16_T,   MPI_INT32_T,  MPI_INT64_T,        MPI_UINT8_T,
+                                        MPI_UINT16_T,  MPI_UINT32_T,  MPI_UINT64_T, MPI_AINT,           MPI_OFFSET,
+                                        MPI_COUNT};
+    static const MPI_Datatype flts[] = {MPI_FLOAT, MPI_DOUBLE, MPI_LONG_DOUBLE};
+    static const MPI_Datatype cplx[] = {MPI_C_FLOAT_COMPLEX, MPI_C_DOUBLE_COMPLEX, MPI_C_LONG_DOUBLE_COMPLEX};
+    for (size_t i = 0; i < sizeof ints / sizeof *ints; i++)
+        if (t == ints[i]) return K_INT;
+    for (size_t i = 0; i < sizeof flts / sizeof *flts; i++)
+        if (t == flts[i]) return K_FLOAT;
+    for (size_t i = 0; i < sizeof cplx / sizeof *cplx; i++)
+        if (t == cplx[i]) return K_COMPLEX;
+    if (t == MPI_C_BOOL) return K_BOOL;
+    if (t == MPI_BYTE) return K_BYTE;
+    return K_NONE;
+}
+
+/* Whether op may reduce the predefined type bt: the standard's table for the predefined ops
+ * (types it does not list here, such as Fortran's, are left to MPI); any user op. */
+static bool op_ok(MPI_Op op, MPI_Datatype bt) {
+    int k = kind_of(bt);
+    if (op == MPI_MAX || op == MPI_MIN) return k == K_INT || k == K_FLOAT;
+    if (op == MPI_SUM || op == MPI_PROD) return k == K_INT || k == K_FLOAT || k == K_COMPLEX;
+    if (op == MPI_LAND || op == MPI_LOR || op == MPI_LXOR) return k == K_INT || k == K_BOOL;
+    if (op == MPI_BAND || op == MPI_BOR || op == MPI_BXOR) return k == K_INT || k == K_BYTE;
+    if (op == MPI_MAXLOC || op == MPI_MINLOC || op == MPI_REPLACE || op == MPI_NO_OP || op == MPI_OP_NULL) return false;
+    return true; /* a user's op */
+}
+
+bool gsp_mpi_ctx_reducible(MPI_Datatype dt, MPI_Op op) {
+    MPI_Datatype bt;
+    int64_t mult;
+    return gsp_mpi_ctx_plain(dt) && basic_of(dt, &bt, &mult) && op_ok(op, bt);
+}
+
+/* A reduction's datatype as its predefined type: *d [out] of it and *per [out] of them per
+ * element. Refused before any message: the caller falls back to MPI, whose error (MPI_ERR_OP
+ * for a pair the standard does not allow) then reaches the user's handler. */
+static gsp_err_t reduction_type(gsp_mpi_ctx_t *c, MPI_Datatype dt, MPI_Op op, dtinfo_t *d, int64_t *per) {
+    MPI_Datatype bt;
+    if (!gsp_mpi_ctx_plain(dt) || !basic_of(dt, &bt, per))
+        return gsp_error(GSP_ERR_UNSUPPORTED, "reductions run on predefined types and contiguous types of one");
+    if (!op_ok(op, bt)) {
+        c->mpi_err = MPI_ERR_OP;
+        return gsp_error(GSP_ERR_INVAL, "the operation does not apply to this datatype (MPI_ERR_OP)");
+    }
+    gsp__mpi_dt_info(bt, d);
+    return GSP_OK;
+}
+
+/* Data movement runs on the bytes of the type signature: equal on every rank whatever datatype
+ * each rank describes them with, so the blocks and segments are cut the same everywhere. */
+static dtinfo_t bytes_type(void) {
+    dtinfo_t b;
+    gsp__mpi_dt_info(MPI_BYTE, &b);
+    return b;
+}
+
+/* Packs count elements of dt at buf into out (bytes of the signature). */
+static gsp_err_t pack(gsp_mpi_ctx_t *c, const void *buf, int count, MPI_Datatype dt, void *out, int64_t bytes) {
+    int pos = 0, rc;
+    if (bytes > INT_MAX) return gsp_error(GSP_ERR_TOOBIG, "%lld bytes of a datatype with holes: more than MPI_Pack's int", (long long)bytes);
+    if ((rc = MPI_Pack(buf, count, dt, out, (int)bytes, &pos, c->comm)) != MPI_SUCCESS) return gsp__mpi_fail(c, rc, "MPI_Pack");
+    if (pos != bytes) return gsp_error(GSP_ERR_UNSUPPORTED, "MPI_Pack gave %d bytes for a signature of %lld", pos, (long long)bytes);
+    return GSP_OK;
+}
+
+static gsp_err_t unpack(gsp_mpi_ctx_t *c, const void *in, int64_t bytes, void *buf, int count, MPI_Datatype dt) {
+    int pos = 0, rc;
+    if ((rc = MPI_Unpack(in, (int)bytes, &pos, buf, count, dt, c->comm)) != MPI_SUCCESS) return gsp__mpi_fail(c, rc, "MPI_Unpack");
+    return GSP_OK;
+}
+
+gsp_err_t gsp_mpi_ctx_allgather(gsp_mpi_ctx_t *c, const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                                int recvcount, MPI_Datatype recvtype) {
+    gsp_err_t err;
+    const gsp_rt_algo_t *a;
+    const gsp_rt_prog_t *pg;
+    dtinfo_t dr, ds, db = bytes_type();
+    gsp__mpi_dt_info(recvtype, &dr);
+    if (sendbuf != MPI_IN_PLACE) gsp__mpi_dt_info(sendtype, &ds);
+    int64_t bytes = (int64_t)recvcount * dr.size, me = c->rank, n = c->size;
+    c->mpi_err = 0;
+    c->communicated = false;
+    if (sendbuf != MPI_IN_PLACE && (int64_t)sendcount * ds.size != bytes)
+        return gsp_error(GSP_ERR_INVAL, "the send and receive signatures differ (%lld and %lld bytes)", (long long)sendcount * ds.size,
+                         (long long)bytes);
+    if (!dr.plain && bytes * n > INT_MAX)
+        return gsp_error(GSP_ERR_TOOBIG, "%lld bytes of a datatype with holes: more than MPI_Pack's int", (long long)(bytes * n));
+    if ((err = gsp__mpi_prepare(c, GSP_COLL_ALLGATHER, 0, bytes, (double)bytes, (double)bytes, &a, &pg))) return err;
+    if (bytes == 0) return GSP_OK;
+    char *base = recvbuf;
+    bool late_copy = false;
+    if (!dr.plain) {
+        /* A receive type with holes: the blocks travel packed, unpacked at the end. */
+        if ((err = gsp__mpi_reserve((void **)&c->work, &c->work_cap, (size_t)(bytes * n) + 1))) return err;
+        base = c->work;
+        const void *mine = sendbuf == MPI_IN_PLACE ? at(recvbuf, me * recvcount, &dr) : sendbuf;
+        if ((err = pack(c, mine, sendbuf == MPI_IN_PLACE ? recvcount : sendcount, sendbuf == MPI_IN_PLACE ? recvtype : sendtype,
+                        base + me * bytes, bytes)))
+            return err;
+    } else if (sendbuf != MPI_IN_PLACE) {
+        /* A plain send type: sends read my block from sendbuf and the copy into recvbuf waits
+         * until the messages are out; otherwise a self message converts it. */
+        late_copy = ds.plain;
+        if (!late_copy) {
+            int rc = MPI_Sendrecv(sendbuf, sendcount, sendtype, (int)me, 0x7ffe, base + me * bytes, (int)bytes, MPI_BYTE, (int)me, 0x7ffe,
+                                  c->comm, MPI_STATUS_IGNORE);
+            if (rc != MPI_SUCCESS) return gsp__mpi_fail(c, rc, "the local copy (MPI_Sendrecv)");
+        }
+    }
+    lay_t l = gsp__mpi_phase_layout(c, &a->phase[0], bytes, &db);
+    c->mine = late_copy ? sendbuf : NULL;
+    err = gsp__mpi_run_phase(c, &pg[0], 0, base, &l, &db, MPI_OP_NULL);
+    c->mine = NULL;
+    if (!err && late_copy) memcpy(base + me * bytes, sendbuf, (size_t)bytes);
+    if (!err && !dr.plain) err = unpack(c, base, bytes * n, recvbuf, recvcount * (int)n, recvtype);
+    return err;
+}
+
+/* Runs a's reduce-scatter phase on work (count elements) and, for rs-ag, its allgather. */
+/* Runs a's phases on work. in: the input of a reducing algorithm when it is not work (NULL
+ * otherwise): the first phase combines it block by block instead of copying it whole first;
+ * what is still the input afterwards and stays with this rank (its own block; with one block,
+ * the block) is copied then. */
+static gsp_err_t run_algo(gsp_mpi_ctx_t *c, const gsp_rt_algo_t *a, const gsp_rt_prog_t *pg, void *work, const void *in, int64_t count,
+                          const dtinfo_t *d, MPI_Op op) {
+    gsp_err_t err = GSP_OK;
+    for (int k = 0; k < a->nphases && !err; k++) {
+        lay_t l = gsp__mpi_phase_layout(c, &a->phase[k], count, d);
+        c->in = k == 0 && a->phase[k].kind == GSP_RT_REDUCE && in != work ? in : NULL;
+        /* The blocks that stay here: the one of a tree, this rank's of a reduce-scatter, all
+         * of a multitree reduce at its root (elsewhere none). */
+        int64_t b0 = 0, b1 = 0;
+        if (l.layout == GSP_RT_WHOLE) b1 = 1;
+        else if (l.n == c->size) b0 = c->rank * l.parts, b1 = (c->rank + 1) * l.parts;
+        else if (a->root == c->rank) b1 = nblk(&l);
+        if (!(err = gsp__mpi_run_phase(c, &pg[k], k, work, &l, d, op)) && c->in)
+            for (int j = 0; j < l.lanes; j++) {
+                l.lane = j;
+                for (int64_t b = b0; b < b1; b++)
+                    if (is_fresh(c, &l, b))
+                        memcpy(at(work, blk_first(&l, b), d), at((void *)(uintptr_t)in, blk_first(&l, b), d), (size_t)(blk_len(&l, b) * d->size));
+            }
+        c->in = NULL;
+    }
+    return err;
+}
+
+/* The gather algorithm: every rank's vector to every rank, reduced in rank order. */
+static gsp_err_t run_gather(gsp_mpi_ctx_t *c, const gsp_rt_prog_t *pg, const void *in, void *out, int64_t count, const dtinfo_t *d,
+                            MPI_Op op) {
+    gsp_err_t err;
+    size_t vb = (size_t)(count * d->size);
+    if ((err = gsp__mpi_reserve((void **)&c->work, &c->work_cap, vb * (size_t)c->size + 1))) return err;
+    memcpy(c->work + vb * (size_t)c->rank, in, vb);
+    lay_t l = gsp__mpi_layout(c, GSP_RT_RANK, count, d);
+    if ((err = gsp__mpi_run_phase(c, &pg[0], 0, c->work, &l, d, op))) return err;
+    /* acc = x_{N-1}; acc = x_k op acc for k = N-2 .. 0: the same order on every rank. */
+    char *acc = c->work + vb * (size_t)(c->size - 1);
+    for (int k = c->size - 2; k >= 0; k--)
+        if ((err = gsp_mpi_reduce_local(c->work + vb * (size_t)k, acc, (int)count, d->dt, op))) return err;
+    memcpy(out, acc, vb);
+    return GSP_OK;
+}
+
+gsp_err_t gsp_mpi_ctx_allreduce(gsp_mpi_ctx_t *c, const void *sendbuf, void *recvbuf, int count, MPI_Datatype dt, MPI_Op op) {
+    gsp_err_t err;
+    const gsp_rt_algo_t *a;
+    const gsp_rt_prog_t *pg;
+    dtinfo_t d;
+    int64_t per;
+    c->mpi_err = 0;
+    c->communicated = false;
+    if ((err = reduction_type(c, dt, op, &d, &per))) return err;
+    int64_t n = (int64_t)count * per, bytes = n * d.size;
+    if ((err = gsp__mpi_prepare(c, GSP_COLL_ALLREDUCE, 0, bytes, (double)bytes, (double)bytes, &a, &pg))) return err;
+    const void *in = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
+    if (n == 0) return GSP_OK;
+    if (a->local_reduce) return run_gather(c, pg, in, recvbuf, n, &d, op);
+    return run_algo(c, a, pg, recvbuf, in, n, &d, op);
+}
+
+gsp_err_t gsp_mpi_ctx_reduce_scatter_block(gsp_mpi_ctx_t *c, const void *sendbuf, void *recvbuf, int recvcount, MPI_Datatype dt,
+                                           MPI_Op op) {
+    gsp_err_t err;
+    const gsp_rt_algo_t *a;
+    const gsp_rt_prog_t *pg;
+    dtinfo_t d;
+    int64_t per;
+    c->mpi_err = 0;
+    c->communicated = false;
+    if ((err = reduction_type(c, dt, op, &d, &per))) return err;
+    int64_t blk = (int64_t)recvcount * per, bytes = blk * d.size, count = blk * c->size;
+    if ((err = gsp__mpi_prepare(c, GSP_COLL_REDUCE_SCATTER, 0, bytes, (double)bytes * c->size, (double)bytes, &a, &pg))) return err;
+    if (blk == 0) return GSP_OK;
+    size_t vb = (size_t)(count * d.size);
+    char *w;
+    if (sendbuf == MPI_IN_PLACE) w = recvbuf;
+    else {
+        if ((err = gsp__mpi_reserve((void **)&c->work, &c->work_cap, vb + 1))) return err;
+        w = c->work;
+    }
+    if ((err = run_algo(c, a, pg, w, sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf, count, &d, op))) return err;
+    lay_t l = gsp__mpi_layout(c, GSP_RT_SPLIT, count, &d);
+    memmove(recvbuf, w + (size_t)whole_first(&l, c->rank) * (size_t)d.size, (size_t)bytes);
+    return GSP_OK;
+}
+
+gsp_err_t gsp_mpi_ctx_bcast(gsp_mpi_ctx_t *c, void *buf, int count, MPI_Datatype dt, int root) {
+    gsp_err_t err;
+    const gsp_rt_algo_t *a;
+    const gsp_rt_prog_t *pg;
+    dtinfo_t d, db = bytes_type();
+    gsp__mpi_dt_info(dt, &d);
+    int64_t bytes = (int64_t)count * d.size;
+    c->mpi_err = 0;
+    c->communicated = false;
+    if (!d.plain && bytes > INT_MAX)
+        return gsp_error(GSP_ERR_TOOBIG, "%lld bytes of a datatype with holes: more than MPI_Pack's int", (long long)bytes);
+    if ((err = gsp__mpi_prepare(c, GSP_COLL_BROADCAST, root, bytes, (double)bytes, (double)bytes, &a, &pg))) return err;
+    if (bytes == 0) return GSP_OK;
+    if (d.plain) return run_algo(c, a, pg, buf, buf, bytes, &db, MPI_OP_NULL);
+    /* Holes: the root's buffer travels packed and is unpacked everywhere else. */
+    if ((err = gsp__mpi_reserve((void **)&c->work, &c->work_cap, (size_t)bytes + 1))) return err;
+    if (c->rank == root && (err = pack(c, buf, count, dt, c->work, bytes))) return err;
+    if ((err = run_algo(c, a, pg, c->work, c->work, bytes, &db, MPI_OP_NULL))) return err;
+    return c->rank == root ? GSP_OK : unpack(c, c->work, bytes, buf, count, dt);
+}
+
+gsp_err_t gsp_mpi_ctx_reduce(gsp_mpi_ctx_t *c, const void *sendbuf, void *recvbuf, int count, MPI_Datatype dt, MPI_Op op, int root) {
+    gsp_err_t err;
+    const gsp_rt_algo_t *a;
+    const gsp_rt_prog_t *pg;
+    dtinfo_t d;
+    int64_t per;
+    c->mpi_err = 0;
+    c->communicated = false;
+    if ((err = reduction_type(c, dt, op, &d, &per))) return err;
+    int64_t n = (int64_t)count * per, bytes = n * d.size;
+    if ((err = gsp__mpi_prepare(c, GSP_COLL_REDUCE, root, bytes, (double)bytes, (double)bytes, &a, &pg))) return err;
+    if (n == 0) return GSP_OK;
+    size_t vb = (size_t)bytes;
+    const void *in = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
+    char *w;
+    /* A leaf of a reduction tree only sends its input: straight from the caller's buffer, which
+     * nothing writes (no receives, one phase). */
+    if (c->rank != root && a->nphases == 1 && pg[0].nrecv == 0) return run_algo(c, a, pg, (void *)(uintptr_t)in, in, n, &d, op);
+    if (c->rank == root) w = recvbuf;
+    else {
+        if ((err = gsp__mpi_reserve((void **)&c->work, &c->work_cap, vb + 1))) return err;
+        w = c->work;
+    }
+    return run_algo(c, a, pg, w, in, n, &d, op);
+}

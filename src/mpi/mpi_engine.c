@@ -1,0 +1,408 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* mpi_engine.c — the one execution engine: runs a phase of this rank's program (store or reduce,
+ * whole blocks, parts, lanes of segments, pipelined trees, exchanges). Each rank extracts its
+ * messages from its program: per round, one message per peer listing the blocks it carries.
+ * Execution is dataflow: all receives of a phase are posted at once (straight into the user's
+ * buffer when a message is one block of a gathered result), and each send is issued as soon as
+ * the receives it depends on have completed, so latency overlaps transfers. Received messages
+ * are processed strictly in schedule order, so every block's reduction order is fixed by the
+ * schedule and every rank ends with the same bits. Buffers and requests grow once and are
+ * reused by every call. */
+#include <limits.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mpi_rt_int.h"
+
+/* After an error with messages in flight: receives are cancelled, sends left to complete, and
+ * every request released, so no stale message of this call waits in the duplicate. */
+static void abandon(MPI_Request *req, size_t n) {
+    for (size_t i = 0; i < n; i++)
+        if (req[i] != MPI_REQUEST_NULL) {
+            MPI_Cancel(&req[i]);
+            MPI_Request_free(&req[i]);
+        }
+}
+
+/* ---- buffers ---- */
+
+gsp_err_t gsp__mpi_reserve(void **p, size_t *cap, size_t need) {
+    if (need <= *cap) return GSP_OK;
+    size_t nc = *cap ? *cap : 4096;
+    while (nc < need) nc *= 2;
+    void *q = gsp_realloc(*p, nc);
+    if (!q) return gsp_error(GSP_ERR_NOMEM, "out of memory for %zu bytes of message buffers", need);
+    *p = q;
+    *cap = nc;
+    return GSP_OK;
+}
+
+
+static int64_t msg_bytes(const gsp_rt_prog_t *p, const gsp_rt_msg_t *x, const lay_t *l, const dtinfo_t *d, MPI_Comm comm) {
+    int64_t b = 0;
+    for (int64_t i = 0; i < x->n; i++) {
+        int64_t len = blk_len(l, p->items[x->first + i]);
+        if (d->plain) b += len * d->size;
+        else {
+            int ps = 0;
+            MPI_Pack_size((int)len, d->dt, comm, &ps);
+            b += ps;
+        }
+    }
+    return b;
+}
+
+/* A message goes straight from or to the buffer when it is one block and (receives) the block
+ * is stored, not combined. */
+static inline bool direct(const gsp_rt_prog_t *p, const gsp_rt_msg_t *x, bool recv) {
+    /* An exchange phase combines into the very block it sent a round before: its sends are
+     * copied out, so the buffer may change while they fly. */
+    return x->n == 1 && (recv ? p->kind == GSP_RT_STORE : !p->exchange);
+}
+
+/* Where a send reads block b: the caller's send buffer for this rank's own allgather block (so
+ * the local copy can wait until the messages are out), else the working buffer. */
+static inline char *src_at(const gsp_mpi_ctx_t *c, void *base, const lay_t *l, int64_t b, const dtinfo_t *d) {
+    if (c->mine && l->layout == GSP_RT_RANK && b / l->parts == c->rank)
+        return (char *)((uintptr_t)c->mine + (uintptr_t)((blk_first(l, b) - base_first(l, c->rank)) * (int64_t)d->ext));
+    if (is_fresh(c, l, b)) return at((void *)(uintptr_t)c->in, blk_first(l, b), d);
+    return at(base, blk_first(l, b), d);
+}
+
+/* Tags keep phases and lanes apart; rounds wrap, which is safe because one lane's messages
+ * between two ranks are sent and received in round order (MPI does not overtake). */
+static int tag_of(int phase, int lane, int32_t round) { return ((phase & 1) << 14) | ((lane & 255) << 6) | (round & 0x3f); }
+
+/* Processes lane j's received messages [b, e) in schedule order: unpack or combine. */
+static gsp_err_t absorb(gsp_mpi_ctx_t *c, const gsp_rt_prog_t *p, int64_t b, int64_t e, const size_t *soff, void *base, const lay_t *l,
+                        const dtinfo_t *d, MPI_Op op) {
+    gsp_err_t err;
+    for (int64_t q = b; q < e; q++) {
+        const gsp_rt_msg_t *x = &p->recv[q];
+        if (direct(p, x, true)) continue;
+        char *src = c->stage + soff[q];
+        int pos = 0, bytes = (int)msg_bytes(p, x, l, d, c->comm);
+        for (int64_t i = 0; i < x->n; i++) {
+            int64_t blk = p->items[x->first + i], len = blk_len(l, blk);
+            char *dst = at(base, blk_first(l, blk), d);
+            if (p->kind == GSP_RT_REDUCE) {
+                /* Reduce phases run on plain types only (checked by the callers). */
+                if (is_fresh(c, l, blk)) {
+                    const char *inb = at((void *)(uintptr_t)c->in, blk_first(l, blk), d);
+                    if ((err = gsp_mpi_reduce_local3(src + pos, inb, dst, (int)len, d->dt, op))) return err;
+                    c->fresh[(size_t)l->lane * (size_t)nblk(l) + (size_t)(l->layout == GSP_RT_WHOLE ? 0 : blk)] = 0;
+                } else if ((err = gsp_mpi_reduce_local(src + pos, dst, (int)len, d->dt, op)))
+                    return err;
+                pos += (int)(len * d->size);
+            } else if (d->plain) {
+                memcpy(dst, src + pos, (size_t)(len * d->size));
+                pos += (int)(len * d->size);
+            } else
+                MPI_Unpack(src, bytes, &pos, dst, (int)len, d->dt, c->comm);
+        }
+    }
+    return GSP_OK;
+}
+
+/* Staging offsets, lane by lane (c->soff[j * per + q]: receive q, then send q at nR + q):
+ * receives that are combined or hold several blocks, then packed sends. *total [out]: bytes. */
+static gsp_err_t stage_offsets(gsp_mpi_ctx_t *c, const gsp_rt_prog_t *p, const lay_t *l0, const dtinfo_t *d, size_t *total_out) {
+    int K = l0->lanes;
+    int64_t nR = p->nrecv, nS = p->nsend, per = nR + nS;
+    size_t total = 0;
+    for (int j = 0; j < K; j++) {
+        lay_t l = *l0;
+        l.lane = j;
+        size_t *so = c->soff + (size_t)j * (size_t)per;
+        for (int64_t q = 0; q < nR; q++) {
+            so[q] = total;
+            if (!direct(p, &p->recv[q], true)) total += (size_t)msg_bytes(p, &p->recv[q], &l, d, c->comm);
+        }
+        for (int64_t q = 0; q < nS; q++) {
+            so[nR + q] = total;
+            if (!direct(p, &p->send[q], false)) {
+                int64_t b = msg_bytes(p, &p->send[q], &l, d, c->comm);
+                if (b > INT_MAX) return gsp_error(GSP_ERR_TOOBIG, "a message of %lld bytes is more than MPI's int count", (long long)b);
+                total += (size_t)b;
+            }
+        }
+    }
+    *total_out = total;
+    return GSP_OK;
+}
+
+/* The staging area for a phase's lanes, and (reduce phases with a separate input) every
+ * block of every lane marked "fresh": still the input's value. */
+static gsp_err_t stage_and_fresh(gsp_mpi_ctx_t *c, const gsp_rt_prog_t *p, const lay_t *l0, const dtinfo_t *d) {
+    gsp_err_t err;
+    size_t total = 0, K = (size_t)l0->lanes;
+    if ((err = stage_offsets(c, p, l0, d, &total))) return err;
+    if ((err = gsp__mpi_reserve((void **)&c->stage, &c->stage_cap, total + 1))) return err;
+    if (c->in) {
+        if ((err = gsp__mpi_reserve((void **)&c->fresh, &c->fresh_cap, K * (size_t)nblk(l0) + 1))) return err;
+        memset(c->fresh, 1, K * (size_t)nblk(l0));
+    }
+    return GSP_OK;
+}
+
+/* Issues send q of lane l->lane: one block straight from its buffer, or several packed into
+ * the lane's staging area (so: the lane's offsets). */
+static gsp_err_t issue_send(gsp_mpi_ctx_t *c, const gsp_rt_prog_t *p, int phase, int64_t q, void *base, const lay_t *l, const dtinfo_t *d,
+                            const size_t *so, MPI_Request *req) {
+    const gsp_rt_msg_t *x = &p->send[q];
+    int64_t b0 = p->items[x->first];
+    int tag = tag_of(phase, l->lane, x->round), rc;
+    if (direct(p, x, false) && p->pipelined) /* synchronous: completion means delivered (the window) */
+        rc = MPI_Issend(src_at(c, base, l, b0, d), (int)blk_len(l, b0), d->dt, x->peer, tag, c->comm, req);
+    else if (direct(p, x, false)) rc = MPI_Isend(src_at(c, base, l, b0, d), (int)blk_len(l, b0), d->dt, x->peer, tag, c->comm, req);
+    else {
+        char *dst = c->stage + so[p->nrecv + q];
+        int pos = 0, bytes = (int)msg_bytes(p, x, l, d, c->comm);
+        for (int64_t i = 0; i < x->n; i++) {
+            int64_t blk = p->items[x->first + i], len = blk_len(l, blk);
+            if (d->plain) {
+                memcpy(dst + pos, src_at(c, base, l, blk, d), (size_t)(len * d->size));
+                pos += (int)(len * d->size);
+            } else
+                MPI_Pack(src_at(c, base, l, blk, d), (int)len, d->dt, dst, bytes, &pos, c->comm);
+        }
+        /* One block of a plain type (an exchange phase's copy) goes as that type: the receiver
+         * posts it so. */
+        if (x->n == 1 && d->plain) rc = MPI_Isend(dst, (int)blk_len(l, b0), d->dt, x->peer, tag, c->comm, req);
+        else rc = MPI_Isend(dst, pos, MPI_PACKED, x->peer, tag, c->comm, req);
+    }
+    return rc == MPI_SUCCESS ? GSP_OK : gsp__mpi_fail(c, rc, "MPI_Isend");
+}
+
+/* Posts receive q of lane l->lane into the buffer (one stored block) or the staging area. */
+static gsp_err_t post_recv(gsp_mpi_ctx_t *c, const gsp_rt_prog_t *p, int phase, int64_t q, void *base, const lay_t *l, const dtinfo_t *d,
+                           const size_t *so, MPI_Request *req) {
+    const gsp_rt_msg_t *x = &p->recv[q];
+    int64_t b0 = p->items[x->first];
+    int tag = tag_of(phase, l->lane, x->round), rc;
+    if (direct(p, x, true)) rc = MPI_Irecv(at(base, blk_first(l, b0), d), (int)blk_len(l, b0), d->dt, x->peer, tag, c->comm, req);
+    else if (p->kind == GSP_RT_REDUCE && x->n == 1) rc = MPI_Irecv(c->stage + so[q], (int)blk_len(l, b0), d->dt, x->peer, tag, c->comm, req);
+    else rc = MPI_Irecv(c->stage + so[q], (int)msg_bytes(p, x, l, d, c->comm), MPI_PACKED, x->peer, tag, c->comm, req);
+    return rc == MPI_SUCCESS ? GSP_OK : gsp__mpi_fail(c, rc, "MPI_Irecv");
+}
+
+/* Messages of one arc in flight at once in a pipelined phase, across lanes. */
+#define WINDOW 4
+
+typedef struct {
+    gsp_mpi_ctx_t *c;
+    const gsp_rt_prog_t *p;
+    int phase;
+    void *base;
+    const lay_t *l0;
+    const dtinfo_t *d;
+    int window;
+    int *rstate, *sstate;
+    MPI_Request *sq;
+    int64_t issued;
+} pipe_t;
+
+/* Issues lane j's sends whose block is absorbed and whose window is free. */
+static gsp_err_t try_issue(pipe_t *pp, int j) {
+    const gsp_rt_prog_t *p = pp->p;
+    int64_t nR = p->nrecv, nS = p->nsend, per = nR + nS;
+    lay_t l = *pp->l0;
+    l.lane = j;
+    for (int64_t q = 0; q < nS; q++) {
+        int *st = &pp->sstate[(size_t)j * (size_t)nS + (size_t)q];
+        int64_t dep = p->send[q].prev;
+        if (*st || (dep >= 0 && pp->rstate[(size_t)j * (size_t)nR + (size_t)dep] != 2)) continue;
+        if (j >= pp->window && pp->sstate[(size_t)(j - pp->window) * (size_t)nS + (size_t)q] != 2) continue;
+        gsp_err_t err = issue_send(pp->c, p, pp->phase, q, pp->base, &l, pp->d, pp->c->soff + (size_t)j * (size_t)per,
+                                   &pp->sq[(size_t)j * (size_t)nS + (size_t)q]);
+        if (err) return err;
+        *st = 1;
+        pp->issued++;
+    }
+    return GSP_OK;
+}
+
+/* A pipelined phase (arc-disjoint trees, many lanes): messages are handled in the order they
+ * complete, so a node on several trees forwards each tree's segments as they arrive, whatever
+ * the other trees do (a fixed order would make a tree wait for another's whole message).
+ * Per arc, a lane's send waits until the send WINDOW lanes earlier has completed: networks,
+ * and SimGrid, share a link among concurrent messages, and without a window all segments
+ * would arrive together at the end and nothing would pipeline. Each lane still absorbs its
+ * receives in schedule order, so reductions keep the schedule's order. */
+static gsp_err_t run_pipelined(gsp_mpi_ctx_t *c, const gsp_rt_prog_t *p, int phase, void *base, const lay_t *l0, const dtinfo_t *d,
+                               MPI_Op op) {
+    gsp_err_t err;
+    int window = WINDOW;
+    int K = l0->lanes;
+    int64_t nR = p->nrecv, nS = p->nsend, per = nR + nS, all = (int64_t)K * per;
+    if (all > INT_MAX / 2) return gsp_error(GSP_ERR_TOOBIG, "too many messages in one phase");
+    if ((err = gsp__mpi_reserve((void **)&c->req, &c->req_cap, (size_t)(all + 1) * sizeof *c->req)) ||
+        (err = gsp__mpi_reserve((void **)&c->soff, &c->soff_cap, (size_t)(all + 1) * sizeof *c->soff)) ||
+        (err = gsp__mpi_reserve((void **)&c->idx, &c->idx_cap, (size_t)(all + 1) * sizeof *c->idx)))
+        return err;
+    if ((err = stage_and_fresh(c, p, l0, d))) return err;
+    /* req: receives of every lane [0, K nR), then sends [K nR, K per). state: receives 0
+     * (posted) / 1 (complete) / 2 (absorbed), sends 0 (not issued) / 1 (in flight) / 2 (done). */
+    MPI_Request *rq = c->req, *sq = c->req + (size_t)K * (size_t)nR;
+    int *state = c->idx, *sstate = c->idx + (size_t)K * (size_t)nR;
+    for (int64_t q = 0; q < all; q++) {
+        c->req[q] = MPI_REQUEST_NULL;
+        state[q] = 0;
+    }
+    c->nreq = (size_t)all;
+    c->communicated = true;
+    lay_t l = *l0;
+    for (int j = 0; j < K; j++) {
+        l.lane = j;
+        for (int64_t q = 0; q < nR; q++)
+            if ((err = post_recv(c, p, phase, q, base, &l, d, c->soff + (size_t)j * (size_t)per, &rq[(size_t)j * (size_t)nR + (size_t)q])))
+                return err;
+    }
+    int64_t rdone = 0, sdone = 0;
+    pipe_t pp = {c, p, phase, base, l0, d, window, state, sstate, sq, 0};
+    for (int j = 0; j < K && !err; j++) err = try_issue(&pp, j);
+    if (err) return err;
+    while (rdone < (int64_t)K * nR || sdone < (int64_t)K * nS) {
+        int i;
+        int rc = MPI_Waitany((int)all, c->req, &i, MPI_STATUS_IGNORE);
+        if (rc != MPI_SUCCESS) return gsp__mpi_fail(c, rc, "MPI_Waitany");
+        if (i == MPI_UNDEFINED)
+            return gsp_error(GSP_ERR_INTERNAL, "pipelined phase stalled with %lld of %lld sends issued", (long long)pp.issued, (long long)K * nS);
+        if (i < K * nR) {
+            int j = (int)(i / nR);
+            int64_t q = i % nR;
+            state[i] = 1;
+            rdone++;
+            /* Absorb it, and the later receives of its block that were waiting for it. */
+            if (p->recv[q].prev >= 0 && state[(size_t)j * (size_t)nR + (size_t)p->recv[q].prev] != 2) continue;
+            l.lane = j;
+            for (int64_t r = q; r >= 0 && state[(size_t)j * (size_t)nR + (size_t)r] == 1; r = p->recv[r].next) {
+                if ((err = absorb(c, p, r, r + 1, c->soff + (size_t)j * (size_t)per, base, &l, d, op))) return err;
+                state[(size_t)j * (size_t)nR + (size_t)r] = 2;
+            }
+            if ((err = try_issue(&pp, j))) return err;
+        } else {
+            int64_t s = i - (int64_t)K * nR;
+            int j = (int)(s / nS);
+            sstate[s] = 2;
+            sdone++;
+            if (j + window < K && (err = try_issue(&pp, j + window))) return err;
+        }
+    }
+    return GSP_OK;
+}
+
+/* Runs one phase on buffer base, as `lanes` copies of the schedule on segments of the blocks.
+ * Dataflow: all receives are posted first; a lane's send goes out as soon as the receives it
+ * depends on (that lane's rounds <= need) are complete and processed. Each lane processes its
+ * receives in round order and lanes touch disjoint segments, so the reduction order of every
+ * element is the schedule's, whatever the timing. */
+static gsp_err_t run_rounds(gsp_mpi_ctx_t *c, const gsp_rt_prog_t *p, int phase, void *base, const lay_t *l0, const dtinfo_t *d,
+                            MPI_Op op);
+
+/* Runs a phase; on an error after its first message, its requests are released. */
+gsp_err_t gsp__mpi_run_phase(gsp_mpi_ctx_t *c, const gsp_rt_prog_t *p, int phase, void *base, const lay_t *l0, const dtinfo_t *d,
+                           MPI_Op op) {
+    c->nreq = 0;
+    gsp_err_t err = p->pipelined ? run_pipelined(c, p, phase, base, l0, d, op) : run_rounds(c, p, phase, base, l0, d, op);
+    if (err && c->nreq) abandon(c->req, c->nreq);
+    c->nreq = 0;
+    return err;
+}
+
+static gsp_err_t run_rounds(gsp_mpi_ctx_t *c, const gsp_rt_prog_t *p, int phase, void *base, const lay_t *l0, const dtinfo_t *d,
+                            MPI_Op op) {
+    gsp_err_t err;
+    int K = l0->lanes;
+    int64_t nR = p->nrecv, nS = p->nsend, per = nR + nS;
+    if ((err = gsp__mpi_reserve((void **)&c->req, &c->req_cap, (size_t)(K * per + 1) * sizeof *c->req)) ||
+        (err = gsp__mpi_reserve((void **)&c->soff, &c->soff_cap, (size_t)(K * per + 1) * sizeof *c->soff)) ||
+        (err = gsp__mpi_reserve((void **)&c->lane, &c->lane_cap, (size_t)(2 * K + 1) * sizeof *c->lane)) ||
+        (err = gsp__mpi_reserve((void **)&c->idx, &c->idx_cap, (size_t)(K * per + 1) * sizeof *c->idx)))
+        return err;
+    if ((err = stage_and_fresh(c, p, l0, d))) return err;
+    for (int64_t q = 0; q < K * per; q++) c->req[q] = MPI_REQUEST_NULL; /* sends not yet issued */
+    c->nreq = (size_t)(K * per);
+    c->communicated = true;
+    for (int j = 0; j < K; j++) {
+        lay_t l = *l0;
+        l.lane = j;
+        MPI_Request *rq = c->req + (size_t)j * (size_t)per;
+        const size_t *so = c->soff + (size_t)j * (size_t)per;
+        for (int64_t q = 0; q < nR; q++)
+            if ((err = post_recv(c, p, phase, q, base, &l, d, so, &rq[q]))) return err;
+    }
+    /* Sends go out in round order, lane by lane within a round; before each, its lane's
+     * receives up to the round it needs are waited for (blocking: SMPI charges simulated time
+     * for every MPI_Test, and real MPIs spin in them) and processed in order. Every send needs
+     * only earlier rounds, so every rank's earlier messages are already on their way. */
+    int64_t *done = c->lane; /* per lane: receives processed */
+    for (int j = 0; j < K; j++) done[j] = 0;
+    for (int64_t s0 = 0; s0 <= nS;) {
+        int64_t s1 = s0;
+        while (s1 < nS && p->send[s1].round == p->send[s0].round) s1++;
+        for (int j = 0; j < K; j++) {
+            lay_t l = *l0;
+            l.lane = j;
+            MPI_Request *rq = c->req + (size_t)j * (size_t)per, *sq = rq + nR;
+            const size_t *so = c->soff + (size_t)j * (size_t)per;
+            for (int64_t q = s0; q <= s1; q++) {
+                int32_t need = q < nS && s0 < nS ? p->send[q].need : INT32_MAX;
+                if (q == s1 && s0 < nS) break;
+                while (done[j] < nR && p->recv[done[j]].round <= need) {
+                    int64_t e = done[j];
+                    while (e < nR && p->recv[e].round == p->recv[done[j]].round) e++;
+                    int rc = MPI_Waitall((int)(e - done[j]), rq + done[j], MPI_STATUSES_IGNORE);
+                    if (rc != MPI_SUCCESS) return gsp__mpi_fail(c, rc, "MPI_Waitall");
+                    if ((err = absorb(c, p, done[j], e, so, base, &l, d, op))) return err;
+                    done[j] = e;
+                }
+                if (q >= nS) break;
+                if ((err = issue_send(c, p, phase, q, base, &l, d, so, &sq[q]))) return err;
+            }
+        }
+        if (s0 == nS) break;
+        s0 = s1;
+    }
+    for (int j = 0; j < K; j++) {
+        MPI_Request *sq = c->req + (size_t)j * (size_t)per + nR;
+        int rc = MPI_Waitall((int)nS, sq, MPI_STATUSES_IGNORE);
+        if (rc != MPI_SUCCESS) return gsp__mpi_fail(c, rc, "MPI_Waitall");
+    }
+    return GSP_OK;
+}
+
+/* Lanes for a phase: blocks cut into segments of about cost.segment bytes (none when 0), at most
+ * GSP_RT_MAX_LANES, and never an empty segment. */
+static int lanes_for(const gsp_mpi_ctx_t *c, const lay_t *l, const dtinfo_t *d) {
+    if (c->cost.segment <= 0 || l->count == 0) return 1;
+    int64_t shortest = base_len(l, l->n - 1) / l->parts, longest = whole_len(l, 0);
+    if (l->layout == GSP_RT_SPLIT && l->count % l->n == 0 && base_len(l, 0) % l->parts == 0) shortest = longest;
+    int64_t k = (longest * d->size + c->cost.segment - 1) / c->cost.segment;
+    if (k > GSP_RT_MAX_LANES) k = GSP_RT_MAX_LANES; /* enough to pipeline; more only multiplies messages */
+    if (k > shortest) k = shortest;
+    return k < 1 ? 1 : (int)k;
+}
+
+lay_t gsp__mpi_layout(const gsp_mpi_ctx_t *c, gsp_rt_layout_t kind, int64_t count, const dtinfo_t *d) {
+    lay_t l = {kind, count, c->size, 1, 0, 1};
+    l.lanes = lanes_for(c, &l, d);
+    return l;
+}
+
+/* A phase's layout: its own block count and parts, and for a pipelined phase the cost model's
+ * segments. */
+lay_t gsp__mpi_phase_layout(const gsp_mpi_ctx_t *c, const gsp_rt_phase_t *ph, int64_t count, const dtinfo_t *d) {
+    if (!ph->pipelined) {
+        lay_t l = {ph->layout, count, c->size, 1, 0, ph->parts > 1 ? ph->parts : 1};
+        l.lanes = lanes_for(c, &l, d);
+        return l;
+    }
+    lay_t l = {ph->layout, count, ph->nblocks > 0 ? ph->nblocks : c->size, 1, 0, 1};
+    int64_t shortest = whole_len(&l, l.n - 1), k = gsp_rt_segments(ph, (double)whole_len(&l, 0) * d->size, &c->cost);
+    if (k > shortest) k = shortest;
+    l.lanes = k < 1 ? 1 : (int)k;
+    return l;
+}

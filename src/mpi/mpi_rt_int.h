@@ -1,0 +1,157 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* mpi_rt_int.h — the exact runtime's context, buffers and layouts, shared by its files: the
+ * context (mpi_ctx.c), the choice and each rank's programs (mpi_choose.c), the execution engine
+ * (mpi_engine.c) and the collectives' entry points (mpi_coll.c). */
+#ifndef GOSSIP_MPI_RT_INT_H
+#define GOSSIP_MPI_RT_INT_H
+
+#include <stdint.h>
+#include <string.h>
+
+#include "gossip/mpi.h"
+#include "mpi_int.h"
+
+typedef struct {
+    char name[32];
+    gsp_rt_prog_t prog[2];
+} progs_t;
+
+typedef struct {
+    gsp_rt_algos_t algos;
+    progs_t *progs;     /* the algorithms run so far */
+    int nprogs;
+    int64_t *choice;    /* per size class (log2 of bytes): algorithm index, -1 = not chosen yet */
+    bool ready;
+} entry_t;
+
+#define SIZE_CLASSES 64
+
+struct gsp_mpi_ctx {
+    MPI_Comm comm;
+    int rank, size;
+    gsp_topo_t topo;
+    gsp_distances_t dist;
+    gsp_cost_t cost;
+    char *method;
+    char *force[GSP_COLL_REDUCE + 1]; /* forced algorithm per collective, or NULL */
+    entry_t fixed[GSP_COLL_REDUCE + 1]; /* allgather, allreduce, reduce-scatter */
+    entry_t *rooted[2];                 /* broadcast, reduce: one entry per root */
+    /* Reused storage. */
+    char *stage;
+    size_t stage_cap;
+    char *work;
+    size_t work_cap;
+    MPI_Request *req;
+    size_t req_cap;
+    size_t *soff;
+    size_t soff_cap;
+    int64_t *lane;
+    size_t lane_cap;
+    int *idx;
+    size_t idx_cap;
+    const char *last;
+    bool communicated; /* the current call has posted a message (no falling back after that) */
+    size_t nreq;       /* request slots of the running phase (released on an error) */
+    int mpi_err;       /* the MPI error class of the last failed MPI call (0: none) */
+    const void *mine;  /* allgather: this rank's block is read from here (the send buffer) */
+    /* Reduce phases: the input, when it is not the working buffer. A block (per lane) stays
+     * "fresh" — its value still the input's — until its first contribution arrives, which is
+     * combined with the input straight into the working buffer: no copy of the whole vector. */
+    const void *in;
+    unsigned char *fresh;
+    size_t fresh_cap;
+};
+
+typedef struct {
+    gsp_rt_layout_t layout;
+    int64_t count, n; /* RANK: count per block; SPLIT: the vector's count over n blocks */
+    int lanes, lane;  /* the schedule runs once per lane on a 1/lanes segment of every block */
+    int64_t parts;    /* each of the n blocks cut into this many parts: block x * parts + q */
+} lay_t;
+
+static inline int64_t base_first(const lay_t *l, int64_t x) {
+    if (l->layout == GSP_RT_RANK) return x * l->count;
+    if (l->layout == GSP_RT_WHOLE) return 0;
+    int64_t q = l->count / l->n, r = l->count % l->n;
+    return x * q + (x < r ? x : r);
+}
+
+static inline int64_t base_len(const lay_t *l, int64_t x) {
+    if (l->layout == GSP_RT_RANK || l->layout == GSP_RT_WHOLE) return l->count;
+    int64_t q = l->count / l->n, r = l->count % l->n;
+    return q + (x < r);
+}
+
+/* Blocks of the layout (what the programs number). */
+static inline int64_t nblk(const lay_t *l) { return l->n * l->parts; }
+
+static inline int64_t whole_first(const lay_t *l, int64_t b) {
+    if (l->parts <= 1 || l->layout == GSP_RT_WHOLE) return base_first(l, b);
+    int64_t x = b / l->parts, q = b % l->parts;
+    return base_first(l, x) + base_len(l, x) * q / l->parts;
+}
+
+static inline int64_t whole_len(const lay_t *l, int64_t b) {
+    if (l->parts <= 1 || l->layout == GSP_RT_WHOLE) return base_len(l, b);
+    int64_t x = b / l->parts, q = b % l->parts, L = base_len(l, x);
+    return L * (q + 1) / l->parts - L * q / l->parts;
+}
+
+static inline int64_t blk_first(const lay_t *l, int64_t x) {
+    return whole_first(l, x) + whole_len(l, x) * l->lane / l->lanes;
+}
+
+static inline int64_t blk_len(const lay_t *l, int64_t x) {
+    int64_t L = whole_len(l, x);
+    return L * (l->lane + 1) / l->lanes - L * l->lane / l->lanes;
+}
+
+/* A datatype the runtime may treat as plain bytes: no holes, no offset. */
+typedef struct {
+    MPI_Datatype dt;
+    MPI_Aint ext;
+    int size;
+    bool plain;
+} dtinfo_t;
+
+static inline void gsp__mpi_dt_info(MPI_Datatype dt, dtinfo_t *d) {
+    MPI_Aint lb, tlb, text;
+    d->dt = dt;
+    MPI_Type_get_extent(dt, &lb, &d->ext);
+    MPI_Type_get_true_extent(dt, &tlb, &text);
+    MPI_Type_size(dt, &d->size);
+    d->plain = lb == 0 && tlb == 0 && text == d->ext && (MPI_Aint)d->size == d->ext;
+}
+
+static inline char *at(void *base, int64_t first, const dtinfo_t *d) {
+    /* Integer arithmetic: base may be MPI_BOTTOM with absolute displacements in the type. */
+    return (char *)((uintptr_t)base + (uintptr_t)(first * (int64_t)d->ext));
+}
+
+
+/* Whether block b of the lane is still the input's value (a reduce phase with a separate
+ * input combines it on its first contribution instead of copying the input first). */
+static inline bool is_fresh(const gsp_mpi_ctx_t *c, const lay_t *l, int64_t b) {
+    return c->in && c->fresh[(size_t)l->lane * (size_t)nblk(l) + (size_t)(l->layout == GSP_RT_WHOLE ? 0 : b)];
+}
+
+
+/* The context's entry for a collective (and root), freed. */
+void gsp__mpi_entry_free(entry_t *e);
+/* A failed MPI call: its class kept for the user's communicator; the detail message set. */
+gsp_err_t gsp__mpi_fail(gsp_mpi_ctx_t *c, int rc, const char *what);
+/* Grows *p to at least need bytes (kept for later calls). */
+gsp_err_t gsp__mpi_reserve(void **p, size_t *cap, size_t need);
+/* Runs one phase of this rank's program on buffer base (op: the reduction; MPI_OP_NULL for
+ * store phases); on an error after its first message its requests are released. */
+gsp_err_t gsp__mpi_run_phase(gsp_mpi_ctx_t *c, const gsp_rt_prog_t *p, int phase, void *base, const lay_t *l0, const dtinfo_t *d, MPI_Op op);
+/* The layout of count elements in blocks of the given kind (the context's segments as lanes). */
+lay_t gsp__mpi_layout(const gsp_mpi_ctx_t *c, gsp_rt_layout_t kind, int64_t count, const dtinfo_t *d);
+/* A phase's layout: its blocks and parts, and for a pipelined phase the cost model's segments. */
+lay_t gsp__mpi_phase_layout(const gsp_mpi_ctx_t *c, const gsp_rt_phase_t *ph, int64_t count, const dtinfo_t *d);
+/* The algorithm for coll on bytes and this rank's programs of it, built on first use, agreed
+ * on by every rank (vec: the vector's bytes; per_rank: one rank's block). */
+gsp_err_t gsp__mpi_prepare(gsp_mpi_ctx_t *c, gsp_collective_t coll, int root, int64_t bytes, double vec, double per_rank,
+                           const gsp_rt_algo_t **algo, const gsp_rt_prog_t **progs);
+
+#endif
