@@ -271,6 +271,61 @@ GSP_API int64_t gsp_rt_segments(const gsp_rt_phase_t *ph, double blk, const gsp_
 /** The algorithm called name, or -1. */
 GSP_API int gsp_rt_find(const gsp_rt_algos_t *a, const char *name);
 
+/* ---- tuning files: the cost model measured on a machine (docs/runtime.md, "Calibration") ---- */
+
+/** Where and how a tuning file was measured (empty strings and 0: not recorded). */
+typedef struct {
+    char host[128];     /* the machine (MPI_Get_processor_name of rank 0) */
+    char date[32];      /* UTC, ISO 8601 */
+    char mpi[256];      /* the MPI library (first line of MPI_Get_library_version) */
+    char topology[128]; /* the spec the ranks were placed on, if any */
+    int64_t ranks;
+} gsp_cost_origin_t;
+
+/** Writes c [in] as a tuning file at path (JSON: alpha, beta, beta_by_size when c has a table,
+ * gamma, hop, overhead, segment when set, shared_memory, and origin [in, may be NULL] as
+ * "measured"); "-" is standard output. Atomic: a temporary file renamed over path. GSP_ERR_IO;
+ * GSP_ERR_INVAL for a negative or non-finite figure, which no file may hold. */
+gsp_err_t gsp_cost_save(const char *path, const gsp_cost_t *c, const gsp_cost_origin_t *origin);
+/** Reads the tuning file at path into c [in,out]: alpha and beta (or beta_by_size) must be
+ * there; gamma, hop, overhead, segment and shared_memory replace c's when present. origin [out,
+ * may be NULL]: its "measured" object. A missing or unreadable file is GSP_ERR_IO; malformed
+ * JSON, an unknown key or a bad value GSP_ERR_PARSE with one line naming the file and the key;
+ * c is unchanged on error. */
+gsp_err_t gsp_cost_load(const char *path, gsp_cost_t *c, gsp_cost_origin_t *origin);
+/** Where the tuning file is: $GOSSIP_TUNING when set ("none": nowhere), else
+ * $XDG_CONFIG_HOME/gossip/tuning.json, or ~/.config/gossip/tuning.json when XDG_CONFIG_HOME is
+ * unset or not absolute. Writes the path into buf [out, n bytes]; returns 1 when GOSSIP_TUNING
+ * names it (it must then exist), 0 for the default location when a file is there, -1 for none. */
+int gsp_cost_tuning_path(char *buf, size_t n);
+/** Why the cost model chose: one line per candidate of a (prefix, '*' on `chosen`, the name,
+ * the predicted time for `bytes` on `nodes` ranks under c, the rounds, and what it is built from
+ * or why it was left out), to f. Pending candidates are marked '>=' (a lower bound); skip [may be
+ * NULL] marks the candidates the choice left out. What GOSSIP_VERBOSE=2 prints. */
+void gsp_rt_explain(FILE *f, const char *prefix, const gsp_rt_algos_t *a, int64_t nodes, int64_t bytes, const gsp_cost_t *c, int chosen,
+                    bool (*skip)(const gsp_rt_algo_t *, void *), void *ctx);
+
+/** The regimes gsp_cost_fit found: sizes from[r]..to[r] where a message costs about
+ * latency[r] + beta[r] * bytes (a protocol of the network: eager, rendezvous, ...). */
+#define GSP_COST_FIT_MAX 64
+#define GSP_COST_FIT_TOLERANCE 0.1
+typedef struct {
+    int nregimes;
+    int64_t from[GSP_COST_FIT_MAX], to[GSP_COST_FIT_MAX];
+    double beta[GSP_COST_FIT_MAX], latency[GSP_COST_FIT_MAX];
+} gsp_cost_fit_t;
+
+/** Fits alpha and beta by message size to the times of one message of size[i] bytes
+ * (seconds[i], a half round trip; noise[i] [may be NULL]: its uncertainty), sizes increasing
+ * from 0, into c [in,out]: alpha = seconds[0]; beta = the slope of each regime, a run of at
+ * least two consecutive segments whose slopes (seconds per further byte) agree within
+ * GSP_COST_FIT_TOLERANCE (a lone segment may straddle a change of protocol, and one whose time
+ * difference is below 10 times the noise is not counted), neighbouring regimes within the same
+ * tolerance merged, each from its first size (the first from 0), at most GSP_COST_MAX_BETA; a
+ * single regime (or none: the overall slope) gives a plain beta. The latency of a regime beyond
+ * alpha — a rendezvous' extra round trip — is not in the model (fit [out, may be NULL] has it). */
+gsp_err_t gsp_cost_fit(int n, const int64_t *size, const double *seconds, const double *noise, gsp_cost_t *c, gsp_cost_fit_t *fit);
+
 #ifdef __cplusplus
 }
 #endif
