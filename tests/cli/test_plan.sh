@@ -109,6 +109,32 @@ jqcheck '(.choice == "rs-gather" or .choice == "rings") and (.cost.shared_memory
 expect 2 plan reduce complete:2 --shared-memory
 expect 2 plan broadcast torus:4x4x4 --bytes 1024 --beta 0:1e-9,0:2e-9
 expect 2 plan broadcast torus:4x4x4 --hop 2e-7
+# A tuning file (what gossip-mpi calibrate writes) is the model; explicit options apply over it,
+# in any order; a malformed one is one error line naming the key (exit 2).
+cat >"$tmp/tuning.json" <<'JSON'
+{"format": "gossip-tuning", "version": 1, "alpha": 1e-5, "beta": 8.5e-10,
+ "beta_by_size": [[0, 9.85e-10], [257, 2.37e-9], [1426, 1.31e-9], [5776, 7.36e-10], [65472, 8.5e-10]],
+ "gamma": 0, "hop": 1e-5, "overhead": 0, "shared_memory": false,
+ "measured": {"host": "node-0", "date": "2026-01-01T00:00:00Z", "mpi": "SMPI", "ranks": 16}}
+JSON
+expect 0 plan broadcast torus:4x4x4 --bytes 1024 --alpha 1e-5 --hop 1e-5 --gamma 0 --overhead 0 --beta 0:9.85e-10,257:2.37e-9,1426:1.31e-9,5776:7.36e-10,65472:8.5e-10 --json
+cp "$tmp/out" "$tmp/hand.json"
+expect 0 plan broadcast torus:4x4x4 --bytes 1024 --tuning "$tmp/tuning.json" --json
+jqcheck '.choice == "dims" and .cost.alpha == 1e-5 and .cost.hop == 1e-5 and .cost.gamma == 0 and (.cost.beta_by_size | length) == 5'
+jq -e --slurpfile h "$tmp/hand.json" '.candidates == $h[0].candidates' "$tmp/out" >/dev/null || fail "plan --tuning differs from the same model given as options"
+expect 0 plan broadcast torus:4x4x4 --bytes 1024 --alpha 2e-6 --tuning "$tmp/tuning.json" --beta 1e-10 --json
+jqcheck '.cost.alpha == 2e-6 and .cost.beta == 1e-10 and (.cost.beta_by_size | not) and .cost.hop == 1e-5'
+expect 0 plan reduce complete:2 --bytes 4194304 --shared-memory --tuning "$tmp/tuning.json" --json
+jqcheck '(.cost.shared_memory | not) and .cost.alpha == 1e-5'
+expect 0 plan allreduce torus:4x4 --bytes 64 --tuning "$tmp/tuning.json" && grepcheck 'cost model alpha 1e-05 s, beta 0:9.85e-10,257:2.37e-09'
+sed 's/"hop"/"hops"/' "$tmp/tuning.json" >"$tmp/bad.json"
+expect 2 plan broadcast torus:4x4x4 --bytes 1024 --tuning "$tmp/bad.json" && grep -q "bad.json: unknown key 'hops' (did you mean 'hop'?)" "$tmp/err" || fail "tuning: unknown key"
+sed 's/"alpha": 1e-5/"alpha": -1/' "$tmp/tuning.json" >"$tmp/bad.json"
+expect 2 plan broadcast torus:4x4x4 --bytes 1024 --tuning "$tmp/bad.json" && grep -q "key 'alpha'" "$tmp/err" || fail "tuning: bad alpha"
+echo '{"alpha": 1e-6,' >"$tmp/bad.json"
+expect 2 plan broadcast torus:4x4x4 --bytes 1024 --tuning "$tmp/bad.json" && grep -q "malformed JSON" "$tmp/err" || fail "tuning: bad JSON"
+expect 2 plan broadcast torus:4x4x4 --bytes 1024 --tuning "$tmp/none.json" && grep -q "cannot open" "$tmp/err" || fail "tuning: no file"
+expect 2 plan broadcast torus:4x4x4 --tuning "$tmp/tuning.json" && grep -q "applies with --bytes only" "$tmp/err" || fail "tuning without --bytes"
 # SAT: --prove settles the circulant the balanced search leaves at 12 rounds; misuse is refused.
 expect 0 plan allgather circulant:151:1,34 --packets 4 --prove --json
 jqcheck '.rounds == 11 and .lower_bound == 11 and .optimality == "bound met" and .method == "sat" and .verified'

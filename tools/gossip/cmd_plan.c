@@ -13,8 +13,8 @@
 static const char usage_text[] =
     "usage: gossip plan COLLECTIVE SPEC [--packets P|inf] [--ports all|1] [--duplex full|half]\n"
     "                   [--method NAME|auto] [--root R] [--seed S] [--prove] [--time-limit S] [-o FILE] [--json]\n"
-    "       gossip plan COLLECTIVE SPEC --bytes B [--alpha S] [--beta S] [--gamma S] [--hop S] [--overhead S]\n"
-    "                   [--segment B] [--shared-memory] [--method M] [--root R] [--rank R] [--json]\n"
+    "       gossip plan COLLECTIVE SPEC --bytes B [--tuning FILE] [--alpha S] [--beta S] [--gamma S] [--hop S]\n"
+    "                   [--overhead S] [--segment B] [--shared-memory] [--method M] [--root R] [--rank R] [--json]\n"
     "\n"
     "Builds a schedule for COLLECTIVE (broadcast, allgather, allreduce, reduce-scatter) on the\n"
     "topology SPEC, verifies it with the exact simulator, and prints its rounds beside the binding\n"
@@ -40,6 +40,8 @@ static const char usage_text[] =
     "                not built: its lower bound (the fewest rounds it can have) cannot beat the choice\n"
     "  --rank R      with --bytes: rank R's program of the chosen algorithm (what it sends and\n"
     "                receives in each round, which blocks), computed for that rank alone\n"
+    "  --tuning FILE the cost model of a tuning file ('gossip-mpi calibrate -o FILE' measures one;\n"
+    "                docs/runtime.md); the options below apply over it\n"
     "  --alpha S     cost model: seconds per message (default 1e-6; GOSSIP_ALPHA in the runtime)\n"
     "  --beta S      seconds per byte on a link (default 1e-10: 10 GB/s; GOSSIP_BETA), or by message\n"
     "                size: 0:3e-10,65536:1e-10 (messages of 65536 bytes and more pay 1e-10)\n"
@@ -264,8 +266,8 @@ done:
 
 static int run(int argc, char **argv) {
     const char *coll_s = NULL, *spec = NULL, *method = "auto", *outpath = NULL;
-    const char *not_with_bytes = NULL;
-    int64_t bytes = -1;
+    const char *not_with_bytes = NULL, *tuning = NULL;
+    int64_t bytes = -1, segment = -1;
     gsp_cost_t cost = gsp_cost_default();
     bool json = false;
     int64_t root = -1, seed = 1, degree = 0, rank = -1;
@@ -281,7 +283,7 @@ static int run(int argc, char **argv) {
         {"shared-memory", false}, {"json", false}, {"prove", false}, {"packets", true}, {"ports", true},     {"duplex", true},
         {"bytes", true},          {"alpha", true}, {"beta", true},   {"gamma", true},   {"hop", true},       {"overhead", true},
         {"method", true},         {"segment", true}, {"time-limit", true}, {"root", true}, {"degree", true}, {"seed", true},
-        {"rank", true},           {"o", true},              {NULL, false}};
+        {"rank", true},           {"o", true},       {"tuning", true}, {NULL, false}};
     cli_args_t ps;
     cli_args_init(&ps, "plan", usage_text, defs, argc, argv);
     const char *a, *v;
@@ -319,10 +321,11 @@ static int run(int argc, char **argv) {
                 copt[ncost] = a;
                 cval[ncost++] = v;
             } else if (!strcmp(a, "--method")) method = v;
+            else if (!strcmp(a, "--tuning")) tuning = v;
             else if (!strcmp(a, "--segment")) {
                 int64_t seg;
                 if (!cli_parse_int(v, 0, INT64_C(1) << 40, "--segment", &seg)) return EXIT_USAGE;
-                cost.segment = seg;
+                segment = seg;
             } else if (!strcmp(a, "--time-limit")) {
                 char *end;
                 time_limit = strtod(v, &end);
@@ -347,11 +350,13 @@ static int run(int argc, char **argv) {
         }
     }
     if (pr < 0) return EXIT_USAGE;
-    if (shared) {
-        int64_t seg = cost.segment;
-        cost = gsp_cost_shared_memory();
-        cost.segment = seg;
+    /* Layers: the defaults (or the shared-memory preset), the tuning file, explicit options. */
+    if (shared) cost = gsp_cost_shared_memory();
+    if (tuning && bytes >= 0) {
+        gsp_err_t terr = gsp_cost_load(tuning, &cost, NULL);
+        if (terr) return cli_lib_error(terr);
     }
+    if (segment >= 0) cost.segment = segment;
     for (int k = 0; k < ncost; k++) {
         const char *o = copt[k];
         double *t = o[2] == 'a' ? &cost.alpha : o[2] == 'b' ? &cost.beta : o[2] == 'g' ? &cost.gamma : o[2] == 'h' ? &cost.hop : &cost.overhead;
@@ -369,6 +374,7 @@ static int run(int argc, char **argv) {
     if (rank >= 0) return cli_usage_error("plan: --rank applies with --bytes only (one rank's program of the runtime's choice)");
     gsp_cost_t dflt = gsp_cost_default();
     if (shared) return cli_usage_error("plan: --shared-memory applies with --bytes only");
+    if (tuning) return cli_usage_error("plan: --tuning applies with --bytes only (the runtime's cost model)");
     if (cost.alpha != dflt.alpha || cost.beta != dflt.beta || cost.nbeta || cost.gamma != dflt.gamma || cost.hop != dflt.hop || cost.overhead != dflt.overhead ||
         cost.segment)
         return cli_usage_error("plan: --alpha, --beta, --gamma, --hop, --overhead and --segment apply with --bytes only");
