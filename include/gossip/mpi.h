@@ -111,6 +111,70 @@ GSP_API gsp_err_t gsp_mpi_ctx_bcast(gsp_mpi_ctx_t *ctx, void *buf, int count, MP
 GSP_API gsp_err_t gsp_mpi_ctx_reduce(gsp_mpi_ctx_t *ctx, const void *sendbuf, void *recvbuf, int count, MPI_Datatype dt, MPI_Op op,
                              int root);
 
+/* ---- calibration: the cost model measured on the running system (docs/runtime.md) ---- */
+
+/** What gsp_mpi_tuning found. */
+typedef enum {
+    GSP_TUNING_NONE = 0,      /* no tuning file: the model in force stays */
+    GSP_TUNING_LOADED,        /* the file's model replaced it */
+    GSP_TUNING_OTHER_SETTING, /* the file was measured with the ranks on one node and these span
+                               * nodes, or the reverse: the model in force stays */
+    GSP_TUNING_ERROR          /* unreadable or malformed: the model in force stays */
+} gsp_tuning_status_t;
+
+/** Applies the tuning file to the cost model of comm's ranks. Collective over comm: rank 0 reads
+ * the file and broadcasts it (PMPI_Bcast), so every rank chooses from the same model. path [in,
+ * may be NULL]: the file, "none" for none (NULL: gsp_cost_tuning_path's: $GOSSIP_TUNING, else
+ * the default location). cost [in,out]: the model in force for where the ranks run (the preset,
+ * cost->shared telling which); the file's replaces it when the file was measured in the same
+ * setting (its shared_memory equal to cost->shared). note [out, may be NULL, n bytes]: one
+ * sentence for the user — the file loaded, or why not and how to calibrate. Returns the status,
+ * the same on every rank. */
+gsp_tuning_status_t gsp_mpi_tuning(MPI_Comm comm, const char *path, gsp_cost_t *cost, char *note, size_t n);
+
+/** Options of gsp_mpi_calibrate (zeroed: the defaults). */
+typedef struct {
+    const char *topology; /* a spec whose node r is rank r (ranks placed on its nodes): the hop
+                           * latency is measured from rank 0 to its farthest rank; NULL: not */
+    int64_t max_bytes;    /* largest ping-pong (0: 16 MiB) */
+    int reps;             /* repetitions of each measurement, the minimum kept (0: 5) */
+    double target;        /* seconds one repetition lasts at least (0: 2e-4) */
+} gsp_calib_opts_t;
+
+#define GSP_CALIB_MAX_SIZES 128
+
+/** What gsp_mpi_calibrate measured (every rank gets rank 0's figures). Times are one message's:
+ * half a round trip, the minimum over the repetitions; spread: median - minimum. */
+typedef struct {
+    gsp_cost_t cost;            /* the measured model: alpha, beta (by size), gamma, hop,
+                                 * overhead, shared (every rank on one node) */
+    gsp_cost_fit_t fit;         /* the regimes of the ping-pong */
+    int nsizes;
+    int64_t size[GSP_CALIB_MAX_SIZES];
+    double time[GSP_CALIB_MAX_SIZES], spread[GSP_CALIB_MAX_SIZES];
+    int near;                   /* the ping-pong's peer: rank 1, or rank 0's first neighbour */
+    bool have_hop;              /* hop measured: a topology whose diameter from 0 is >= 2 */
+    int far;                    /* rank 0's farthest rank, far_hops links away */
+    int64_t far_hops;
+    double t_near, t_far;       /* 0-byte messages to near and far */
+    int burst;                  /* messages sent at once for the overhead ... */
+    int burst_peers;            /* ... to this many distinct ranks */
+    double t_one, t_burst;      /* round trips (halved) of one message and of the burst */
+    int64_t gamma_bytes;        /* bytes combined per rank (MPI_SUM on doubles) */
+    int gamma_ranks;            /* ranks combining at once (all on shared memory, else 1) */
+    double t_gamma;             /* seconds it took (the slowest rank) */
+    double seconds;             /* the whole calibration */
+} gsp_calib_t;
+
+/** Measures the running system for the cost model (collective over comm, at least 2 ranks): a
+ * ping-pong between rank 0 and its peer at 0 bytes and 4 sizes an octave up to max_bytes gives
+ * alpha (0 bytes) and beta by size (gsp_cost_fit); with a topology, 0-byte messages to the
+ * farthest rank and to a neighbour give hop = (t_far - t_near) / (hops - 1); k messages sent at
+ * once (to k neighbours, or k other ranks, or one rank k times) against one give overhead =
+ * (t_k - t_1) / (k - 1); gsp_mpi_reduce_local (MPI_SUM, doubles) over 8 MiB gives gamma (all
+ * ranks at once when they share one node: the model's one memory). out [out]. */
+gsp_err_t gsp_mpi_calibrate(MPI_Comm comm, const gsp_calib_opts_t *opts, gsp_calib_t *out);
+
 #ifdef __cplusplus
 }
 #endif

@@ -126,6 +126,15 @@ gsp_err_t gsp__mpi_prepare(gsp_mpi_ctx_t *c, gsp_collective_t coll, int root, in
                 if (e->algos.n != n0)
                     for (int s = 0; s < SIZE_CLASSES; s++) e->choice[s] = -1;
                 e->choice[sc] = best;
+                /* GOSSIP_VERBOSE=2: why, on rank 0 — every candidate's predicted time. */
+                const char *v = getenv("GOSSIP_VERBOSE");
+                if (c->rank == 0 && v && atoi(v) >= 2) {
+                    fprintf(stderr, "gossip: %s", gsp_collective_name(coll));
+                    if (coll == GSP_COLL_BROADCAST || coll == GSP_COLL_REDUCE) fprintf(stderr, " from root %d", root);
+                    fprintf(stderr, " on %s, %lld bytes (predicted for its size class, up to %lld bytes): %s\n", c->topo.spec,
+                            (long long)bytes, (long long)1 << sc, e->algos.v[best].name);
+                    gsp_rt_explain(stderr, "gossip:   ", &e->algos, c->size, (int64_t)1 << sc, &c->cost, best, too_big, &tb);
+                }
             }
         }
         if (!err) idx = (int)e->choice[sc];

@@ -12,8 +12,11 @@
  * GOSSIP_METHOD (the allgather or broadcast construction), GOSSIP_ALGORITHM (e.g.
  * "allreduce=rs-ag,bcast=tree"), GOSSIP_ALPHA, GOSSIP_BETA, GOSSIP_GAMMA, GOSSIP_HOP, GOSSIP_OVERHEAD (the cost model,
  * over gsp_cost_shared_memory() when every rank shares one node, else gsp_cost_default();
- * GOSSIP_SHARED_MEMORY=1 or 0 forces the one or the other), GOSSIP_SEGMENT (bytes per pipelined segment, default 0: whole blocks),
- * GOSSIP_VERBOSE=1 (a line per collective and algorithm on first use). */
+ * GOSSIP_SHARED_MEMORY=1 or 0 forces the one or the other; the tuning file measured for that
+ * setting replaces it — GOSSIP_TUNING, else ~/.config/gossip/tuning.json — and the variables
+ * apply over that), GOSSIP_SEGMENT (bytes per pipelined segment, default 0: whole blocks),
+ * GOSSIP_VERBOSE=1 (the tuning file, or how to make one; a line per collective and algorithm on
+ * first use), GOSSIP_VERBOSE=2 (also every candidate's predicted time at each new choice). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -65,6 +68,11 @@ static void configure(MPI_Comm comm, gsp_mpi_ctx_t *ctx) {
         else if (!strcmp(sh, "0")) cost = gsp_cost_default();
         else say(comm, 16, true, "GOSSIP_SHARED_MEMORY=%s: expected 1 or 0; the model is chosen by where the ranks run%s", sh, "");
     }
+    /* The tuning file measured for this setting, if any (collective: rank 0 reads it); a bad
+     * one is said always, its absence with GOSSIP_VERBOSE, with how to calibrate. */
+    char note[1024];
+    gsp_tuning_status_t ts = gsp_mpi_tuning(comm, NULL, &cost, note, sizeof note);
+    say(comm, ts == GSP_TUNING_ERROR ? 17 : 18, ts == GSP_TUNING_ERROR, "%s%s", note, "");
     const char *names[5] = {"GOSSIP_ALPHA", "GOSSIP_BETA", "GOSSIP_GAMMA", "GOSSIP_HOP", "GOSSIP_OVERHEAD"};
     double *vals[5] = {&cost.alpha, &cost.beta, &cost.gamma, &cost.hop, &cost.overhead};
     int kinds[5] = {2, 3, 4, 13, 14};

@@ -12,6 +12,10 @@ PRELOAD=$3
 EXACT=$4
 DROPIN=$5
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
+# The defaults, whatever tuning file this machine has (the calibration checks below set their own).
+export GOSSIP_TUNING=none
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
 pass=0
 failn=0
 run() { # N ARGS...
@@ -162,5 +166,67 @@ for args in "16 bnb 40 1" "8 bnb 30 3" "16 jacobi 16 1" "4 jacobi 8 2"; do
     if [ $? = 0 ] && grep -q "equal\|converged" <<<"$out" && grep -q "sent \([0-9]*\)\.\.\1, received \1\.\.\1" <<<"$out"; then pass=$((pass + 1));
     else failn=$((failn + 1)); echo "FAIL: mpi_revolve $args"; echo "$out" | tail -3; fi
 done
+# Calibration: the file gossip-mpi calibrate writes loads, its figures are positive and finite
+# (overhead and hop may be 0), and the runtime and `gossip plan --tuning` use it.
+GOSSIP="$(dirname "$GM")/gossip"
+check() { # DESCRIPTION CONDITION-EXIT-STATUS
+    if [ "$2" = 0 ]; then pass=$((pass + 1)); else failn=$((failn + 1)); echo "FAIL: $1"; echo "$out" | tail -8; fi
+}
+out=$(timeout 300 mpirun --oversubscribe -n 2 "$GM" calibrate -o "$tmp/cfg/gossip/tuning.json" --max-bytes 1048576 2>&1)
+rc=$?
+jq -e '.format == "gossip-tuning" and .alpha > 0 and .beta > 0 and .gamma > 0 and .overhead >= 0 and .hop >= 0 and .shared_memory
+       and ([.alpha, .beta, .gamma, .overhead, .hop] | all(isinfinite | not)) and ((.beta_by_size // []) | all(.[1] >= 0))
+       and .measured.ranks == 2 and (.measured.mpi | test("Open MPI"))' "$tmp/cfg/gossip/tuning.json" >/dev/null 2>&1
+check "gossip-mpi calibrate on 2 ranks: a tuning file with positive, finite figures" $((rc + $?))
+grep -q "^alpha .* a 0-byte message" <<<"$out" && grep -q "^written   $tmp/cfg/gossip/tuning.json" <<<"$out"
+check "gossip-mpi calibrate prints its figures and the file written" $?
+out=$("$GOSSIP" plan allreduce torus:2x2 --bytes 4096 --tuning "$tmp/cfg/gossip/tuning.json" --json 2>&1)
+[ "$(jq .cost.alpha <<<"$out")" = "$(jq .alpha "$tmp/cfg/gossip/tuning.json")" ] && jq -e '.cost.shared_memory' <<<"$out" >/dev/null
+check "gossip plan --tuning loads the calibrated file" $?
+# Hop: ranks placed on a topology of diameter 2.
+out=$(timeout 300 mpirun --oversubscribe -n 4 "$GM" calibrate --topology torus:2x2 --max-bytes 4096 --reps 2 2>&1)
+rc=$?
+grep -q "^hop .* rank 0 to 3, 2 links" <<<"$out"
+check "gossip-mpi calibrate --topology torus:2x2: hop measured" $((rc + $?))
+out=$(timeout 60 mpirun --oversubscribe -n 3 "$GM" calibrate --topology torus:2x2 2>&1)
+rc=$?
+[ $rc = 2 ] && grep -q "torus:2x2 has 4 nodes but there are 3 ranks" <<<"$out"
+check "gossip-mpi calibrate --topology of another size: exit 2" $?
+out=$(timeout 60 mpirun -n 1 "$GM" calibrate 2>&1)
+rc=$?
+[ $rc = 2 ] && grep -q "at least 2 ranks" <<<"$out"
+check "gossip-mpi calibrate on 1 rank: exit 2" $?
+# The default location ($XDG_CONFIG_HOME/gossip/tuning.json), GOSSIP_VERBOSE=2: every candidate's
+# predicted time at each new choice, the chosen one starred.
+out=$(env -u GOSSIP_TUNING XDG_CONFIG_HOME="$tmp/cfg" GOSSIP_VERBOSE=2 timeout 120 mpirun --oversubscribe -n 4 "$GM" run allreduce torus:2x2 --count 1000 --reps 1 2>&1)
+rc=$?
+grep -q "^gossip: tuning file .*/cfg/gossip/tuning.json (measured on" <<<"$out" && grep -q "^gossip: allreduce on torus:2x2, 8000 bytes (predicted for its size class, up to 8192 bytes): " <<<"$out" &&
+    grep -q "^gossip:   \* [a-z-]* .* us .*chosen: the least predicted time" <<<"$out" && [ "$(grep -c '^gossip:   ' <<<"$out")" -ge 3 ]
+check "GOSSIP_VERBOSE=2: the tuning file and every candidate's predicted time" $((rc + $?))
+# The drop-in: without a file, GOSSIP_VERBOSE=1 says how to calibrate (once, rank 0).
+mkdir -p "$tmp/home"
+out=$(env -u GOSSIP_TUNING -u XDG_CONFIG_HOME timeout 120 mpirun --oversubscribe -n 4 -x HOME="$tmp/home" -x LD_PRELOAD="$PRELOAD" -x GOSSIP_TOPOLOGY=torus:2x2 -x GOSSIP_VERBOSE=1 "$PLAIN" 100 2>&1)
+rc=$?
+[ "$(grep -c '^gossip: no tuning file; defaults used (calibrate with: mpirun -n 2 gossip-mpi calibrate -o ~/.config/gossip/tuning.json)' <<<"$out")" = 1 ] && grep -q "all results correct" <<<"$out"
+check "drop-in without a tuning file: GOSSIP_VERBOSE=1 says how to calibrate, once" $((rc + $?))
+# With the file (measured on this node: it applies), and forced to the link model (it does not).
+out=$(timeout 120 mpirun --oversubscribe -n 4 -x GOSSIP_TUNING="$tmp/cfg/gossip/tuning.json" -x LD_PRELOAD="$PRELOAD" -x GOSSIP_TOPOLOGY=torus:2x2 -x GOSSIP_VERBOSE=2 "$PLAIN" 100 2>&1)
+rc=$?
+grep -q "^gossip: tuning file .*tuning.json (measured on" <<<"$out" && grep -q "all results correct" <<<"$out" && grep -q "chosen: the least predicted time" <<<"$out"
+check "drop-in with GOSSIP_TUNING: loaded, the choices explained" $((rc + $?))
+out=$(timeout 120 mpirun --oversubscribe -n 4 -x GOSSIP_TUNING="$tmp/cfg/gossip/tuning.json" -x GOSSIP_SHARED_MEMORY=0 -x LD_PRELOAD="$PRELOAD" -x GOSSIP_TOPOLOGY=torus:2x2 -x GOSSIP_VERBOSE=1 "$PLAIN" 100 2>&1)
+rc=$?
+grep -q "was measured with every rank on one node, but these ranks span nodes: defaults used" <<<"$out" && grep -q "all results correct" <<<"$out"
+check "drop-in: a shared-memory tuning file is not applied to the link model" $((rc + $?))
+# A malformed file is said without GOSSIP_VERBOSE, and the run stays correct on the defaults.
+echo '{"alpha": 1e-6, "beta": 1e-10, "gama": 0}' >"$tmp/bad.json"
+out=$(timeout 120 mpirun --oversubscribe -n 4 -x GOSSIP_TUNING="$tmp/bad.json" -x LD_PRELOAD="$PRELOAD" -x GOSSIP_TOPOLOGY=torus:2x2 "$PLAIN" 100 2>&1)
+rc=$?
+[ "$(grep -c "bad.json: unknown key 'gama' (did you mean 'gamma'?); defaults used" <<<"$out")" = 1 ] && grep -q "all results correct" <<<"$out"
+check "drop-in: a malformed tuning file said once, defaults used" $((rc + $?))
+out=$(timeout 120 mpirun --oversubscribe -n 4 "$GM" run allreduce torus:2x2 --tuning "$tmp/bad.json" 2>&1)
+rc=$?
+[ $rc = 2 ] && grep -q "unknown key 'gama'" <<<"$out"
+check "gossip-mpi run --tuning with a malformed file: exit 2" $?
 echo "$pass passed, $failn failed"
 [ "$failn" = 0 ]

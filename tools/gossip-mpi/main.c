@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "calibrate.h"
 #include "gossip/mpi.h"
 
 static int usage(int rank, const char *msg) {
@@ -15,8 +16,9 @@ static int usage(int rank, const char *msg) {
             fputs("usage: mpirun -n P gossip-mpi run COLLECTIVE SPEC [--count C] [--type double|float|int|int16|int8]\n"
                   "                    [--op sum|max|prod] [--method M] [--algorithm A] [--root R] [--reps K]\n"
                   "                    [--alpha S] [--beta S] [--gamma S] [--hop S] [--overhead S] [--segment B]\n"
-                  "                    [--shared-memory|--no-shared-memory] [--approximate]\n"
+                  "                    [--shared-memory|--no-shared-memory] [--tuning FILE|none] [--approximate]\n"
                   "       mpirun -n P gossip-mpi bench COLLECTIVE SPEC [same options] [--max-bytes B]\n"
+                  "       mpirun -n P gossip-mpi calibrate [-o FILE] [--topology SPEC] (see calibrate --help)\n"
                   "Runs COLLECTIVE (broadcast, allgather, allreduce, reduce-scatter, reduce) with gossip's exact\n"
                   "runtime for the topology SPEC (its node count must be P) and with MPI's own, checks that\n"
                   "every rank got the same bits as every other and the closed-form answer, and prints the\n"
@@ -28,7 +30,9 @@ static int usage(int rank, const char *msg) {
                   "byte combined), --hop (per further link of a routed message), --overhead (per further\n"
                   "message of a node in a round), --shared-memory (the model of ranks sharing one memory: a\n"
                   "round costs the busiest rank's bytes in and out; the default when every rank is on one\n"
-                  "node) or --no-shared-memory (links); see docs/runtime.md. bench repeats run for 8 B to B\n"
+                  "node) or --no-shared-memory (links); see docs/runtime.md. The model starts from the tuning\n"
+                  "file (--tuning, else $GOSSIP_TUNING, else ~/.config/gossip/tuning.json when there: what\n"
+                  "calibrate measures and writes; the options apply over it). bench repeats run for 8 B to B\n"
                   "(default 1 MiB) per rank, x4 each step. --approximate runs an allreduce schedule of the\n"
                   "register form (spectral, product, ...: real coefficients) and labels it approximate.\n",
                   stdout);
@@ -83,10 +87,15 @@ int main(int argc, char **argv) {
         MPI_Finalize();
         return rc;
     }
+    if (!strcmp(argv[1], "calibrate")) {
+        rc = gm_calibrate(argc, argv, rank, size);
+        MPI_Finalize();
+        return rc;
+    }
     bool bench = !strcmp(argv[1], "bench");
-    if ((strcmp(argv[1], "run") && !bench) || argc < 4) return fail(rank, "expected: run|bench COLLECTIVE SPEC (see --help)");
+    if ((strcmp(argv[1], "run") && !bench) || argc < 4) return fail(rank, "expected: run|bench COLLECTIVE SPEC, or calibrate (see --help)");
     gsp_collective_t coll;
-    const char *spec = argv[3], *method = NULL, *algorithm = NULL;
+    const char *spec = argv[3], *method = NULL, *algorithm = NULL, *tuning = NULL;
     int count = 1024, reps = 5;
     long max_bytes = 1 << 20;
     int64_t root = 0;
@@ -96,6 +105,7 @@ int main(int argc, char **argv) {
     gsp_cost_t cost = gsp_cost_default();
     const char *copt[16], *cval[16];
     int ncopt = 0, shared = -1; /* -1: as the context detects */
+    bool seg_given = false;
     if (!gsp_collective_parse(argv[2], &coll)) return fail(rank, "unknown collective (broadcast, allgather, allreduce, reduce-scatter, reduce)");
     for (int i = 4; i < argc; i++) {
         const char *o = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -118,11 +128,13 @@ int main(int argc, char **argv) {
         else if (!strcmp(o, "--type")) dt = type_of(v);
         else if (!strcmp(o, "--method")) method = v;
         else if (!strcmp(o, "--algorithm")) algorithm = v;
+        else if (!strcmp(o, "--tuning")) tuning = v;
         else if (!strcmp(o, "--root")) root = strtoll(v, &end, 10);
         else if (!strcmp(o, "--reps")) reps = (int)strtol(v, &end, 10);
         else if (!strcmp(o, "--max-bytes")) max_bytes = strtol(v, &end, 10);
         else if (!strcmp(o, "--segment")) {
             cost.segment = strtoll(v, &end, 10);
+            seg_given = true;
             if (cost.segment < 0) return fail(rank, "--segment: expected a number of bytes >= 0");
         }
         else if (!strcmp(o, "--op")) {
@@ -152,7 +164,7 @@ int main(int argc, char **argv) {
         return fail(rank, "bad --type, --count, --reps, --root or --max-bytes");
     if (approximate && (coll != GSP_COLL_ALLREDUCE || op != MPI_SUM || (dt != MPI_DOUBLE && dt != MPI_FLOAT)))
         return fail(rank, "--approximate runs register allreduce schedules: allreduce, --op sum, --type double or float");
-    if (approximate && (ncopt || shared >= 0 || cost.segment))
+    if (approximate && (ncopt || shared >= 0 || cost.segment || tuning))
         return fail(rank, "the cost model's options choose among the exact runtime algorithms, not with --approximate");
     if (approximate && algorithm) return fail(rank, "--algorithm chooses among the exact runtime algorithms, not with --approximate");
     gsp_mpi_plan_t *plan = NULL;
@@ -167,14 +179,24 @@ int main(int argc, char **argv) {
         return fail(rank, m);
     }
     if (ctx) {
+        /* Layers: the preset for where the ranks run, the tuning file, the options. */
         int64_t segment = cost.segment;
         cost = shared < 0 ? *gsp_mpi_ctx_cost(ctx) : shared ? gsp_cost_shared_memory() : gsp_cost_default();
-        cost.segment = segment;
+        char note[1024];
+        gsp_tuning_status_t ts = gsp_mpi_tuning(MPI_COMM_WORLD, tuning, &cost, note, sizeof note);
+        if (ts == GSP_TUNING_ERROR) {
+            gsp_mpi_ctx_free(ctx);
+            return fail(rank, note);
+        }
+        const char *v = getenv("GOSSIP_VERBOSE");
+        if (rank == 0 && ((v && *v && strcmp(v, "0")) || (tuning && ts != GSP_TUNING_LOADED && strcmp(tuning, "none"))))
+            fprintf(stderr, "gossip: %s\n", note);
+        if (seg_given) cost.segment = segment;
         for (int k = 0; k < ncopt; k++) set_cost(&cost, copt[k], cval[k]);
         gsp_mpi_ctx_set_cost(ctx, &cost);
         if (bench && rank == 0)
-            printf("# cost model: %s (alpha %g s, beta %g s/B, gamma %g s/B)\n", cost.shared ? "shared memory" : "network links",
-                   cost.alpha, cost.beta, cost.gamma);
+            printf("# cost model: %s (alpha %g s, beta %g s/B, gamma %g s/B; %s)\n", cost.shared ? "shared memory" : "network links",
+                   cost.alpha, cost.beta, cost.gamma, ts == GSP_TUNING_LOADED ? note : "no tuning file");
     }
     int tsize;
     MPI_Type_size(dt, &tsize);
