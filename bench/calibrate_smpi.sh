@@ -1,0 +1,98 @@
+#!/usr/bin/env bash
+# bench/calibrate_smpi.sh — `gossip-mpi calibrate` under SimGrid SMPI: does it recover the
+# simulated platform's parameters, and does the model it writes choose what bench/smpi.sh's
+# hand-tuned model chooses?
+#   bench/calibrate_smpi.sh            both link speeds of bench/smpi.sh (fast: 10 GB/s, 1 us;
+#                                      slow: 1.25 GB/s, 5 us), calibrated on a 4x4 torus
+# Writes bench/out/calibrate/t44-{fast,slow}.{json,txt} (the tuning files and calibrate's
+# report) and prints two markdown tables (bench/README.md):
+#  1. recovered against the platform — what SMPI delivers for one message: the link latency
+#     times SMPI's latency factor (smpi/lat-factor: 2.01467 below 257 bytes) for alpha and for
+#     each further link (hop), 1 / (link bandwidth x smpi/bw-factor at that size) for beta —
+#     and against bench/smpi.sh's hand-tuned figures;
+#  2. the runtime's choice (`gossip plan COLL SPEC --bytes B`) under the recovered file and under
+#     the hand-tuned options, on every platform of bench/smpi.sh (8x8 and 4x4x4 tori, 6-cube),
+#     every collective, every power of two from 8 B to 4 MiB, 8 KiB segments as in the bench
+#     (and, for scale, how often the default model — no tuning file — agrees with the hand one).
+# Needs libsimgrid-dev (installed with apt-get when missing) and a built build/ (gossip and
+# libgossip.a). One smpirun at a time; about a minute in all.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+if ! command -v smpicc >/dev/null; then
+    sudo=""; [ "$(id -u)" -eq 0 ] || sudo=sudo
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends libsimgrid-dev >&2
+fi
+[ -f build/libgossip.a ] && [ -x build/gossip ] || { cmake --preset default >/dev/null && cmake --build --preset default -j1 >/dev/null; }
+w=build-smpi
+out=bench/out/calibrate
+mkdir -p "$w" "$out"
+smpicc -O2 -Iinclude -Ibuild/include -Isrc/mpi -Itools/gossip-mpi tools/gossip-mpi/*.c src/mpi/mpi_rt.c src/mpi/mpi_exec.c \
+    src/mpi/mpi_plan.c src/mpi/mpi_tuning.c src/mpi/mpi_calibrate.c build/libgossip.a \
+    -ljansson -lnauty -ligraph -lgsl -llapacke -llapack -lblas -lcadical -lstdc++ -lm -o "$w/gossip-mpi" 2>/dev/null
+for i in $(seq 0 15); do echo "node-$i"; done >"$w/hosts16"
+
+# SMPI's default factors by message size (SimGrid 3.32: smpi/bw-factor, smpi/lat-factor).
+BWF="0:0.812084 257:0.338112 732:0.341987 1426:0.608902 3484:0.77493 5776:1.08739 9376:0.58729 15424:0.697866 65472:0.940694"
+LATF0=2.01467
+# bench/smpi.sh's hand-tuned beta: the same factors over the link's bandwidth.
+hand_beta() { awk -v bw="$1" -v f="$BWF" 'BEGIN { n = split(f, e, " ");
+    for (i = 1; i <= n; i++) { split(e[i], q, ":"); printf "%s%s:%.4g", (i > 1 ? "," : ""), q[1], 1 / (bw * q[2]) } }'; }
+# beta for a message of $2 bytes from a table "S:V,S:V,...".
+beta_at() { awk -v t="$1" -v s="$2" 'BEGIN { n = split(t, e, ","); b = 0; for (i = 1; i <= n; i++) { split(e[i], q, ":"); if (q[1] <= s) b = q[2] } printf "%.6g", b }'; }
+file_beta() { jq -r 'if .beta_by_size then [.beta_by_size[] | "\(.[0]):\(.[1])"] | join(",") else "0:\(.beta)" end' "$1"; }
+err() { awk -v a="$1" -v b="$2" 'BEGIN { if (b == 0) printf (a == 0 ? "0" : "inf"); else printf "%+.1f%%", 100 * (a / b - 1) }'; }
+
+for speed in fast slow; do
+    case $speed in fast) bw=10GBps lat=1us ;; *) bw=1.25GBps lat=5us ;; esac
+    cat >"$w/t44-$speed.xml" <<XML
+<?xml version='1.0'?>
+<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">
+<platform version="4.1">
+  <cluster id="t44-$speed" topology="TORUS" topo_parameters="4,4" prefix="node-" radical="0-15" suffix="" speed="1Gf" bw="$bw" lat="$lat"/>
+</platform>
+XML
+    # As bench/smpi.sh runs: computation not simulated (so gamma measures 0, as the bench sets it).
+    smpirun -np 16 -platform "$w/t44-$speed.xml" -hostfile "$w/hosts16" --cfg=smpi/simulate-computation:no \
+        "$w/gossip-mpi" calibrate --topology torus:4x4 -o "$out/t44-$speed.json" 2>/dev/null >"$out/t44-$speed.txt"
+done
+
+echo "| platform | parameter | SMPI delivers | bench/smpi.sh (hand) | recovered | error vs SMPI |"
+echo "|---|---|---|---|---|---|"
+for speed in fast slow; do
+    case $speed in fast) bwv=1e10 latv=1e-6 a=2e-6 ;; *) bwv=1.25e9 latv=5e-6 a=10e-6 ;; esac
+    f="$out/t44-$speed.json"
+    al=$(awk -v l=$latv -v k=$LATF0 'BEGIN { printf "%.6g", l * k }')
+    ra=$(jq .alpha "$f") rh=$(jq .hop "$f") ro=$(jq .overhead "$f") rg=$(jq .gamma "$f")
+    printf '| %s | alpha (s) | %.4g | %s | %.4g | %s |\n' "$speed" "$al" "$a" "$ra" "$(err "$ra" "$al")"
+    printf '| %s | hop (s) | %.4g | %s | %.4g | %s |\n' "$speed" "$al" "$a" "$rh" "$(err "$rh" "$al")"
+    printf '| %s | overhead (s) | 0 | 0 | %.4g | %s |\n' "$speed" "$ro" "$(err "$ro" 0)"
+    printf '| %s | gamma (s/B) | 0 (not simulated) | 0 | %.4g | %s |\n' "$speed" "$rg" "$(err "$rg" 0)"
+    hb=$(hand_beta $bwv) fb=$(file_beta "$f")
+    for s in 64 512 1024 2048 4096 8192 12288 32768 65536 1048576 16777216; do
+        p=$(beta_at "$hb" "$s") r=$(beta_at "$fb" "$s")
+        printf '| %s | beta at %s B (s/B) | %.4g | %.4g | %.4g | %s |\n' "$speed" "$s" "$p" "$p" "$r" "$(err "$r" "$p")"
+    done
+done
+
+echo
+echo "| platform | collective | sizes | recovered: same choice as hand | differences (bytes: hand / recovered) | defaults (no tuning): same choice |"
+echo "|---|---|---|---|---|---|"
+for p in "t88-fast torus:8x8" "t88-slow torus:8x8" "t444-fast torus:4x4x4" "t444-slow torus:4x4x4" "q6-fast hypercube:6" "q6-slow hypercube:6"; do
+    set -- $p
+    name=$1 spec=$2
+    case $name in *fast) a=2e-6 bwv=1e10 f="$out/t44-fast.json" ;; *) a=10e-6 bwv=1.25e9 f="$out/t44-slow.json" ;; esac
+    hb=$(hand_beta $bwv)
+    for coll in allgather allreduce reduce-scatter broadcast reduce; do
+        same=0 total=0 diff="" dflt=0
+        for k in $(seq 3 22); do
+            b=$((1 << k))
+            h=$(build/gossip plan "$coll" "$spec" --bytes $b --alpha $a --beta "$hb" --gamma 0 --hop $a --overhead 0 --segment 8192 --json | jq -r .choice)
+            r=$(build/gossip plan "$coll" "$spec" --bytes $b --tuning "$f" --segment 8192 --json | jq -r .choice)
+            d=$(build/gossip plan "$coll" "$spec" --bytes $b --segment 8192 --json | jq -r .choice)
+            total=$((total + 1))
+            [ "$h" = "$d" ] && dflt=$((dflt + 1))
+            if [ "$h" = "$r" ]; then same=$((same + 1)); else diff="$diff $b: $h / $r;"; fi
+        done
+        echo "| $name | $coll | 8 B .. 4 MiB | $same / $total | ${diff:-none} | $dflt / $total |"
+    done
+done
