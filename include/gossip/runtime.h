@@ -284,7 +284,8 @@ typedef struct {
 
 /** Writes c [in] as a tuning file at path (JSON: alpha, beta, beta_by_size when c has a table,
  * gamma, hop, overhead, segment when set, shared_memory, and origin [in, may be NULL] as
- * "measured"); "-" is standard output. Atomic: a temporary file renamed over path. GSP_ERR_IO;
+ * "measured"), as every file gossip writes: "-" is standard output, a device or FIFO is written
+ * in place, a regular file atomically (a temporary file renamed over it). GSP_ERR_IO;
  * GSP_ERR_INVAL for a negative or non-finite figure, which no file may hold. */
 gsp_err_t gsp_cost_save(const char *path, const gsp_cost_t *c, const gsp_cost_origin_t *origin);
 /** Reads the tuning file at path into c [in,out]: alpha and beta (or beta_by_size) must be

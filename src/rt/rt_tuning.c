@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "gossip/runtime.h"
+#include "core/core_int.h"
 
 /* ---- writer ---- */
 
@@ -94,24 +95,9 @@ gsp_err_t gsp_cost_save(const char *path, const gsp_cost_t *c, const gsp_cost_or
         if (!isfinite(c->beta_val[i]) || c->beta_val[i] < 0 || (i == 0 && c->beta_from[0] != 0) || (i > 0 && c->beta_from[i] <= c->beta_from[i - 1]))
             return gsp_error(GSP_ERR_INVAL, "tuning file: beta by size must have sizes increasing from 0 and non-negative values");
     if (c->nbeta < 0 || c->nbeta > GSP_COST_MAX_BETA || c->segment < 0) return gsp_error(GSP_ERR_INVAL, "tuning file: a malformed cost model");
-    if (!strcmp(path, "-")) return write_file(stdout, c, origin);
-    /* A temporary file renamed over the target: never half a file. */
-    size_t len = strlen(path) + 32;
-    char *tmp = gsp_malloc(len);
-    if (!tmp) return gsp_error(GSP_ERR_NOMEM, "out of memory");
-    snprintf(tmp, len, "%s.tmp%ld", path, (long)getpid());
-    FILE *f = fopen(tmp, "w");
-    if (!f) {
-        err = gsp_error(GSP_ERR_IO, "cannot write '%s': %s", path, strerror(errno));
-        gsp_free(tmp);
-        return err;
-    }
-    err = write_file(f, c, origin);
-    if (fclose(f) != 0 && !err) err = gsp_error(GSP_ERR_IO, "cannot write '%s': %s", path, strerror(errno));
-    if (!err && rename(tmp, path) != 0) err = gsp_error(GSP_ERR_IO, "cannot write '%s': %s", path, strerror(errno));
-    if (err) unlink(tmp);
-    gsp_free(tmp);
-    return err;
+    gsp_out_t o;
+    if ((err = gsp_out_open(&o, path))) return err;
+    return gsp_out_close(&o, write_file(o.f, c, origin));
 }
 
 /* ---- reader ---- */
