@@ -170,8 +170,8 @@ typedef struct {
  * ping-pong between rank 0 and its peer at 0 bytes and 4 sizes an octave up to max_bytes gives
  * alpha (0 bytes) and beta by size (gsp_cost_fit); with a topology, 0-byte messages to the
  * farthest rank and to a neighbour give hop = (t_far - t_near) / (hops - 1); k messages sent at
- * once (to k neighbours, or k other ranks, or one rank k times) against one give overhead =
- * (t_k - t_1) / (k - 1); gsp_mpi_reduce_local (MPI_SUM, doubles) over 8 MiB gives gamma (all
+ * once and answered (to k neighbours, or k other ranks, or one rank k times) against one give
+ * overhead = (round trip_k - round trip_1) / (k - 1); gsp_mpi_reduce_local (MPI_SUM, doubles) over 8 MiB gives gamma (all
  * ranks at once when they share one node: the model's one memory). out [out]. */
 gsp_err_t gsp_mpi_calibrate(MPI_Comm comm, const gsp_calib_opts_t *opts, gsp_calib_t *out);
 

@@ -20,8 +20,8 @@ static const char calibrate_usage[] =
     "            agrees within 10%: a protocol of the network), at most 16 sizes\n"
     "  hop       with --topology SPEC (rank r on node r; P must be its node count): a 0-byte\n"
     "            message to rank 0's farthest rank against one to a neighbour, per further link\n"
-    "  overhead  k messages sent at once (to k neighbours, or k other ranks, or k to the one\n"
-    "            peer) against one, per further message\n"
+    "  overhead  k messages sent at once and answered (to k neighbours, or k other ranks, or k\n"
+    "            to the one peer) against one: the round trips' difference per further message\n"
     "  gamma     gossip's MPI_SUM over 8 MiB of doubles, per byte (on one node: every rank at\n"
     "            once, as the shared-memory model counts one memory)\n"
     "Each figure is the minimum of K repetitions (default 5). Where the ranks run decides the\n"
@@ -151,8 +151,8 @@ int gm_calibrate(int argc, char **argv, int rank, int size) {
         else
             printf("hop       %-11.4g s    not measured (%s): the default\n", m->hop,
                    o.topology ? "the topology's diameter from rank 0 is 1" : "give --topology SPEC, the ranks on its nodes");
-        printf("overhead  %-11.4g s    %d messages at once to %d rank%s: %.3f us; one: %.3f us\n", m->overhead, c->burst, c->burst_peers,
-               c->burst_peers > 1 ? "s" : "", c->t_burst * 1e6, c->t_one * 1e6);
+        printf("overhead  %-11.4g s    %d messages at once to %d rank%s and back: %.3f us; one: %.3f us\n", m->overhead, c->burst,
+               c->burst_peers, c->burst_peers > 1 ? "s" : "", 2 * c->t_burst * 1e6, 2 * c->t_one * 1e6);
         printf("gamma     %-11.4g s/B  MPI_SUM of %s of doubles on %d rank%s at once: %.1f us\n", m->gamma,
                human((double)c->gamma_bytes, h1, sizeof h1), c->gamma_ranks, c->gamma_ranks > 1 ? "s" : "", c->t_gamma * 1e6);
         if (out) {
