@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # bench/calibrate_smpi.sh — `gossip-mpi calibrate` under SimGrid SMPI: does it recover the
 # simulated platform's parameters, and does the model it writes choose what bench/smpi.sh's
 # hand-tuned model chooses?

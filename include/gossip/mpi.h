@@ -130,7 +130,7 @@ typedef enum {
  * setting (its shared_memory equal to cost->shared). note [out, may be NULL, n bytes]: one
  * sentence for the user — the file loaded, or why not and how to calibrate. Returns the status,
  * the same on every rank. */
-gsp_tuning_status_t gsp_mpi_tuning(MPI_Comm comm, const char *path, gsp_cost_t *cost, char *note, size_t n);
+GSP_API gsp_tuning_status_t gsp_mpi_tuning(MPI_Comm comm, const char *path, gsp_cost_t *cost, char *note, size_t n);
 
 /** Options of gsp_mpi_calibrate (zeroed: the defaults). */
 typedef struct {
@@ -173,7 +173,7 @@ typedef struct {
  * once and answered (to k neighbours, or k other ranks, or one rank k times) against one give
  * overhead = (round trip_k - round trip_1) / (k - 1); gsp_mpi_reduce_local (MPI_SUM, doubles) over 8 MiB gives gamma (all
  * ranks at once when they share one node: the model's one memory). out [out]. */
-gsp_err_t gsp_mpi_calibrate(MPI_Comm comm, const gsp_calib_opts_t *opts, gsp_calib_t *out);
+GSP_API gsp_err_t gsp_mpi_calibrate(MPI_Comm comm, const gsp_calib_opts_t *opts, gsp_calib_t *out);
 
 #ifdef __cplusplus
 }

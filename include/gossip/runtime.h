@@ -287,24 +287,24 @@ typedef struct {
  * "measured"), as every file gossip writes: "-" is standard output, a device or FIFO is written
  * in place, a regular file atomically (a temporary file renamed over it). GSP_ERR_IO;
  * GSP_ERR_INVAL for a negative or non-finite figure, which no file may hold. */
-gsp_err_t gsp_cost_save(const char *path, const gsp_cost_t *c, const gsp_cost_origin_t *origin);
+GSP_API gsp_err_t gsp_cost_save(const char *path, const gsp_cost_t *c, const gsp_cost_origin_t *origin);
 /** Reads the tuning file at path into c [in,out]: alpha and beta (or beta_by_size) must be
  * there; gamma, hop, overhead, segment and shared_memory replace c's when present. origin [out,
  * may be NULL]: its "measured" object. A missing or unreadable file is GSP_ERR_IO; malformed
  * JSON, an unknown key or a bad value GSP_ERR_PARSE with one line naming the file and the key;
  * c is unchanged on error. */
-gsp_err_t gsp_cost_load(const char *path, gsp_cost_t *c, gsp_cost_origin_t *origin);
+GSP_API gsp_err_t gsp_cost_load(const char *path, gsp_cost_t *c, gsp_cost_origin_t *origin);
 /** Where the tuning file is: $GOSSIP_TUNING when set ("none": nowhere), else
  * $XDG_CONFIG_HOME/gossip/tuning.json, or ~/.config/gossip/tuning.json when XDG_CONFIG_HOME is
  * unset or not absolute. Writes the path into buf [out, n bytes]; returns 1 when GOSSIP_TUNING
  * names it (it must then exist), 0 for the default location when a file is there, -1 for none. */
-int gsp_cost_tuning_path(char *buf, size_t n);
+GSP_API int gsp_cost_tuning_path(char *buf, size_t n);
 /** Why the cost model chose: one line per candidate of a (prefix, '*' on `chosen`, the name,
  * the predicted time for `bytes` on `nodes` ranks under c, the rounds, and what it is built from
  * or why it was left out), to f. Pending candidates are marked '>=' (a lower bound); skip [may be
  * NULL] marks the candidates the choice left out. What GOSSIP_VERBOSE=2 prints. */
-void gsp_rt_explain(FILE *f, const char *prefix, const gsp_rt_algos_t *a, int64_t nodes, int64_t bytes, const gsp_cost_t *c, int chosen,
-                    bool (*skip)(const gsp_rt_algo_t *, void *), void *ctx);
+GSP_API void gsp_rt_explain(FILE *f, const char *prefix, const gsp_rt_algos_t *a, int64_t nodes, int64_t bytes, const gsp_cost_t *c,
+                            int chosen, bool (*skip)(const gsp_rt_algo_t *, void *), void *ctx);
 
 /** The regimes gsp_cost_fit found: sizes from[r]..to[r] where a message costs about
  * latency[r] + beta[r] * bytes (a protocol of the network: eager, rendezvous, ...). */
@@ -325,7 +325,7 @@ typedef struct {
  * tolerance merged, each from its first size (the first from 0), at most GSP_COST_MAX_BETA; a
  * single regime (or none: the overall slope) gives a plain beta. The latency of a regime beyond
  * alpha — a rendezvous' extra round trip — is not in the model (fit [out, may be NULL] has it). */
-gsp_err_t gsp_cost_fit(int n, const int64_t *size, const double *seconds, const double *noise, gsp_cost_t *c, gsp_cost_fit_t *fit);
+GSP_API gsp_err_t gsp_cost_fit(int n, const int64_t *size, const double *seconds, const double *noise, gsp_cost_t *c, gsp_cost_fit_t *fit);
 
 #ifdef __cplusplus
 }

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* mpi_calibrate.c — measures the running system for the cost model (`gossip-mpi calibrate`).
  *
  * Rank 0 drives: it sends each other rank a command (a ping-pong of so many bytes, or a burst

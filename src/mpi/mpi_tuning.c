@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* mpi_tuning.c — the tuning file applied to a communicator's cost model: rank 0 reads it and
  * broadcasts what it found, so every rank chooses from the same model even when the ranks' file
  * systems differ. PMPI_Bcast: the drop-in intercepts MPI_Bcast, and this runs while it builds

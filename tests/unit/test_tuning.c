@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_tuning.c — tuning files (gsp_cost_save / gsp_cost_load), where they are looked for, the
  * fit of ping-pong times, and the account of a choice.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* calibrate.c — `mpirun -n P gossip-mpi calibrate [-o FILE] [--topology SPEC]`: measures the
  * running system for the cost model (gsp_mpi_calibrate), prints the figures and how they were
  * obtained, and writes the tuning file the drop-in, gossip-mpi and `gossip plan --tuning` read. */

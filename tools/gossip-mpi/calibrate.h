@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* calibrate.h — `gossip-mpi calibrate` (calibrate.c). */
 #ifndef GOSSIP_MPI_CALIBRATE_H
 #define GOSSIP_MPI_CALIBRATE_H
