@@ -28,8 +28,8 @@ fi
 w=build-smpi
 out=bench/out/calibrate
 mkdir -p "$w" "$out"
-smpicc -O2 -Iinclude -Ibuild/include -Isrc/mpi -Itools/gossip-mpi tools/gossip-mpi/*.c src/mpi/mpi_rt.c src/mpi/mpi_exec.c \
-    src/mpi/mpi_plan.c src/mpi/mpi_tuning.c src/mpi/mpi_calibrate.c build/libgossip.a \
+smpicc -O2 -Iinclude -Ibuild/include -Isrc/mpi -Itools/gossip-mpi tools/gossip-mpi/*.c src/mpi/mpi_ctx.c src/mpi/mpi_choose.c \
+    src/mpi/mpi_engine.c src/mpi/mpi_coll.c src/mpi/mpi_exec.c src/mpi/mpi_plan.c src/mpi/mpi_tuning.c src/mpi/mpi_calibrate.c build/libgossip.a \
     -ljansson -lnauty -ligraph -lgsl -llapacke -llapack -lblas -lcadical -lstdc++ -lm -o "$w/gossip-mpi" 2>/dev/null
 for i in $(seq 0 15); do echo "node-$i"; done >"$w/hosts16"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* rt_tuning.c — the tuning file: the cost model's parameters as measured on a machine
  * (`gossip-mpi calibrate -o FILE`), read by the drop-in, gossip-mpi and `gossip plan --tuning`;
  * where it is looked for; and the verbose account of a choice (every candidate's prediction).
