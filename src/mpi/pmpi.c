@@ -30,9 +30,24 @@ typedef struct {
 
 static int keyval = MPI_KEYVAL_INVALID;
 
+/* The environment is read once: every call after the first pays a lookup, not a getenv. */
 static bool verbose(void) {
-    const char *v = getenv("GOSSIP_VERBOSE");
-    return v && *v && strcmp(v, "0");
+    static int cached = -1;
+    if (cached < 0) {
+        const char *v = getenv("GOSSIP_VERBOSE");
+        cached = v && *v && strcmp(v, "0");
+    }
+    return cached;
+}
+
+static const char *topology_env(void) {
+    static bool read;
+    static const char *spec;
+    if (!read) {
+        spec = getenv("GOSSIP_TOPOLOGY");
+        read = true;
+    }
+    return spec;
 }
 
 /* One line on stderr from rank 0 of comm, once per process and kind. */
@@ -112,7 +127,7 @@ static gsp_mpi_ctx_t *usable(MPI_Comm comm) {
     cache_t *c;
     if (comm == MPI_COMM_NULL) return NULL;
     if (PMPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS || inter) return NULL;
-    const char *spec = getenv("GOSSIP_TOPOLOGY");
+    const char *spec = topology_env();
     if (!spec || !*spec) return NULL;
     if (keyval == MPI_KEYVAL_INVALID) PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, delete_cache, &keyval, NULL);
     PMPI_Comm_get_attr(comm, keyval, &c, &flag);
