@@ -13,11 +13,12 @@
 extern "C" {
 #endif
 
-/** What a method is given. All pointers are borrowed for the call. */
+/** What a method is given. All pointers are borrowed for the call. Zero-initialised fields are
+ * defaults: the model {0} is one packet, all ports, full duplex; root 0 is node 0. */
 typedef struct {
     const gsp_topo_t *topo;
     const gsp_distances_t *dist; /* distances of topo (connected) */
-    gsp_model_t model;
+    gsp_model_t model;           /* {0}: the default model (gsp_model_default) */
     int64_t root;                /* broadcast root; -1 = method's choice (node 0) */
     uint64_t seed;
     gsp_progress_fn progress;    /* may be NULL */
@@ -76,6 +77,26 @@ typedef struct {
 gsp_err_t gsp_plan(const gsp_plan_in_t *in, gsp_collective_t c, const char *method, gsp_plan_t *plan);
 /** Releases plan's schedule; a zeroed plan is a no-op. */
 void gsp_plan_destroy(gsp_plan_t *plan);
+
+/* Options of gsp_plan_spec. Zero-initialised (or a designated initializer that names only what
+ * it changes) is the default: the papers' model (one packet, all ports, full duplex), method
+ * auto, a broadcast from node 0, seed 1 (the CLI's defaults). */
+typedef struct {
+    gsp_model_t model;  /* {0}: one packet, all ports, full duplex */
+    const char *method; /* NULL: "auto" (the fewest rounds) */
+    int64_t root;       /* broadcast root (node 0 by default) */
+    uint64_t seed;      /* randomized methods; 0: 1 */
+} gsp_plan_opts_t;
+
+/** One call from a spec to a verified plan: parses spec (gossip/topo.h), computes its distances
+ * (one BFS on a vertex-transitive graph), plans collective c with opts (NULL: the defaults
+ * above) and verifies the schedule, as `gossip plan COLLECTIVE SPEC` does. The topology is
+ * released before returning; plan [out] owns its schedule (gsp_plan_destroy), which names the
+ * topology by its spec. Errors: those of gsp_topo_from_spec and gsp_plan; GSP_ERR_RANGE for a
+ * root outside the graph; GSP_ERR_NOTAPPLIC when the graph is not connected. Example:
+ *   gsp_plan_t p;
+ *   gsp_plan_spec("torus:8x8", GSP_COLL_ALLGATHER, &(gsp_plan_opts_t){.model.packets = 2}, &p); */
+gsp_err_t gsp_plan_spec(const char *spec, gsp_collective_t c, const gsp_plan_opts_t *opts, gsp_plan_t *plan);
 
 /** Settles an allgather plan's optimality with the SAT solver (gossip/sat.h): asks for a
  * schedule of one round fewer, again and again, until the solver says none exists (optimality

@@ -13,7 +13,7 @@
 #define FLOOD_EXPLICIT_MAX 4096
 
 static bool applies(const gsp_plan_in_t *in, char *why, size_t n) {
-    if (in->model.packets != GSP_PACKETS_INF) {
+    if (gsp__packets(in) != GSP_PACKETS_INF) {
         snprintf(why, n, "needs packets = inf (a node forwards everything it learned)");
         return false;
     }

@@ -50,7 +50,7 @@ static int by_gain(const void *a, const void *b) {
 static gsp_err_t build(const gsp_plan_in_t *in, gsp_sched_t *out) {
     gsp_err_t err;
     const gsp_topo_t *t = in->topo;
-    int64_t n = t->n, m = t->m, W = (int64_t)GSP_WORDS(n), p = in->model.packets;
+    int64_t n = t->n, m = t->m, W = (int64_t)GSP_WORDS(n), p = gsp__packets(in);
     bool inf = p == GSP_PACKETS_INF, one = in->model.one_port, half = in->model.half_duplex;
     gsp_word_t *held = NULL, *taken = NULL;
     int64_t *holders = NULL, *gain = NULL, *rev = NULL;

@@ -98,6 +98,12 @@ gsp_err_t gsp_plan(const gsp_plan_in_t *in, gsp_collective_t c, const char *meth
     memset(plan, 0, sizeof *plan);
     if (!in || !in->topo || !in->dist)
         return gsp_error(GSP_ERR_INVAL, "gsp_plan: the input needs a topology and its distances (gsp_distances)");
+    /* A zero-initialised model is the default one: the methods see packets 1, never 0. */
+    gsp_plan_in_t resolved = *in;
+    resolved.model = gsp_model_resolve(in->model);
+    in = &resolved;
+    if (in->model.packets < 1 && in->model.packets != GSP_PACKETS_INF)
+        return gsp_error(GSP_ERR_INVAL, "gsp_plan: packets %lld: expected p >= 1 or GSP_PACKETS_INF", (long long)in->model.packets);
     if ((err = gsp_bounds_compute(in->topo, in->dist, c, &in->model, c == GSP_COLL_BROADCAST ? (in->root >= 0 ? in->root : 0) : -1, &plan->bounds))) return err;
     plan->lower_bound = gsp_bounds_value(&plan->bounds);
     if (method && strcmp(method, "auto")) {
@@ -164,6 +170,37 @@ gsp_err_t gsp_plan(const gsp_plan_in_t *in, gsp_collective_t c, const char *meth
     plan->optimal = !plan->method->approximate && plan->sched.nrounds == plan->lower_bound;
     plan->optimality = plan->optimal ? GSP_OPT_BOUND : GSP_OPT_OPEN;
     return GSP_OK;
+}
+
+gsp_err_t gsp_plan_spec(const char *spec, gsp_collective_t c, const gsp_plan_opts_t *opts, gsp_plan_t *plan) {
+    static const gsp_plan_opts_t defaults = {0};
+    gsp_err_t err;
+    gsp_topo_t t;
+    gsp_vt_t vt;
+    gsp_distances_t d;
+    if (!plan) return gsp_error(GSP_ERR_INVAL, "gsp_plan_spec: no plan to fill");
+    memset(plan, 0, sizeof *plan);
+    if (!spec) return gsp_error(GSP_ERR_INVAL, "gsp_plan_spec: no topology spec");
+    if (!opts) opts = &defaults;
+    memset(&d, 0, sizeof d);
+    if ((err = gsp_topo_from_spec(&t, spec))) return err;
+    if (c == GSP_COLL_BROADCAST && (opts->root < 0 || opts->root >= t.n)) {
+        err = gsp_error(GSP_ERR_RANGE, "gsp_plan_spec: root %lld is not a node of %s (0..%lld)", (long long)opts->root, spec, (long long)t.n - 1);
+        goto done;
+    }
+    /* One BFS when the graph is vertex-transitive, else one per node (as `gossip plan`). */
+    if ((err = gsp_vertex_transitive(&t, &vt)) || (err = gsp_distances(&t, gsp_vt_yes(vt), &d, NULL, NULL))) goto done;
+    if (!d.connected) {
+        err = gsp_error(GSP_ERR_NOTAPPLIC, "%s is not %sconnected: no schedule can reach every node", spec, t.directed ? "strongly " : "");
+        goto done;
+    }
+    gsp_plan_in_t in = {.topo = &t, .dist = &d, .model = opts->model, .root = c == GSP_COLL_BROADCAST ? opts->root : -1,
+                        .seed = opts->seed ? opts->seed : 1};
+    err = gsp_plan(&in, c, opts->method ? opts->method : "auto", plan);
+done:
+    gsp_distances_destroy(&d);
+    gsp_topo_destroy(&t);
+    return err;
 }
 
 gsp_err_t gsp__bfs_tree(const gsp_topo_t *t, int64_t root, int64_t **parent, int32_t **dist, int64_t **order) {
