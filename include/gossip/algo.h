@@ -44,6 +44,10 @@ typedef struct gsp_method {
     double (*variance_bound)(const gsp_plan_in_t *in);
     /** Run only when named (an exact search that may take long): auto leaves it out. */
     bool on_request;
+    /** The fewest rounds the method can build on this input, known without building (its
+     * promise when that is cheap, or a lower bound of its own), or -1; NULL: unknown. Auto
+     * skips a method that cannot beat the best schedule so far. */
+    int64_t (*least_rounds)(const gsp_plan_in_t *in);
 } gsp_method_t;
 
 /** The registry: every method, in the order `list` shows them. */
@@ -56,6 +60,27 @@ const gsp_method_t *gsp_method_find(const char *name, gsp_collective_t c);
  * Cayley graph); or not known. */
 typedef enum { GSP_OPT_OPEN = 0, GSP_OPT_BOUND, GSP_OPT_PROVED, GSP_OPT_PROVED_SYMMETRIC } gsp_optimality_t;
 
+/** What auto did with one method of the collective (gsp_plan_t.attempts). */
+typedef enum {
+    GSP_TRIED_BUILT = 1,      /* built and verified: rounds */
+    GSP_TRIED_SKIPPED,        /* not built: it cannot beat the best so far (the lower bound is met, or
+                                 its own fewest rounds are no better), or auto leaves it out (an
+                                 estimate, or run on request only) */
+    GSP_TRIED_NOT_APPLICABLE, /* does not apply to this input and model */
+    GSP_TRIED_GAVE_UP         /* applies, but found while building that it cannot help (a search
+                                 that found nothing, numerics too poor) */
+} gsp_tried_kind_t;
+
+typedef struct {
+    const gsp_method_t *method;
+    gsp_tried_kind_t kind;
+    int64_t rounds; /* BUILT: its rounds; SKIPPED for its own bound: the fewest it can build; else -1 */
+    char why[192];  /* all but BUILT: why, without the method's name ("needs packets = inf ...") */
+} gsp_tried_t;
+
+/** Room for every method of one collective in gsp_plan_t.attempts. */
+#define GSP_MAX_TRIED 24
+
 typedef struct {
     const gsp_method_t *method;
     gsp_sched_t sched;
@@ -65,9 +90,15 @@ typedef struct {
     bool optimal; /* rounds == lower bound, or proved (GSP_OPT_PROVED) */
     gsp_optimality_t optimality;
     char proof[192]; /* gsp_plan_prove: what the solver answered, e.g. "no schedule of 11 rounds" */
-    /* auto: every method considered, in registry order, with its rounds or why it was left
-     * out ("spectral 6; product 4; tree 8; linear: no protocol found ..."); "" otherwise. */
+    /* auto, for people: the methods built, in registry order, with their rounds, and those
+     * skipped or given up while building, with why ("tree 18; rs-ag skipped (at least 1680
+     * rounds)", "tree 6; spectral 5; product 3 (the bound: the rest not tried)"); "" otherwise.
+     * The methods that do not apply are in attempts only. */
     char tried[1024];
+    /* auto, for programs: every method of the collective, in registry order, once, with what
+     * became of it; ntried is 0 when a method was named. */
+    int ntried;
+    gsp_tried_t attempts[GSP_MAX_TRIED];
 } gsp_plan_t;
 
 /** Plans collective c on in->topo with the named method ("auto": the valid schedule with the

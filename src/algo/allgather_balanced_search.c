@@ -165,4 +165,4 @@ done:
 
 const gsp_method_t gsp__method_allgather_balanced_search = {
     "balanced-search", GSP_COLL_ALLGATHER, "any Cayley graph, finite packets (restarts until the layered bound)",
-    "packet-gossip paper, Def. 9 and Lemma 10", applies, rounds, build, false, NULL, false};
+    "packet-gossip paper, Def. 9 and Lemma 10", applies, rounds, build, false, NULL, false, NULL};

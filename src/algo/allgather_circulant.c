@@ -53,4 +53,4 @@ fail:
 
 const gsp_method_t gsp__method_allgather_circulant = {
     "circulant-gossip", GSP_COLL_ALLGATHER, "optimal circulants G(N; s, s+1) with p >= D*: D* rounds",
-    "circulant paper, Prop. 8", applies, rounds, build, false, NULL, false};
+    "circulant paper, Prop. 8", applies, rounds, build, false, NULL, false, NULL};

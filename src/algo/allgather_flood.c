@@ -95,4 +95,4 @@ static gsp_err_t build(const gsp_plan_in_t *in, gsp_sched_t *out) {
 
 const gsp_method_t gsp__method_allgather_flood = {
     "flood", GSP_COLL_ALLGATHER, "packets = inf, any connected graph (symmetric form on Cayley graphs)",
-    "packet-gossip paper, Theorem 5", applies, rounds, build, false, NULL, false};
+    "packet-gossip paper, Theorem 5", applies, rounds, build, false, NULL, false, NULL};

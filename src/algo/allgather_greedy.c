@@ -161,4 +161,4 @@ static gsp_err_t build(const gsp_plan_in_t *in, gsp_sched_t *out) {
 
 const gsp_method_t gsp__method_allgather_greedy = {
     "greedy", GSP_COLL_ALLGATHER, "finite packets, any connected graph with N <= 4096", "baseline", applies,
-    rounds, build, false, NULL, false};
+    rounds, build, false, NULL, false, NULL};

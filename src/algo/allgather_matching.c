@@ -182,4 +182,4 @@ done:
 
 const gsp_method_t gsp__method_allgather_matching = {
     "matching", GSP_COLL_ALLGATHER, "one port and/or half duplex, any p, any connected graph with N <= 2048",
-    "baseline: a greedy matching per round (dimension exchange on hypercubes)", applies, rounds, build, false, NULL, false};
+    "baseline: a greedy matching per round (dimension exchange on hypercubes)", applies, rounds, build, false, NULL, false, NULL};

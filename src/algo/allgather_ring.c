@@ -176,4 +176,4 @@ done:
 
 const gsp_method_t gsp__method_allgather_ring = {
     "ring", GSP_COLL_ALLGATHER, "one port or half duplex, finite p, graphs with a Hamiltonian cycle (N <= 2048)",
-    "baseline: N - 1 rounds with p = 1, the one-port bound", applies, rounds, build, false, NULL, false};
+    "baseline: N - 1 rounds with p = 1, the one-port bound", applies, rounds, build, false, NULL, false, NULL};

@@ -232,4 +232,4 @@ done:
 
 const gsp_method_t gsp__method_allgather_rotation = {
     "rotation", GSP_COLL_ALLGATHER, "Cayley graphs with a complete rotation (tori TM(p)^k, hypercubes, star graphs, ...)",
-    "packet-gossip paper, Lemma 14 and Lemma 17", applies, rounds, build, false, NULL, false};
+    "packet-gossip paper, Lemma 14 and Lemma 17", applies, rounds, build, false, NULL, false, NULL};

@@ -239,4 +239,27 @@ expect 2 plan allreduce "file:$DATA/dicycle3.txt" --method tree
 printf '0 1\n2 3\n' >"$tmp/disc.txt"
 expect 2 plan allgather "file:$tmp/disc.txt"
 
+# auto prunes (issue 25): on star:7 the tree gives 18 rounds, and rs-ag, whose reduce-scatter and
+# allgather each need at least the allgather bound ceil(5039/6) = 840 rounds, is skipped, not
+# built (it was 25 million transfers, 29 s and 2.4 GB). `tried` lists every allreduce method of
+# `gossip list`, in its order, each with exactly one of rounds, skipped, not_applicable.
+expect 0 list --collective allreduce --json && jq -c '[.methods[].name]' "$tmp/out" >"$tmp/ar-names"
+expect 0 plan allreduce star:7 --json
+jqcheck '.method == "tree" and .rounds == 18 and (.tried | type) == "array"'
+jqcheck 'any(.tried[]; .method == "rs-ag" and .at_least == 1680 and (.skipped | test("1680")) and (has("rounds") | not))'
+jqcheck 'any(.tried[]; .method == "tree" and .rounds == 18)'
+jqcheck 'all(.tried[]; ([has("rounds"), has("skipped"), has("not_applicable")] | map(select(.)) | length) == 1)'
+jqcheck 'any(.tried[]; .method == "approx" and (.skipped | type) == "string")'
+[ "$(jq -c '[.tried[].method]' "$tmp/out")" = "$(cat "$tmp/ar-names")" ] || fail "tried is not every allreduce method in list order"
+expect 0 plan allreduce star:7 && grepcheck '^tried +tree 18; rs-ag skipped \(at least 1680 rounds\)$'
+# A method that gives up while building says why once, not "linear: linear: ...".
+expect 0 plan allreduce star:4 --json
+jqcheck 'any(.tried[]; .method == "linear" and (.not_applicable | test("^no 4-round linear protocol")))'
+jqcheck '.method == "spectral" and .rounds == 6 and any(.tried[]; .method == "rs-ag" and .at_least == 16)'
+expect 0 plan allreduce star:4 && grepcheck '^tried +tree 8; spectral 6; linear: no 4-round' && ! grep -q 'linear: linear' "$tmp/out" || fail "doubled prefix"
+# At the bound the rest is skipped; a named method leaves tried empty.
+expect 0 plan allgather torus:4x4 --json
+jqcheck '.tried[0].method == "flood" and (.tried[0].not_applicable | test("inf")) and any(.tried[]; .method == "rotation" and .rounds == 4)'
+jqcheck 'any(.tried[]; .method == "greedy" and (.skipped | test("meet the lower bound")))'
+expect 0 plan allgather torus:4x4 --method greedy --json && jqcheck '.tried == []'
 finish
