@@ -14,11 +14,12 @@
 extern "C" {
 #endif
 
-/** What a method is given. All pointers are borrowed for the call. */
+/** What a method is given. All pointers are borrowed for the call. Zero-initialised fields are
+ * defaults: the model {0} is one packet, all ports, full duplex; root 0 is node 0. */
 typedef struct {
     const gsp_topo_t *topo;
     const gsp_distances_t *dist; /* distances of topo (connected) */
-    gsp_model_t model;
+    gsp_model_t model;           /* {0}: the default model (gsp_model_default) */
     int64_t root;                /* broadcast root; -1 = method's choice (node 0) */
     uint64_t seed;
     gsp_progress_fn progress;    /* may be NULL */
@@ -44,6 +45,10 @@ typedef struct gsp_method {
     double (*variance_bound)(const gsp_plan_in_t *in);
     /** Run only when named (an exact search that may take long): auto leaves it out. */
     bool on_request;
+    /** The fewest rounds the method can build on this input, known without building (its
+     * promise when that is cheap, or a lower bound of its own), or -1; NULL: unknown. Auto
+     * skips a method that cannot beat the best schedule so far. */
+    int64_t (*least_rounds)(const gsp_plan_in_t *in);
 } gsp_method_t;
 
 /** The registry: every method, in the order `list` shows them. */
@@ -56,6 +61,27 @@ GSP_API const gsp_method_t *gsp_method_find(const char *name, gsp_collective_t c
  * Cayley graph); or not known. */
 typedef enum { GSP_OPT_OPEN = 0, GSP_OPT_BOUND, GSP_OPT_PROVED, GSP_OPT_PROVED_SYMMETRIC } gsp_optimality_t;
 
+/** What auto did with one method of the collective (gsp_plan_t.attempts). */
+typedef enum {
+    GSP_TRIED_BUILT = 1,      /* built and verified: rounds */
+    GSP_TRIED_SKIPPED,        /* not built: it cannot beat the best so far (the lower bound is met, or
+                                 its own fewest rounds are no better), or auto leaves it out (an
+                                 estimate, or run on request only) */
+    GSP_TRIED_NOT_APPLICABLE, /* does not apply to this input and model */
+    GSP_TRIED_GAVE_UP         /* applies, but found while building that it cannot help (a search
+                                 that found nothing, numerics too poor) */
+} gsp_tried_kind_t;
+
+typedef struct {
+    const gsp_method_t *method;
+    gsp_tried_kind_t kind;
+    int64_t rounds; /* BUILT: its rounds; SKIPPED for its own bound: the fewest it can build; else -1 */
+    char why[192];  /* all but BUILT: why, without the method's name ("needs packets = inf ...") */
+} gsp_tried_t;
+
+/** Room for every method of one collective in gsp_plan_t.attempts. */
+#define GSP_MAX_TRIED 24
+
 typedef struct {
     const gsp_method_t *method;
     gsp_sched_t sched;
@@ -65,9 +91,15 @@ typedef struct {
     bool optimal; /* rounds == lower bound, or proved (GSP_OPT_PROVED) */
     gsp_optimality_t optimality;
     char proof[192]; /* gsp_plan_prove: what the solver answered, e.g. "no schedule of 11 rounds" */
-    /* auto: every method considered, in registry order, with its rounds or why it was left
-     * out ("spectral 6; product 4; tree 8; linear: no protocol found ..."); "" otherwise. */
+    /* auto, for people: the methods built, in registry order, with their rounds, and those
+     * skipped or given up while building, with why ("tree 18; rs-ag skipped (at least 1680
+     * rounds)", "tree 6; spectral 5; product 3 (the bound: the rest not tried)"); "" otherwise.
+     * The methods that do not apply are in attempts only. */
     char tried[1024];
+    /* auto, for programs: every method of the collective, in registry order, once, with what
+     * became of it; ntried is 0 when a method was named. */
+    int ntried;
+    gsp_tried_t attempts[GSP_MAX_TRIED];
 } gsp_plan_t;
 
 /** Plans collective c on in->topo with the named method ("auto": the valid schedule with the
@@ -77,6 +109,26 @@ typedef struct {
 GSP_API gsp_err_t gsp_plan(const gsp_plan_in_t *in, gsp_collective_t c, const char *method, gsp_plan_t *plan);
 /** Releases plan's schedule; a zeroed plan is a no-op. */
 GSP_API void gsp_plan_destroy(gsp_plan_t *plan);
+
+/* Options of gsp_plan_spec. Zero-initialised (or a designated initializer that names only what
+ * it changes) is the default: the papers' model (one packet, all ports, full duplex), method
+ * auto, a broadcast from node 0, seed 1 (the CLI's defaults). */
+typedef struct {
+    gsp_model_t model;  /* {0}: one packet, all ports, full duplex */
+    const char *method; /* NULL: "auto" (the fewest rounds) */
+    int64_t root;       /* broadcast root (node 0 by default) */
+    uint64_t seed;      /* randomized methods; 0: 1 */
+} gsp_plan_opts_t;
+
+/** One call from a spec to a verified plan: parses spec (gossip/topo.h), computes its distances
+ * (one BFS on a vertex-transitive graph), plans collective c with opts (NULL: the defaults
+ * above) and verifies the schedule, as `gossip plan COLLECTIVE SPEC` does. The topology is
+ * released before returning; plan [out] owns its schedule (gsp_plan_destroy), which names the
+ * topology by its spec. Errors: those of gsp_topo_from_spec and gsp_plan; GSP_ERR_RANGE for a
+ * root outside the graph; GSP_ERR_NOTAPPLIC when the graph is not connected. Example:
+ *   gsp_plan_t p;
+ *   gsp_plan_spec("torus:8x8", GSP_COLL_ALLGATHER, &(gsp_plan_opts_t){.model.packets = 2}, &p); */
+GSP_API gsp_err_t gsp_plan_spec(const char *spec, gsp_collective_t c, const gsp_plan_opts_t *opts, gsp_plan_t *plan);
 
 /** Settles an allgather plan's optimality with the SAT solver (gossip/sat.h): asks for a
  * schedule of one round fewer, again and again, until the solver says none exists (optimality

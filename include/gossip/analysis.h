@@ -24,8 +24,16 @@ typedef struct {
     double average_distance; /* mean over ordered pairs u != v (reachable ones) */
     bool per_node;        /* counts are from one node (vertex-transitive) or over all pairs */
     gsp_vec_t counts;     /* counts.v[m]: nodes at distance m from any node (per_node), else
-                             ordered pairs (u, v) at distance m */
-    int64_t sources;      /* BFS runs made: 1 with symmetry, n without */
+                             ordered pairs (u, v) at distance m (over the sampled sources' pairs
+                             only when sampled > 0) */
+    int64_t sources;      /* BFS runs made: 1 with symmetry, n without, fewer by gsp_distances_large */
+    /* gsp_distances: always exact (average_exact true, sampled 0). gsp_distances_large on a
+     * large graph: average_distance may be an estimate, and counts from sampled sources. */
+    bool average_exact;   /* false: average_distance is estimated from sampled sources */
+    double average_stderr; /* the estimate's standard error; 0 when exact */
+    int64_t sampled;      /* > 0: counts are over the pairs (s, v) of this many random sources s */
+    const char *diameter_how; /* static: "one BFS (vertex-transitive)", "all-pairs BFS", "iFUB" */
+    const char *average_how;  /* static: as diameter_how, "a tree, from subtree sizes", "sampled BFS" */
 } gsp_distances_t;
 
 /** Distances of t. When vertex_transitive is true, one BFS from node 0 stands for all.
@@ -34,6 +42,38 @@ GSP_API gsp_err_t gsp_distances(const gsp_topo_t *t, bool vertex_transitive, gsp
                         gsp_progress_fn progress, void *ctx);
 /** Releases what gsp_distances allocated; a zeroed struct is a no-op. */
 GSP_API void gsp_distances_destroy(gsp_distances_t *d);
+
+/** Default largest n (n + m) (BFS work, m arcs) for which gsp_distances_large runs one BFS per
+ * node (a few seconds). */
+#define GSP_ALLPAIRS_WORK 1000000000LL
+
+/* Options of gsp_distances_large; zero-initialised (or NULL) is the default. */
+typedef struct {
+    int64_t max_work; /* largest n (n + m) done by one BFS per node; 0: GSP_ALLPAIRS_WORK */
+    int64_t samples;  /* BFS from random nodes for an estimated average; 0: 64 */
+    uint64_t seed;    /* which random nodes */
+} gsp_distances_opts_t;
+
+/** Distances of a graph of any size, exact where that is cheap. When vertex_transitive, or the
+ * graph is directed, or n (n + m) <= opts->max_work: gsp_distances. Otherwise (a large
+ * undirected graph): the diameter exactly by iFUB (gsp_diameter_ifub); the average distance
+ * exactly for a tree (sum over edges of s (n - s), s a side's size), else estimated from
+ * opts->samples BFS from distinct random sources as the ratio of their distance sums to their
+ * pair counts, with its standard error (finite-population corrected: 0 when every node is a
+ * source; average_exact false unless so); counts from those sources (sampled). opts and
+ * progress [in] may be NULL. Release with gsp_distances_destroy. Cost: a few BFS for the
+ * diameter on most graphs, plus the samples' BFS. */
+GSP_API gsp_err_t gsp_distances_large(const gsp_topo_t *t, bool vertex_transitive, const gsp_distances_opts_t *opts, gsp_distances_t *out,
+                              gsp_progress_fn progress, void *ctx);
+
+/** Exact diameter of an undirected graph by iFUB (Crescenzi, Grossi, Habib, Lanzi, Marino,
+ * "On computing the diameter of real-world undirected graphs", TCS 2013): a 4-sweep finds a
+ * central node u and a lower bound (eccentricities of the sweep's ends); the BFS from u puts every
+ * node on a level; the eccentricities of the nodes on the deepest level i, then i - 1, ..., raise
+ * the lower bound until it reaches 2 (i - 1), which bounds every pair below level i.
+ * *diameter [out]: -1 when not connected; *bfs_runs [out, may be NULL]: BFS made (the all-pairs
+ * way makes n). Errors: GSP_ERR_UNSUPPORTED for a directed graph. progress [in] may be NULL. */
+GSP_API gsp_err_t gsp_diameter_ifub(const gsp_topo_t *t, int64_t *diameter, int64_t *bfs_runs, gsp_progress_fn progress, void *ctx);
 
 typedef enum {
     GSP_SPECTRUM_ABELIAN = 1, /* lambda_k = sum_i cos(2 pi <k, s_i> / n), exact formula */

@@ -10,6 +10,10 @@
 #include "gossip/algo.h"
 #include "gossip/problemb.h"
 
+/* The packets per arc per round of in's model: 0 (a zero-initialised model) reads as 1. Methods
+ * read the model's packets through this, never in->model.packets directly. */
+static inline int64_t gsp__packets(const gsp_plan_in_t *in) { return gsp_model_resolve(in->model).packets; }
+
 /* Sets s's method to "method(from)": a method built on another's schedule says so. */
 gsp_err_t gsp__sched_rename(gsp_sched_t *s, const char *method, const char *from);
 

@@ -20,7 +20,7 @@ static bool applies(const gsp_plan_in_t *in, char *why, size_t n) {
         snprintf(why, n, "not a Cayley graph");
         return false;
     }
-    if (in->model.packets == GSP_PACKETS_INF || in->model.one_port || in->model.half_duplex) {
+    if (gsp__packets(in) == GSP_PACKETS_INF || in->model.one_port || in->model.half_duplex) {
         snprintf(why, n, "needs finite packets, all ports, full duplex");
         return false;
     }
@@ -30,7 +30,7 @@ static bool applies(const gsp_plan_in_t *in, char *why, size_t n) {
 static int64_t rounds(const gsp_plan_in_t *in) { return -1; }
 
 static int64_t layered_target(const gsp_plan_in_t *in) {
-    int64_t n = in->topo->n, cap = in->topo->ngens * in->model.packets, ball = 0, best = 0;
+    int64_t n = in->topo->n, cap = in->topo->ngens * gsp__packets(in), ball = 0, best = 0;
     for (int64_t j = 0; j < in->dist->counts.len; j++) {
         ball += in->dist->counts.v[j];
         int64_t v = j + gsp_ceil_div(n - ball, cap);
@@ -56,7 +56,7 @@ static gsp_err_t attempt(const gsp_plan_in_t *in, const int32_t *dist, int varia
     gsp__bal_t b;
     memset(&b, 0, sizeof b);
     if ((err = gsp_sched_init(out, GSP_COLL_ALLGATHER, t->spec, n, &in->model, -1, "balanced-search"))) return err;
-    if ((err = gsp__bal_init(&b, t, in->model.packets, out)) ||
+    if ((err = gsp__bal_init(&b, t, gsp__packets(in), out)) ||
         (err = gsp_alloc_array((void **)&front, n, sizeof *front, false)) ||
         (err = gsp_alloc_array((void **)&cand, n, sizeof *cand, false)) ||
         (err = gsp_alloc_array((void **)&key, n, sizeof *key, false)) ||
@@ -166,4 +166,4 @@ done:
 
 const gsp_method_t gsp__method_allgather_balanced_search = {
     "balanced-search", GSP_COLL_ALLGATHER, "any Cayley graph, finite packets (restarts until the layered bound)",
-    "packet-gossip paper, Def. 9 and Lemma 10", applies, rounds, build, false, NULL, false};
+    "packet-gossip paper, Def. 9 and Lemma 10", applies, rounds, build, false, NULL, false, NULL};

@@ -14,7 +14,7 @@
 #define FLOOD_EXPLICIT_MAX 4096
 
 static bool applies(const gsp_plan_in_t *in, char *why, size_t n) {
-    if (in->model.packets != GSP_PACKETS_INF) {
+    if (gsp__packets(in) != GSP_PACKETS_INF) {
         snprintf(why, n, "needs packets = inf (a node forwards everything it learned)");
         return false;
     }
@@ -96,4 +96,4 @@ static gsp_err_t build(const gsp_plan_in_t *in, gsp_sched_t *out) {
 
 const gsp_method_t gsp__method_allgather_flood = {
     "flood", GSP_COLL_ALLGATHER, "packets = inf, any connected graph (symmetric form on Cayley graphs)",
-    "packet-gossip paper, Theorem 5", applies, rounds, build, false, NULL, false};
+    "packet-gossip paper, Theorem 5", applies, rounds, build, false, NULL, false, NULL};

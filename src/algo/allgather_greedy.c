@@ -19,7 +19,7 @@
 #define CANDIDATES 64 /* packets examined per in-arc and round */
 
 static bool applies(const gsp_plan_in_t *in, char *why, size_t n) {
-    if (in->model.packets == GSP_PACKETS_INF) {
+    if (gsp__packets(in) == GSP_PACKETS_INF) {
         snprintf(why, n, "for packets = inf use flood");
         return false;
     }
@@ -40,7 +40,7 @@ static int64_t rounds(const gsp_plan_in_t *in) { return -1; }
 static gsp_err_t run(const gsp_plan_in_t *in, uint64_t seed, int64_t max_rounds, gsp_sched_t *out) {
     gsp_err_t err;
     const gsp_topo_t *t = in->topo;
-    int64_t n = t->n, W = (int64_t)GSP_WORDS(n), p = in->model.packets;
+    int64_t n = t->n, W = (int64_t)GSP_WORDS(n), p = gsp__packets(in);
     gsp_word_t *held = NULL, *taken = NULL;
     int64_t *holders = NULL, *ioff = NULL, *iadj = NULL, *order = NULL, *opts = NULL, *choice = NULL;
     gsp_rng_t rng;
@@ -141,7 +141,7 @@ done:
 static gsp_err_t build(const gsp_plan_in_t *in, gsp_sched_t *out) {
     gsp_err_t err;
     const gsp_topo_t *t = in->topo;
-    int64_t n = t->n, p = in->model.packets, din = t->in_dmin > 0 ? t->in_dmin : 1;
+    int64_t n = t->n, p = gsp__packets(in), din = t->in_dmin > 0 ? t->in_dmin : 1;
     int64_t target = (n - 1 + p * din - 1) / (p * din);
     if (in->dist && in->dist->connected && in->dist->diameter > target) target = in->dist->diameter;
     int restarts = n <= 512 ? 8 : n <= 1024 ? 4 : 1;
@@ -162,4 +162,4 @@ static gsp_err_t build(const gsp_plan_in_t *in, gsp_sched_t *out) {
 
 const gsp_method_t gsp__method_allgather_greedy = {
     "greedy", GSP_COLL_ALLGATHER, "finite packets, any connected graph with N <= 4096", "baseline", applies,
-    rounds, build, false, NULL, false};
+    rounds, build, false, NULL, false, NULL};

@@ -107,4 +107,5 @@ const gsp_method_t gsp__method_allgather_isomorphic = {
     false,
     NULL,
     false,
+    NULL,
 };

@@ -51,7 +51,7 @@ static int by_gain(const void *a, const void *b) {
 static gsp_err_t build(const gsp_plan_in_t *in, gsp_sched_t *out) {
     gsp_err_t err;
     const gsp_topo_t *t = in->topo;
-    int64_t n = t->n, m = t->m, W = (int64_t)GSP_WORDS(n), p = in->model.packets;
+    int64_t n = t->n, m = t->m, W = (int64_t)GSP_WORDS(n), p = gsp__packets(in);
     bool inf = p == GSP_PACKETS_INF, one = in->model.one_port, half = in->model.half_duplex;
     gsp_word_t *held = NULL, *taken = NULL;
     int64_t *holders = NULL, *gain = NULL, *rev = NULL;
@@ -183,4 +183,4 @@ done:
 
 const gsp_method_t gsp__method_allgather_matching = {
     "matching", GSP_COLL_ALLGATHER, "one port and/or half duplex, any p, any connected graph with N <= 2048",
-    "baseline: a greedy matching per round (dimension exchange on hypercubes)", applies, rounds, build, false, NULL, false};
+    "baseline: a greedy matching per round (dimension exchange on hypercubes)", applies, rounds, build, false, NULL, false, NULL};

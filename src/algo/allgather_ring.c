@@ -18,7 +18,7 @@
 #define STEP_BUDGET 2000000
 
 static bool applies(const gsp_plan_in_t *in, char *why, size_t n) {
-    if (in->model.packets == GSP_PACKETS_INF) {
+    if (gsp__packets(in) == GSP_PACKETS_INF) {
         snprintf(why, n, "needs finite packets (with p = inf use matching)");
         return false;
     }
@@ -88,7 +88,7 @@ static bool extend(ham_t *h) {
 static gsp_err_t build(const gsp_plan_in_t *in, gsp_sched_t *out) {
     gsp_err_t err;
     const gsp_topo_t *t = in->topo;
-    int64_t n = t->n, W = (int64_t)GSP_WORDS(n), p = in->model.packets, *next = NULL;
+    int64_t n = t->n, W = (int64_t)GSP_WORDS(n), p = gsp__packets(in), *next = NULL;
     ham_t h = {t, NULL, NULL, 0, 0};
     gsp_word_t *held = NULL;
     int64_t *age = NULL; /* per node: origins in the order received (a queue), and its head */
@@ -177,4 +177,4 @@ done:
 
 const gsp_method_t gsp__method_allgather_ring = {
     "ring", GSP_COLL_ALLGATHER, "one port or half duplex, finite p, graphs with a Hamiltonian cycle (N <= 2048)",
-    "baseline: N - 1 rounds with p = 1, the one-port bound", applies, rounds, build, false, NULL, false};
+    "baseline: N - 1 rounds with p = 1, the one-port bound", applies, rounds, build, false, NULL, false, NULL};

@@ -23,7 +23,7 @@ static bool applies(const gsp_plan_in_t *in, char *why, size_t n) {
         snprintf(why, n, "not a Cayley graph");
         return false;
     }
-    if (in->model.packets == GSP_PACKETS_INF || in->model.one_port || in->model.half_duplex) {
+    if (gsp__packets(in) == GSP_PACKETS_INF || in->model.one_port || in->model.half_duplex) {
         snprintf(why, n, "needs finite packets, all ports, full duplex");
         return false;
     }
@@ -91,7 +91,7 @@ static void mark_fixed(const gsp_rotation_t *r, int64_t n, unsigned char *fixed)
 
 static int64_t rounds(const gsp_plan_in_t *in) {
     const gsp_topo_t *t = in->topo;
-    if (in->model.packets != 1) return -1;
+    if (gsp__packets(in) != 1) return -1;
     gsp_rotation_t r;
     if (gsp_rotation_find(t, 0, &r) || !r.found) return -1;
     unsigned char *fixed = gsp_calloc((size_t)t->n, 1);
@@ -144,7 +144,7 @@ done:
 static gsp_err_t build(const gsp_plan_in_t *in, gsp_sched_t *out) {
     gsp_err_t err;
     const gsp_topo_t *t = in->topo;
-    int64_t n = t->n, p = in->model.packets, *rest = NULL, nrest = 0, *fx = NULL, nfx = 0;
+    int64_t n = t->n, p = gsp__packets(in), *rest = NULL, nrest = 0, *fx = NULL, nfx = 0;
     int d = t->ngens, *pos = NULL;
     unsigned char *fixed = NULL, *inv_ok = NULL;
     qitem_t *q = NULL;
@@ -233,4 +233,4 @@ done:
 
 const gsp_method_t gsp__method_allgather_rotation = {
     "rotation", GSP_COLL_ALLGATHER, "Cayley graphs with a complete rotation (tori TM(p)^k, hypercubes, star graphs, ...)",
-    "packet-gossip paper, Lemma 14 and Lemma 17", applies, rounds, build, false, NULL, false};
+    "packet-gossip paper, Lemma 14 and Lemma 17", applies, rounds, build, false, NULL, false, NULL};

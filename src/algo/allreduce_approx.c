@@ -82,4 +82,4 @@ done:
 
 const gsp_method_t gsp__method_allreduce_approx = {
     "approx", GSP_COLL_ALLREDUCE, "regular undirected graphs: estimate of the sum after m < D rounds (--degree m)",
-    "global-sum paper, Theorem 5 (Chebyshev polynomial)", applies, rounds, build, true, variance_bound, false};
+    "global-sum paper, Theorem 5 (Chebyshev polynomial)", applies, rounds, build, true, variance_bound, false, NULL};

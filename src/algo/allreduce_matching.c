@@ -33,6 +33,18 @@ static bool applies(const gsp_plan_in_t *in, char *why, size_t n) {
 
 static int64_t rounds(const gsp_plan_in_t *in) { return -1; }
 
+/* 2R, and the one-port broadcast's R is at least ecc(root) and ceil(log2 N): one BFS. */
+static int64_t least_rounds(const gsp_plan_in_t *in) {
+    const gsp_topo_t *t = in->topo;
+    int64_t root = in->root >= 0 ? in->root : 0, ecc = -1, k = 0;
+    int32_t *dist = gsp_malloc(sizeof *dist * (size_t)t->n);
+    if (dist && gsp_bfs(t, root, dist, NULL, &ecc, NULL)) ecc = -1;
+    gsp_free(dist);
+    if (ecc < 0) return -1;
+    while (((int64_t)1 << k) < t->n) k++;
+    return 2 * (ecc > k ? ecc : k);
+}
+
 static gsp_err_t build(const gsp_plan_in_t *in, gsp_sched_t *out) {
     gsp_err_t err;
     const gsp_topo_t *t = in->topo;
@@ -86,4 +98,5 @@ done:
 
 const gsp_method_t gsp__method_allreduce_matching = {
     "matching-tree", GSP_COLL_ALLREDUCE, "one port, undirected graphs with N <= 2048: the one-port broadcast tree reversed, then forward",
-    "baseline (2R rounds, R the one-port broadcast's)", applies, rounds, build, false, NULL, false};
+    "baseline (2R rounds, R the one-port broadcast's)", applies, rounds, build, false, NULL, false,
+    least_rounds};

@@ -145,4 +145,4 @@ done:
 
 const gsp_method_t gsp__method_allreduce_product = {
     "product", GSP_COLL_ALLREDUCE, "product(A,B) of undirected graphs: best of A, then best of B",
-    "global-sum paper, Theorem 3", applies, rounds, build, false, NULL, false};
+    "global-sum paper, Theorem 3", applies, rounds, build, false, NULL, false, NULL};

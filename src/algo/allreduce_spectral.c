@@ -113,4 +113,4 @@ fail:
 
 const gsp_method_t gsp__method_allreduce_spectral = {
     "spectral", GSP_COLL_ALLREDUCE, "undirected graphs whose spectrum is known (m+1 distinct eigenvalues: m rounds)",
-    "global-sum paper, Theorem 1 (Laplacian form for non-regular graphs)", applies, rounds, build, false, NULL, false};
+    "global-sum paper, Theorem 1 (Laplacian form for non-regular graphs)", applies, rounds, build, false, NULL, false, NULL};

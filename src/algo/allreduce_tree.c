@@ -133,4 +133,4 @@ done:
 
 const gsp_method_t gsp__method_allreduce_tree = {
     "tree", GSP_COLL_ALLREDUCE, "any connected graph, all ports", "global-sum paper, upper bound 2D (baseline)",
-    applies, rounds, build, false, NULL, false};
+    applies, rounds, build, false, NULL, false, NULL};

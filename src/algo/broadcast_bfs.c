@@ -54,4 +54,4 @@ done:
 }
 
 const gsp_method_t gsp__method_broadcast_bfs = {
-    "bfs-tree", GSP_COLL_BROADCAST, "any connected graph, all ports", "baseline", applies, rounds, build, false, NULL, false};
+    "bfs-tree", GSP_COLL_BROADCAST, "any connected graph, all ports", "baseline", applies, rounds, build, false, NULL, false, NULL};

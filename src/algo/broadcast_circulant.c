@@ -105,4 +105,4 @@ fail:
 
 const gsp_method_t gsp__method_broadcast_circulant = {
     "circulant-tree", GSP_COLL_BROADCAST, "optimal circulants G(N; s, s+1): D* rounds, no duplicate copies",
-    "circulant paper, Programs 1-2 and Prop. 7", applies, rounds, build, false, NULL, false};
+    "circulant paper, Programs 1-2 and Prop. 7", applies, rounds, build, false, NULL, false, NULL};

@@ -215,4 +215,4 @@ done:
 
 const gsp_method_t gsp__method_broadcast_matching = {
     "matching-tree", GSP_COLL_BROADCAST, "one port (the telephone model), any connected graph with N <= 65536",
-    "baseline: a maximum matching per round (binomial tree on hypercubes)", applies, rounds, build, false, NULL, false};
+    "baseline: a maximum matching per round (binomial tree on hypercubes)", applies, rounds, build, false, NULL, false, NULL};

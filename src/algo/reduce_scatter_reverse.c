@@ -20,8 +20,16 @@ static int64_t rounds(const gsp_plan_in_t *in) {
     return -1;
 }
 
+/* The allgather's lower bound (reversed, its bounds hold: see above). */
+static int64_t least_rounds(const gsp_plan_in_t *in) {
+    gsp_bounds_t b;
+    if (gsp_bounds_compute(in->topo, in->dist, GSP_COLL_ALLGATHER, &in->model, -1, &b)) return -1;
+    return gsp_bounds_value(&b);
+}
+
 static gsp_err_t build(const gsp_plan_in_t *in, gsp_sched_t *out) { return gsp__build_from_allgather(in, gsp_sched_reverse, "reverse", out); }
 
 const gsp_method_t gsp__method_reduce_scatter_reverse = {
     "reverse", GSP_COLL_REDUCE_SCATTER, "undirected graphs: the best allgather reversed in time and direction",
-    "packet-gossip paper's schedules, reversed (balanced trees into every owner)", applies, rounds, build, false, NULL, false};
+    "packet-gossip paper's schedules, reversed (balanced trees into every owner)", applies, rounds, build, false, NULL, false,
+    least_rounds};

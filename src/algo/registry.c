@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* registry.c — the one table of construction methods, and planning: run a method (or every
  * applicable one for `auto`), verify what it built, compare with the lower bounds. */
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -72,6 +73,21 @@ void gsp_plan_destroy(gsp_plan_t *plan) {
     memset(plan, 0, sizeof *plan);
 }
 
+/* Appends "; " and the formatted text to buf (no separator at the start). */
+static void append(char *buf, size_t size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void append(char *buf, size_t size, const char *fmt, ...) {
+    size_t l = strlen(buf);
+    if (l + 2 >= size) return;
+    if (l) {
+        memcpy(buf + l, "; ", 3);
+        l += 2;
+    }
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf + l, size - l, fmt, ap);
+    va_end(ap);
+}
+
 /* Builds and verifies one method's schedule. */
 static gsp_err_t run_one(const gsp_plan_in_t *in, const gsp_method_t *m, gsp_plan_t *plan) {
     gsp_err_t err;
@@ -101,6 +117,12 @@ gsp_err_t gsp_plan(const gsp_plan_in_t *in, gsp_collective_t c, const char *meth
     memset(plan, 0, sizeof *plan);
     if (!in || !in->topo || !in->dist)
         return gsp_error(GSP_ERR_INVAL, "gsp_plan: the input needs a topology and its distances (gsp_distances)");
+    /* A zero-initialised model is the default one: the methods see packets 1, never 0. */
+    gsp_plan_in_t resolved = *in;
+    resolved.model = gsp_model_resolve(in->model);
+    in = &resolved;
+    if (in->model.packets < 1 && in->model.packets != GSP_PACKETS_INF)
+        return gsp_error(GSP_ERR_INVAL, "gsp_plan: packets %lld: expected p >= 1 or GSP_PACKETS_INF", (long long)in->model.packets);
     if ((err = gsp_bounds_compute(in->topo, in->dist, c, &in->model, c == GSP_COLL_BROADCAST ? (in->root >= 0 ? in->root : 0) : -1, &plan->bounds))) return err;
     plan->lower_bound = gsp_bounds_value(&plan->bounds);
     if (method && strcmp(method, "auto")) {
@@ -116,16 +138,48 @@ gsp_err_t gsp_plan(const gsp_plan_in_t *in, gsp_collective_t c, const char *meth
         }
         if ((err = run_one(in, m, plan))) return err;
     } else {
-        /* auto: every applicable method, keep the fewest rounds (the first on ties). */
-        bool any = false;
+        /* auto: every applicable method, keep the fewest rounds (the first on ties). A method
+         * is not built when it cannot beat the best so far: the lower bound is met, or its own
+         * fewest rounds (least_rounds) are no fewer than the best's. */
+        bool any = false, at_bound = false;
         char reasons[512] = "";
         for (size_t i = 0; i < sizeof registry / sizeof registry[0]; i++) {
             const gsp_method_t *m = registry[i];
-            char why[256];
-            if (m->coll != c || m->approximate || m->on_request) continue;
-            if (!m->applies(in, why, sizeof why)) {
+            if (m->coll != c) continue;
+            if (plan->ntried == GSP_MAX_TRIED) {
+                gsp_plan_destroy(plan);
+                return gsp_error(GSP_ERR_INTERNAL, "more than %d methods for %s: raise GSP_MAX_TRIED", GSP_MAX_TRIED, gsp_collective_name(c));
+            }
+            gsp_tried_t *tr = &plan->attempts[plan->ntried++];
+            tr->method = m;
+            tr->rounds = -1;
+            if (m->approximate || m->on_request) {
+                tr->kind = GSP_TRIED_SKIPPED;
+                snprintf(tr->why, sizeof tr->why, "%s", m->approximate ? "an estimate: auto chooses among exact methods only"
+                                                                       : "run on request only (an exact search that may take long)");
+                continue;
+            }
+            if (at_bound) {
+                tr->kind = GSP_TRIED_SKIPPED;
+                snprintf(tr->why, sizeof tr->why, "%s's %lld rounds meet the lower bound", plan->method->name,
+                         (long long)plan->sched.nrounds);
+                continue;
+            }
+            if (!m->applies(in, tr->why, sizeof tr->why)) {
+                tr->kind = GSP_TRIED_NOT_APPLICABLE;
+                const char *w = gsp__unprefixed(tr->why, m->name);
+                memmove(tr->why, w, strlen(w) + 1);
                 size_t l = strlen(reasons);
-                snprintf(reasons + l, sizeof reasons - l, "%s%s: %s", l ? "; " : "", m->name, gsp__unprefixed(why, m->name));
+                snprintf(reasons + l, sizeof reasons - l, "%s%s: %s", l ? "; " : "", m->name, tr->why);
+                continue;
+            }
+            int64_t least = any && m->least_rounds ? m->least_rounds(in) : -1;
+            if (any && least >= plan->sched.nrounds) {
+                tr->kind = GSP_TRIED_SKIPPED;
+                tr->rounds = least;
+                snprintf(tr->why, sizeof tr->why, "it needs at least %lld rounds; %s has %lld", (long long)least, plan->method->name,
+                         (long long)plan->sched.nrounds);
+                append(plan->tried, sizeof plan->tried, "%s skipped (at least %lld rounds)", m->name, (long long)least);
                 continue;
             }
             if (in->progress) in->progress(in->progress_ctx, m->name, 0.0);
@@ -133,19 +187,23 @@ gsp_err_t gsp_plan(const gsp_plan_in_t *in, gsp_collective_t c, const char *meth
             memset(&cand, 0, sizeof cand);
             if ((err = run_one(in, m, &cand))) {
                 /* A method may find out only while building that it cannot help (a search that
-                 * finds nothing, numerics too poor): auto moves on. */
-                if (err != GSP_ERR_NOTAPPLIC) return err;
-                size_t l = strlen(reasons);
+                 * finds nothing, numerics too poor): auto moves on. Its message may start with
+                 * its name ("linear: no 3-round protocol ..."): said once. */
+                if (err != GSP_ERR_NOTAPPLIC) {
+                    gsp_plan_destroy(plan); /* the best so far too */
+                    return err;
+                }
                 const char *msg = gsp__unprefixed(gsp_errmsg(), m->name);
+                tr->kind = GSP_TRIED_GAVE_UP;
+                snprintf(tr->why, sizeof tr->why, "%s", msg);
+                size_t l = strlen(reasons);
                 snprintf(reasons + l, sizeof reasons - l, "%s%s: %s", l ? "; " : "", m->name, msg);
-                l = strlen(plan->tried);
-                snprintf(plan->tried + l, sizeof plan->tried - l, "%s%s: %s", l ? "; " : "", m->name, msg);
+                append(plan->tried, sizeof plan->tried, "%s: %s", m->name, msg);
                 continue;
             }
-            {
-                size_t l = strlen(plan->tried);
-                snprintf(plan->tried + l, sizeof plan->tried - l, "%s%s %lld", l ? "; " : "", m->name, (long long)cand.sched.nrounds);
-            }
+            tr->kind = GSP_TRIED_BUILT;
+            tr->rounds = cand.sched.nrounds;
+            append(plan->tried, sizeof plan->tried, "%s %lld", m->name, (long long)cand.sched.nrounds);
             if (!any || cand.sched.nrounds < plan->sched.nrounds) {
                 gsp_sched_destroy(&plan->sched);
                 plan->sched = cand.sched;
@@ -158,7 +216,7 @@ gsp_err_t gsp_plan(const gsp_plan_in_t *in, gsp_collective_t c, const char *meth
             if (plan->sched.nrounds == plan->lower_bound) { /* cannot do better */
                 size_t l = strlen(plan->tried);
                 snprintf(plan->tried + l, sizeof plan->tried - l, " (the bound: the rest not tried)");
-                break;
+                at_bound = true;
             }
         }
         if (!any)
@@ -168,6 +226,37 @@ gsp_err_t gsp_plan(const gsp_plan_in_t *in, gsp_collective_t c, const char *meth
     plan->optimal = !plan->method->approximate && plan->sched.nrounds == plan->lower_bound;
     plan->optimality = plan->optimal ? GSP_OPT_BOUND : GSP_OPT_OPEN;
     return GSP_OK;
+}
+
+gsp_err_t gsp_plan_spec(const char *spec, gsp_collective_t c, const gsp_plan_opts_t *opts, gsp_plan_t *plan) {
+    static const gsp_plan_opts_t defaults = {0};
+    gsp_err_t err;
+    gsp_topo_t t;
+    gsp_vt_t vt;
+    gsp_distances_t d;
+    if (!plan) return gsp_error(GSP_ERR_INVAL, "gsp_plan_spec: no plan to fill");
+    memset(plan, 0, sizeof *plan);
+    if (!spec) return gsp_error(GSP_ERR_INVAL, "gsp_plan_spec: no topology spec");
+    if (!opts) opts = &defaults;
+    memset(&d, 0, sizeof d);
+    if ((err = gsp_topo_from_spec(&t, spec))) return err;
+    if (c == GSP_COLL_BROADCAST && (opts->root < 0 || opts->root >= t.n)) {
+        err = gsp_error(GSP_ERR_RANGE, "gsp_plan_spec: root %lld is not a node of %s (0..%lld)", (long long)opts->root, spec, (long long)t.n - 1);
+        goto done;
+    }
+    /* One BFS when the graph is vertex-transitive, else one per node (as `gossip plan`). */
+    if ((err = gsp_vertex_transitive(&t, &vt)) || (err = gsp_distances(&t, gsp_vt_yes(vt), &d, NULL, NULL))) goto done;
+    if (!d.connected) {
+        err = gsp_error(GSP_ERR_NOTAPPLIC, "%s is not %sconnected: no schedule can reach every node", spec, t.directed ? "strongly " : "");
+        goto done;
+    }
+    gsp_plan_in_t in = {.topo = &t, .dist = &d, .model = opts->model, .root = c == GSP_COLL_BROADCAST ? opts->root : -1,
+                        .seed = opts->seed ? opts->seed : 1};
+    err = gsp_plan(&in, c, opts->method ? opts->method : "auto", plan);
+done:
+    gsp_distances_destroy(&d);
+    gsp_topo_destroy(&t);
+    return err;
 }
 
 gsp_err_t gsp__bfs_tree(const gsp_topo_t *t, int64_t root, int64_t **parent, int32_t **dist, int64_t **order) {

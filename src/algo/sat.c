@@ -344,6 +344,8 @@ gsp_err_t gsp_sat_allgather(const gsp_topo_t *t, const gsp_model_t *m, int64_t r
     if (rounds < 0 || rounds > 100000) return gsp_error(GSP_ERR_RANGE, "rounds %lld out of range", (long long)rounds);
     if (form == GSP_SAT_SYMMETRIC && !t->group) return gsp_error(GSP_ERR_NOTAPPLIC, "%s: the symmetric form needs a Cayley graph", t->spec);
     if (form != GSP_SAT_SYMMETRIC && form != GSP_SAT_EXPLICIT) return gsp_error(GSP_ERR_INVAL, "unknown SAT form");
+    gsp_model_t model = gsp_model_resolve(*m); /* packets 0: the default, 1 */
+    m = &model;
     if (t->n > 1 && rounds == 0) {
         *ans = GSP_SAT_NO;
         return GSP_OK;

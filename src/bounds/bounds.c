@@ -98,6 +98,8 @@ gsp_err_t gsp_bounds_compute(const gsp_topo_t *t, const gsp_distances_t *dist,
                              gsp_collective_t c, const gsp_model_t *m, int64_t root,
                              gsp_bounds_t *out) {
     memset(out, 0, sizeof *out);
+    gsp_model_t model = gsp_model_resolve(*m); /* packets 0: the default, 1 */
+    m = &model;
     if (!dist->connected)
         return gsp_error(GSP_ERR_NOTAPPLIC, "%s: the graph is not connected", t->spec);
     int64_t n = t->n, D = dist->diameter;

@@ -156,7 +156,7 @@ gsp_err_t gsp_export_msccl_json(const gsp_sched_t *s0, const gsp_topo_t *t, cons
     gsp_jw_key(&w, "msccl_type"); gsp_jw_str(&w, "topology");
     gsp_jw_key(&w, "name"); gsp_jw_str(&w, t->spec);
     /* links[dst][src]: chunks an arc carries per round. */
-    int64_t bw = s->model.packets == GSP_PACKETS_INF ? n : s->model.packets;
+    int64_t pk = gsp_model_resolve(s->model).packets, bw = pk == GSP_PACKETS_INF ? n : pk;
     gsp_jw_key(&w, "links");
     gsp_jw_arr_begin(&w);
     for (int64_t v = 0; v < n; v++) {

@@ -13,7 +13,7 @@ gsp_err_t gsp_sched_init(gsp_sched_t *s, gsp_collective_t coll, const char *topo
     memset(s, 0, sizeof *s);
     s->coll = coll;
     s->nodes = nodes;
-    s->model = *model;
+    s->model = gsp_model_resolve(*model);
     s->root = coll == GSP_COLL_BROADCAST ? root : -1;
     s->topology = gsp_strdup(topology ? topology : "");
     s->method = gsp_strdup(method ? method : "");

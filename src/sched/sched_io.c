@@ -55,8 +55,9 @@ gsp_err_t gsp_sched_write(const gsp_sched_t *s, FILE *f) {
         fputs("],", f);
     }
     fputs("\n\"model\":{\"packets\":", f);
-    if (s->model.packets == GSP_PACKETS_INF) fputs("\"inf\"", f);
-    else fprintf(f, "%lld", (long long)s->model.packets);
+    gsp_model_t model = gsp_model_resolve(s->model);
+    if (model.packets == GSP_PACKETS_INF) fputs("\"inf\"", f);
+    else fprintf(f, "%lld", (long long)model.packets);
     fprintf(f, ",\"ports\":%s,\"duplex\":%s}", s->model.one_port ? "\"1\"" : "\"all\"",
             s->model.half_duplex ? "\"half\"" : "\"full\"");
     if (s->coll == GSP_COLL_BROADCAST) fprintf(f, ",\"root\":%lld", (long long)s->root);

@@ -67,7 +67,7 @@ static gsp_err_t links_init(links_t *L, const gsp_topo_t *t, const gsp_model_t *
     gsp_err_t err;
     memset(L, 0, sizeof *L);
     L->t = t;
-    L->m = *m;
+    L->m = gsp_model_resolve(*m);
     if ((err = gsp_alloc_array((void **)&L->load, t->m, sizeof *L->load, true)) ||
         (err = gsp_alloc_array((void **)&L->touched, t->m, sizeof *L->touched, false)) ||
         (err = gsp_alloc_array((void **)&L->sent, t->n, sizeof *L->sent, true)) ||
@@ -631,7 +631,7 @@ static gsp_err_t verify_symmetric(const gsp_sched_t *s, const gsp_topo_t *t, gsp
     gsp_err_t err;
     int64_t n = t->n, d = t->ngens;
     unsigned char *in = NULL, *newly = NULL;
-    int64_t *per_gen = NULL, members = 1;
+    int64_t *per_gen = NULL, members = 1, pk = gsp_model_resolve(s->model).packets;
     if ((err = gsp_alloc_array((void **)&in, n, 1, true)) || (err = gsp_alloc_array((void **)&newly, n, 1, true)) ||
         (err = gsp_alloc_array((void **)&per_gen, d, sizeof *per_gen, true)))
         goto done;
@@ -656,12 +656,12 @@ static gsp_err_t verify_symmetric(const gsp_sched_t *s, const gsp_topo_t *t, gsp
             }
             if (per_gen[e->i]++ == 0) distinct++;
             if (per_gen[e->i] > peak) peak = per_gen[e->i];
-            if (s->model.packets != GSP_PACKETS_INF && per_gen[e->i] > s->model.packets) {
+            if (pk != GSP_PACKETS_INF && per_gen[e->i] > pk) {
                 violation(rep, GSP_RULE_PACKETS, r, k - b,
                           "round %lld, entry %lld: generator %lld used %lld times, so every arc of that "
                           "generator carries %lld packets; the model allows %lld",
                           (long long)r, (long long)(k - b), (long long)e->i, (long long)per_gen[e->i],
-                          (long long)per_gen[e->i], (long long)s->model.packets);
+                          (long long)per_gen[e->i], (long long)pk);
                 goto done;
             }
             if (s->model.one_port && distinct > 1) {

@@ -173,4 +173,29 @@ expect 2 info "file:$tmp/loop.graphml" && grep -q "self-loop at node a" "$tmp/er
 expect 0 info "product(cycle:5, complete:2)" --json && [ "$(jq .nodes "$tmp/out")" = 10 ] || fail "spaces in product spec"
 expect 0 info " torus: 4 x 4 " --json && [ "$(jq -r .topology "$tmp/out")" = torus:4x4 ] || fail "spaces in torus spec"
 expect 0 info "perm:4:( 1 0 2 3 ), (1 2 3 0)" --json && [ "$(jq .nodes "$tmp/out")" = 24 ] || fail "spaces in perm spec"
+# Large graphs (issue 25): a 200,000-leaf star K_{1,n}, made here. One BFS per node took more
+# than 60 s; iFUB needs a few. Diameter 2; average distance 2n/(n+1) exactly (a tree: the n
+# leaf-centre pairs at 1, the n(n-1)/2 leaf pairs at 2, over n(n+1)/2 pairs).
+awk 'BEGIN { for (i = 1; i <= 200000; i++) print 0, i }' >"$tmp/star200k.txt"
+t0=$(date +%s)
+expect 0 info "file:$tmp/star200k.txt" --json
+t1=$(date +%s)
+jqcheck '.nodes == 200001 and .diameter == 2 and .diameter_method == "iFUB" and .bfs_runs < 100'
+jqcheck '.average_distance_exact and .average_distance_stderr == 0 and (.average_distance - 400000 / 200001 | . < 1e-9 and . > -1e-9)'
+jqcheck '.distance_counts_scope == "sampled_sources" and .distance_counts_sources == 64 and (.distance_counts | add) == 64 * 200001'
+[ $((t1 - t0)) -le 20 ] || fail "info on the 200,000-leaf star took $((t1 - t0)) s"
+expect 0 info "file:$tmp/star200k.txt" --no-spectrum
+grepcheck '^diameter +2 \(exact: iFUB' && grepcheck '^average distance +1\.99999 \(exact: a tree, from subtree sizes\)$'
+# Not a tree: a 300 x 300 grid (no wrap), the average distance estimated from 64 random nodes,
+# within 4 standard errors of the closed form: per axis the ordered pairs' |i - j| sum to
+# a(a^2 - 1)/3 = 8999900, so the total is 2 * 300^2 * 8999900 over 90000 * 89999 pairs.
+awk 'BEGIN { a = 300; for (y = 0; y < a; y++) for (x = 0; x < a; x++) { v = y * a + x; if (x + 1 < a) print v, v + 1; if (y + 1 < a) print v, v + a } }' >"$tmp/grid300.txt"
+expect 0 info "file:$tmp/grid300.txt" --json --no-spectrum
+jqcheck '.nodes == 90000 and .diameter == 598 and .diameter_method == "iFUB" and (.average_distance_exact | not) and .average_distance_stderr > 0'
+truth=$(awk 'BEGIN { printf "%.10f", 2 * 90000 * 8999900 / (90000 * 89999) }')
+jqcheck "(.average_distance - $truth) as \$e | (\$e * \$e) <= 16 * .average_distance_stderr * .average_distance_stderr"
+expect 0 info "file:$tmp/grid300.txt" --no-spectrum && grepcheck '^average distance +[0-9.]+ \+- [0-9.e-]+ \(estimate: BFS from 64 random nodes'
+# Small graphs keep their all-pairs figures.
+expect 0 info "file:$DATA/frucht.txt" --json --no-spectrum
+jqcheck '.average_distance_exact and .average_distance_stderr == 0 and .distance_counts_scope == "all_pairs" and .diameter_method == "all-pairs BFS"'
 finish

@@ -16,7 +16,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     stderr = fopen("/dev/null", "w"); /* the parsers say what is wrong: not needed here */
     if (cli_parse_int(val, -5, 1000000, opt, &v) && (v < -5 || v > 1000000)) abort();
     cli_parse_model(opt, val, &m);
-    if (m.packets < 0) abort(); /* GSP_PACKETS_INF is 0 */
+    if (m.packets < 1 && m.packets != GSP_PACKETS_INF) abort(); /* p >= 1 or inf, never 0 */
     if (gsp_cost_parse(opt, val, &d) == GSP_OK && !(d >= 0)) abort();
     int64_t b = gsp_parse_bytes(val);
     if (b == 0 || b < -1) abort();

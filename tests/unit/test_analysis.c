@@ -306,13 +306,224 @@ static void test_rotations(void **state) {
     rotation("optcirc:35", false, 0);
 }
 
+/* ---- large graphs: iFUB, a tree's average distance, the sampled estimate ---- */
+
+/* Brute force, independent of the library's BFS: every node's BFS over the arc table, the
+ * diameter (-1 when disconnected) and the mean distance over ordered connected pairs. */
+static void brute(const gsp_topo_t *t, int64_t *diam, double *avg) {
+    int64_t n = t->n, *q = malloc(sizeof *q * (size_t)n), *d = malloc(sizeof *d * (size_t)n), D = 0;
+    double sum = 0, pairs = 0;
+    bool connected = true;
+    for (int64_t s = 0; s < n; s++) {
+        for (int64_t x = 0; x < n; x++) d[x] = -1;
+        int64_t h = 0, tl = 0;
+        d[s] = 0;
+        q[tl++] = s;
+        while (h < tl) {
+            int64_t x = q[h++];
+            for (int64_t a = t->off[x]; a < t->off[x + 1]; a++)
+                if (d[t->adj[a]] < 0) d[t->adj[a]] = d[x] + 1, q[tl++] = t->adj[a];
+        }
+        if (tl < n) connected = false;
+        for (int64_t i = 0; i < tl; i++) {
+            sum += (double)d[q[i]];
+            if (d[q[i]] > D) D = d[q[i]];
+        }
+        pairs += (double)(tl - 1);
+    }
+    *diam = connected ? D : -1;
+    *avg = pairs > 0 ? sum / pairs : 0;
+    free(q);
+    free(d);
+}
+
+typedef struct {
+    int64_t *e, n, cap;
+} edges_t;
+
+static void edge(edges_t *E, int64_t u, int64_t v) {
+    if (E->n == E->cap) {
+        E->cap = E->cap ? 2 * E->cap : 256;
+        E->e = realloc(E->e, sizeof *E->e * 2 * (size_t)E->cap);
+    }
+    E->e[2 * E->n] = u;
+    E->e[2 * E->n + 1] = v;
+    E->n++;
+}
+
+/* Graph kinds for the brute-force comparison; rng picks the random ones. */
+static gsp_topo_t make(int kind, int64_t n, gsp_rng_t *rng, char *name, size_t len) {
+    edges_t E = {0};
+    int64_t w = 1;
+    switch (kind) {
+    case 0: /* path */
+        for (int64_t x = 1; x < n; x++) edge(&E, x - 1, x);
+        snprintf(name, len, "path %lld", (long long)n);
+        break;
+    case 1: /* cycle */
+        for (int64_t x = 0; x < n; x++) edge(&E, x, (x + 1) % n);
+        snprintf(name, len, "cycle %lld", (long long)n);
+        break;
+    case 2: /* grid w x h (no wrap) */
+        while ((w + 1) * (w + 1) <= n) w++;
+        for (int64_t x = 0; x < n; x++) {
+            if ((x + 1) % w && x + 1 < n) edge(&E, x, x + 1);
+            if (x + w < n) edge(&E, x, x + w);
+        }
+        snprintf(name, len, "grid %lld wide, %lld nodes", (long long)w, (long long)n);
+        break;
+    case 3: /* random tree (each node hangs from an earlier one) */
+        for (int64_t x = 1; x < n; x++) edge(&E, (int64_t)gsp_rng_below(rng, (uint64_t)x), x);
+        snprintf(name, len, "random tree %lld", (long long)n);
+        break;
+    case 4: /* sparse random graph: a random tree and n/2 more random edges */
+        for (int64_t x = 1; x < n; x++) edge(&E, (int64_t)gsp_rng_below(rng, (uint64_t)x), x);
+        for (int64_t k = 0; k < n / 2; k++) {
+            int64_t u = (int64_t)gsp_rng_below(rng, (uint64_t)n), v = (int64_t)gsp_rng_below(rng, (uint64_t)n);
+            if (u != v) edge(&E, u, v);
+        }
+        snprintf(name, len, "random graph %lld", (long long)n);
+        break;
+    case 5: /* lollipop: a clique of 20 with a long path (a far fringe from any centre) */
+        for (int64_t x = 0; x < 20 && x < n; x++)
+            for (int64_t y = x + 1; y < 20 && y < n; y++) edge(&E, x, y);
+        for (int64_t x = 20; x < n; x++) edge(&E, x - 1, x);
+        snprintf(name, len, "lollipop %lld", (long long)n);
+        break;
+    default: /* two random trees side by side: disconnected */
+        for (int64_t x = 1; x < n / 2; x++) edge(&E, (int64_t)gsp_rng_below(rng, (uint64_t)x), x);
+        for (int64_t x = n / 2 + 1; x < n; x++) edge(&E, n / 2 + (int64_t)gsp_rng_below(rng, (uint64_t)(x - n / 2)), x);
+        snprintf(name, len, "two trees %lld", (long long)n);
+        break;
+    }
+    gsp_topo_t t;
+    if (gsp_topo_from_edges(&t, n, E.e, E.n, false, name)) fail_msg("%s: %s", name, gsp_errmsg());
+    free(E.e);
+    return t;
+}
+
+/* iFUB's diameter equals the all-pairs one on paths, cycles, grids, random trees and graphs,
+ * lollipops and disconnected graphs up to 2000 nodes; gsp_distances_large on its large-graph
+ * path (max_work 1) is exact on trees and, elsewhere, within 4 standard errors of the truth. */
+static void test_ifub(void **state) {
+    (void)state;
+    static const int64_t sizes[] = {1, 2, 3, 4, 7, 16, 57, 200, 1000, 2000};
+    gsp_rng_t rng;
+    gsp_rng_seed(&rng, 7);
+    int estimates = 0, cheap = 0;
+    for (int kind = 0; kind <= 6; kind++)
+        for (size_t si = 0; si < sizeof sizes / sizeof sizes[0]; si++)
+            for (int rep = 0; rep < (kind == 3 || kind == 4 ? 3 : 1); rep++) {
+                int64_t n = sizes[si];
+                if (kind == 1 && n < 3) continue;
+                if (kind == 6 && n < 2) continue;
+                char name[96];
+                gsp_topo_t t = make(kind, n, &rng, name, sizeof name);
+                int64_t want, got, runs;
+                double avg;
+                brute(&t, &want, &avg);
+                assert_int_equal(gsp_diameter_ifub(&t, &got, &runs, NULL, NULL), GSP_OK);
+                if (got != want) fail_msg("%s: iFUB says %lld, all pairs %lld", name, (long long)got, (long long)want);
+                if (n >= 1000 && want >= 0 && runs < n / 4) cheap++;
+                if (n == 1) { /* n (n + m) = 1: within any budget, all pairs */
+                    gsp_topo_destroy(&t);
+                    continue;
+                }
+                gsp_distances_t d;
+                gsp_distances_opts_t o = {.max_work = 1, .samples = 32, .seed = (uint64_t)rep + 1};
+                assert_int_equal(gsp_distances_large(&t, false, &o, &d, NULL, NULL), GSP_OK);
+                if (d.diameter != want || d.connected != (want >= 0))
+                    fail_msg("%s: diameter %lld (connected %d), want %lld", name, (long long)d.diameter, d.connected, (long long)want);
+                assert_int_equal(d.sampled, n < 32 ? n : 32);
+                int64_t total = 0;
+                for (int64_t i = 0; i < d.counts.len; i++) total += d.counts.v[i];
+                if (want >= 0) assert_int_equal(total, d.sampled * n); /* every (source, node) pair once */
+                if (d.average_exact) {
+                    /* A tree, or every node sampled. */
+                    assert_true(fabs(d.average_distance - avg) <= 1e-9 * (avg + 1));
+                    assert_true(d.average_stderr == 0);
+                    assert_true((want >= 0 && t.m == 2 * (n - 1)) || d.sampled == n);
+                } else {
+                    assert_true(kind != 0 && kind != 3); /* trees are exact */
+                    /* 0 on a cycle: every source sees the same distances (and the estimate is exact). */
+                    assert_true(d.average_stderr > 0 || kind == 1);
+                    if (fabs(d.average_distance - avg) > 4 * d.average_stderr + 1e-9 * avg)
+                        fail_msg("%s: estimate %g, truth %g, standard error %g", name, d.average_distance, avg, d.average_stderr);
+                    estimates++;
+                }
+                gsp_distances_destroy(&d);
+                gsp_topo_destroy(&t);
+            }
+    assert_true(estimates >= 10);
+    assert_true(cheap >= 8); /* iFUB's point: far fewer BFS than nodes on most of the large ones */
+}
+
+/* Many small random graphs: thin trees with a few extra edges, and cycles with a few chords. On
+ * the latter the deepest level from the centre often holds no end of a diameter, so iFUB must go
+ * on level by level (stopping after the deepest level gets a tenth of them wrong). */
+static void test_ifub_small(void **state) {
+    (void)state;
+    gsp_rng_t rng;
+    gsp_rng_seed(&rng, 11);
+    int deeper = 0;
+    for (int rep = 0; rep < 3000; rep++) {
+        int64_t n = 5 + (int64_t)gsp_rng_below(&rng, 60), extra = (int64_t)gsp_rng_below(&rng, 6);
+        edges_t E = {0};
+        if (rep % 2)
+            for (int64_t x = 0; x < n; x++) edge(&E, x, (x + 1) % n);
+        else
+            for (int64_t x = 1; x < n; x++) {
+                /* Long thin trees: hang mostly from one of the last few nodes. */
+                int64_t lo = x > 4 && gsp_rng_below(&rng, 4) ? x - 4 : 0;
+                edge(&E, lo + (int64_t)gsp_rng_below(&rng, (uint64_t)(x - lo)), x);
+            }
+        for (int64_t k = 0; k < extra; k++) {
+            int64_t u = (int64_t)gsp_rng_below(&rng, (uint64_t)n), v = (int64_t)gsp_rng_below(&rng, (uint64_t)n);
+            if (u != v) edge(&E, u, v);
+        }
+        gsp_topo_t t;
+        assert_int_equal(gsp_topo_from_edges(&t, n, E.e, E.n, false, "random"), GSP_OK);
+        free(E.e);
+        int64_t want, got, runs;
+        double avg;
+        brute(&t, &want, &avg);
+        assert_int_equal(gsp_diameter_ifub(&t, &got, &runs, NULL, NULL), GSP_OK);
+        if (got != want) fail_msg("rep %d (n %lld): iFUB says %lld, all pairs %lld", rep, (long long)n, (long long)got, (long long)want);
+        if (runs > 6) deeper++; /* more than the sweeps, the centre's BFS and one fringe node */
+        gsp_topo_destroy(&t);
+    }
+    assert_true(deeper > 100);
+}
+
+/* K_{1,n}: n leaves at distance 1 from the centre and 2 from each other. Unordered pairs: n at
+ * distance 1, n (n - 1) / 2 at distance 2, so the sum is n + n (n - 1) = n^2 over
+ * (n + 1) n / 2 pairs: the average is 2n / (n + 1). n = 200000: a few BFS, not 200001. */
+static void test_big_star(void **state) {
+    (void)state;
+    int64_t n = 200000, *e = malloc(sizeof *e * 2 * (size_t)n);
+    for (int64_t x = 0; x < n; x++) e[2 * x] = 0, e[2 * x + 1] = x + 1;
+    gsp_topo_t t;
+    assert_int_equal(gsp_topo_from_edges(&t, n + 1, e, n, false, "K_{1,200000}"), GSP_OK);
+    free(e);
+    gsp_distances_t d;
+    assert_int_equal(gsp_distances_large(&t, false, NULL, &d, NULL, NULL), GSP_OK);
+    assert_int_equal(d.diameter, 2);
+    assert_true(d.average_exact);
+    assert_true(fabs(d.average_distance - 2.0 * (double)n / (double)(n + 1)) < 1e-12);
+    assert_true(d.sources < 100);
+    assert_string_equal(d.diameter_how, "iFUB");
+    gsp_distances_destroy(&d);
+    gsp_topo_destroy(&t);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_torus_diameter),   cmocka_unit_test(test_hypercube_distances),
         cmocka_unit_test(test_star_distances),   cmocka_unit_test(test_optcirc),
         cmocka_unit_test(test_hypercube_spectrum), cmocka_unit_test(test_cycle_spectrum),
         cmocka_unit_test(test_dense_matches_formula), cmocka_unit_test(test_vertex_transitive),
-        cmocka_unit_test(test_rotations),
+        cmocka_unit_test(test_rotations), cmocka_unit_test(test_ifub), cmocka_unit_test(test_ifub_small),
+        cmocka_unit_test(test_big_star),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

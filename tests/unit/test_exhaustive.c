@@ -31,7 +31,7 @@ static const gsp_model_t models[] = {
 
 static void test_every_method(void **state) {
     (void)state;
-    int count, runs = 0, sat_runs = 0, sat_open = 0;
+    int count, runs = 0, sat_runs = 0, sat_open = 0, least_checked = 0;
     const gsp_method_t *const *ms = gsp_methods(&count);
     for (size_t s = 0; s < sizeof specs / sizeof specs[0]; s++) {
         gsp_topo_t t;
@@ -76,6 +76,12 @@ static void test_every_method(void **state) {
                 if (want >= 0 && plan.sched.nrounds != want)
                     fail_msg("%s on %s: %lld rounds, method promises %lld", m->name, specs[s],
                              (long long)plan.sched.nrounds, (long long)want);
+                /* What auto prunes by must hold: never more than the rounds built. */
+                int64_t least = m->least_rounds ? m->least_rounds(&in) : -1;
+                if (least > plan.sched.nrounds)
+                    fail_msg("%s on %s: %lld rounds, below its least_rounds %lld", m->name, specs[s], (long long)plan.sched.nrounds,
+                             (long long)least);
+                if (least >= 0) least_checked++;
                 if (!m->approximate && plan.sched.nrounds < plan.lower_bound)
                     fail_msg("%s on %s: %lld rounds beats the bound %lld (%s)", m->name, specs[s],
                              (long long)plan.sched.nrounds, (long long)plan.lower_bound,
@@ -89,6 +95,7 @@ static void test_every_method(void **state) {
         gsp_topo_destroy(&t);
     }
     assert_true(runs > 100);
+    assert_true(least_checked > 20); /* the pruning bounds were put to the test */
     /* Most small cases are decided (measured: SAT_DECIDED of SAT_ALL). */
     print_message("sat: %d decided, %d out of time\n", sat_runs, sat_open);
     assert_true(sat_runs > 4 * sat_open);

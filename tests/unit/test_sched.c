@@ -297,6 +297,94 @@ static void test_symmetric_vs_expansion(void **state) {
     }
 }
 
+/* A zero-initialised model is the papers' default (one packet, all ports, full duplex), not
+ * flooding: a gsp_plan_in_t that sets only the topology and its distances plans torus:4x4 in
+ * ceil(15/4) = 4 rounds with p = 1. Flooding also takes 4 rounds there (D = 4), so the rounds
+ * alone cannot tell: the schedule's model and its peak arc load (1, against 4 for flooding) do. */
+static void test_zero_model(void **state) {
+    (void)state;
+    gsp_topo_t t = build("torus:4x4");
+    gsp_distances_t d;
+    gsp_plan_t plan;
+    gsp_report_t rep;
+    assert_int_equal(gsp_distances(&t, true, &d, NULL, NULL), GSP_OK);
+    gsp_plan_in_t in = {.topo = &t, .dist = &d};
+    assert_int_equal(gsp_plan(&in, GSP_COLL_ALLGATHER, "auto", &plan), GSP_OK);
+    assert_int_equal(plan.sched.nrounds, 4);
+    assert_int_equal(plan.sched.model.packets, 1);
+    assert_false(plan.sched.model.one_port);
+    assert_false(plan.sched.model.half_duplex);
+    assert_int_equal(gsp_sched_verify(&plan.sched, &t, 1, &rep), GSP_OK);
+    assert_true(rep.ok);
+    assert_int_equal(rep.peak_arc_load, 1);
+    assert_int_equal(gsp_bounds_value(&plan.bounds), 4); /* the degree bound: p = 1 */
+    gsp_plan_destroy(&plan);
+    /* Flooding when asked for by name: 4 rounds too, but 4 packets on an arc in a round. */
+    in.model.packets = GSP_PACKETS_INF;
+    assert_int_equal(gsp_plan(&in, GSP_COLL_ALLGATHER, "auto", &plan), GSP_OK);
+    assert_int_equal(plan.sched.nrounds, 4);
+    assert_int_equal(plan.sched.model.packets, GSP_PACKETS_INF);
+    assert_int_equal(gsp_sched_verify(&plan.sched, &t, 1, &rep), GSP_OK);
+    assert_true(rep.ok);
+    assert_true(rep.peak_arc_load > 1);
+    /* ... and the schedule file says "inf" for it. */
+    FILE *f = tmpfile();
+    char text[4096] = "";
+    assert_int_equal(gsp_sched_write(&plan.sched, f), GSP_OK);
+    rewind(f);
+    text[fread(text, 1, sizeof text - 1, f)] = 0;
+    fclose(f);
+    assert_non_null(strstr(text, "\"packets\":\"inf\""));
+    gsp_plan_destroy(&plan);
+    /* A negative p other than GSP_PACKETS_INF is an error, not a model. */
+    in.model.packets = -5;
+    assert_int_equal(gsp_plan(&in, GSP_COLL_ALLGATHER, "auto", &plan), GSP_ERR_INVAL);
+    /* The bounds read a zero model as p = 1 too. */
+    gsp_bounds_t b;
+    gsp_model_t zero = {0};
+    assert_int_equal(gsp_bounds_compute(&t, &d, GSP_COLL_ALLGATHER, &zero, -1, &b), GSP_OK);
+    assert_int_equal(gsp_bounds_value(&b), 4);
+    assert_int_equal(gsp_model_resolve(zero).packets, 1);
+    assert_int_equal(gsp_model_resolve((gsp_model_t){.packets = GSP_PACKETS_INF}).packets, GSP_PACKETS_INF);
+    gsp_distances_destroy(&d);
+    gsp_topo_destroy(&t);
+}
+
+/* gsp_plan_spec: spec to verified plan in one call, defaults from a zero (or NULL) options. */
+static void test_plan_spec(void **state) {
+    (void)state;
+    gsp_plan_t plan;
+    /* torus:8x8 with p = 1: ceil(63/4) = 16 rounds (the rotation meets the degree bound). */
+    assert_int_equal(gsp_plan_spec("torus:8x8", GSP_COLL_ALLGATHER, NULL, &plan), GSP_OK);
+    assert_int_equal(plan.sched.nrounds, 16);
+    assert_int_equal(plan.sched.model.packets, 1);
+    assert_true(plan.report.ok);
+    assert_true(plan.optimal);
+    assert_string_equal(plan.sched.topology, "torus:8x8");
+    gsp_plan_destroy(&plan);
+    /* Designated initializers: only what changes. p = inf floods in D = 8 rounds. */
+    assert_int_equal(gsp_plan_spec("torus:8x8", GSP_COLL_ALLGATHER, &(gsp_plan_opts_t){.model.packets = GSP_PACKETS_INF}, &plan),
+                     GSP_OK);
+    assert_int_equal(plan.sched.nrounds, 8);
+    assert_string_equal(plan.method->name, "flood");
+    gsp_plan_destroy(&plan);
+    /* p = 2: the layered bound, 1 + ceil((64 - 5) / 8) = 9 rounds (4 neighbours after one). */
+    assert_int_equal(gsp_plan_spec("torus:8x8", GSP_COLL_ALLGATHER, &(gsp_plan_opts_t){.model.packets = 2}, &plan), GSP_OK);
+    assert_int_equal(plan.sched.nrounds, 9);
+    assert_int_equal(plan.sched.model.packets, 2);
+    gsp_plan_destroy(&plan);
+    /* A broadcast from a named root, with a named method. */
+    assert_int_equal(gsp_plan_spec("cycle:9", GSP_COLL_BROADCAST, &(gsp_plan_opts_t){.root = 4, .method = "bfs-tree"}, &plan), GSP_OK);
+    assert_int_equal(plan.sched.root, 4);
+    assert_int_equal(plan.sched.nrounds, 4);
+    gsp_plan_destroy(&plan);
+    /* Errors: a bad spec, a root outside, a disconnected file graph, an unknown method. */
+    assert_int_equal(gsp_plan_spec("torus:", GSP_COLL_ALLGATHER, NULL, &plan), GSP_ERR_PARSE);
+    assert_int_equal(gsp_plan_spec("cycle:9", GSP_COLL_BROADCAST, &(gsp_plan_opts_t){.root = 9}, &plan), GSP_ERR_RANGE);
+    assert_int_equal(gsp_plan_spec("cycle:9", GSP_COLL_ALLGATHER, &(gsp_plan_opts_t){.method = "nosuch"}, &plan), GSP_ERR_INVAL);
+    assert_null(plan.method);
+}
+
 /* gsp_sched_read reads a stream to its end, as gsp_sched_load a file; gsp_sched_save to a device
  * writes in place and reports a failed write (/dev/full: GSP_ERR_IO, the device kept). */
 static void test_streams(void **state) {
@@ -344,6 +432,8 @@ int main(void) {
         cmocka_unit_test(test_roundtrip),
         cmocka_unit_test(test_symmetric_vs_expansion),
         cmocka_unit_test(test_streams),
+        cmocka_unit_test(test_zero_model),
+        cmocka_unit_test(test_plan_spec),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -24,7 +24,11 @@ static const char usage_text[] =
     "\n"
     "A vertex-transitive graph (any Cayley graph, or a file graph nauty finds transitive) needs\n"
     "one BFS; other graphs need one per node. distance_counts are per node for the former and\n"
-    "over ordered pairs for the latter (distance_counts_scope says which).\n"
+    "over ordered pairs for the latter (distance_counts_scope says which). When one BFS per node\n"
+    "is too much (N (N + arcs) above 10^9), an undirected graph gets its exact diameter from a\n"
+    "few BFS (iFUB), an exact average distance when it is a tree (from subtree sizes) and\n"
+    "otherwise an estimate with its standard error (average_distance_exact, _stderr), and\n"
+    "distance counts over the pairs of 64 random nodes (scope sampled_sources).\n"
     "\n"
     "example:\n"
     "  $ gossip info torus:6x6\n"
@@ -40,6 +44,8 @@ static const char usage_text[] =
     "  spectrum            abelian formula: 9 distinct eigenvalues in [-4, 4] (tolerance 4e-09)\n"
     "  complete rotation   yes: generator order 0 1 2 3, 3 fixed points\n"
     "  lower bounds        allgather (1 packet/arc): diameter 6, degree 9, layered 9, cut 2 (binding: degree 9)\n";
+
+#define INFO_SAMPLES 64 /* BFS from random nodes for the average distance of a large graph */
 
 static const char *vt_name(gsp_vt_t v) {
     switch (v) {
@@ -106,7 +112,11 @@ static int run(int argc, char **argv) {
     double aut_order = 0;
     if (!t.group && vt == GSP_VT_YES_NAUTY && !iso && (err = gsp_cayley_regular(&t, &cayley, &aut_order, NULL))) goto fail;
     if (iso) cayley = 1;
-    if ((err = gsp_distances(&t, gsp_vt_yes(vt), &dist, cli_progress, NULL))) goto fail;
+    /* Exact everywhere the cost allows; on a large graph that is not vertex-transitive the
+     * diameter by iFUB and the average distance exact for a tree, else estimated (seed 1). */
+    if ((err = gsp_distances_large(&t, gsp_vt_yes(vt), &(gsp_distances_opts_t){.samples = INFO_SAMPLES, .seed = 1}, &dist, cli_progress,
+                                   NULL)))
+        goto fail;
     cli_progress_done();
     if (want_spectrum) {
         spec_err = gsp_spectrum(&t, &eig, &how);
@@ -161,12 +171,18 @@ static int run(int argc, char **argv) {
         gsp_jw_key(&w, "connected"); gsp_jw_bool(&w, dist.connected);
         gsp_jw_key(&w, "diameter");
         if (dist.connected) gsp_jw_int(&w, dist.diameter); else gsp_jw_null(&w);
+        gsp_jw_key(&w, "diameter_method"); gsp_jw_str(&w, dist.diameter_how);
         gsp_jw_key(&w, "average_distance"); gsp_jw_num(&w, dist.average_distance);
+        gsp_jw_key(&w, "average_distance_exact"); gsp_jw_bool(&w, dist.average_exact);
+        gsp_jw_key(&w, "average_distance_stderr"); gsp_jw_num(&w, dist.average_stderr);
+        gsp_jw_key(&w, "average_distance_method"); gsp_jw_str(&w, dist.average_how);
         gsp_jw_key(&w, "distance_counts");
         gsp_jw_arr_begin(&w);
         for (int64_t i = 0; i < dist.counts.len; i++) gsp_jw_int(&w, dist.counts.v[i]);
         gsp_jw_arr_end(&w);
-        gsp_jw_key(&w, "distance_counts_scope"); gsp_jw_str(&w, dist.per_node ? "per_node" : "all_pairs");
+        gsp_jw_key(&w, "distance_counts_scope");
+        gsp_jw_str(&w, dist.per_node ? "per_node" : dist.sampled ? "sampled_sources" : "all_pairs");
+        gsp_jw_key(&w, "distance_counts_sources"); gsp_jw_int(&w, dist.per_node ? 1 : dist.sampled ? dist.sampled : t.n);
         gsp_jw_key(&w, "bfs_runs"); gsp_jw_int(&w, dist.sources);
         gsp_jw_key(&w, "distinct_eigenvalues");
         if (eig) gsp_jw_int(&w, distinct); else gsp_jw_null(&w);
@@ -272,10 +288,17 @@ static int run(int argc, char **argv) {
                 printf("%-19s no: Aut (order %.0f) has no regular subgroup (exhaustive search), so no group fits\n", "Cayley graph", aut_order);
             else printf("%-19s unknown (Aut of order %g is too large to search)\n", "Cayley graph", aut_order);
         }
-        if (dist.connected) printf("%-19s %lld\n", "diameter", (long long)dist.diameter);
+        /* Small graphs as always; a large one says how its figures were found. */
+        bool large = dist.sampled > 0;
+        if (dist.connected) printf("%-19s %lld%s\n", "diameter", (long long)dist.diameter, large ? " (exact: iFUB, a few BFS)" : "");
         else printf("%-19s infinite (not %sconnected)\n", "diameter", t.directed ? "strongly " : "");
-        if (dist.connected) printf("%-19s %g\n", "average distance", dist.average_distance);
-        else printf("%-19s %g (over the ordered pairs that are connected only)\n", "average distance", dist.average_distance);
+        char avg_how[160] = "";
+        if (large && dist.average_exact) snprintf(avg_how, sizeof avg_how, " (exact: %s)", dist.average_how);
+        else if (large)
+            snprintf(avg_how, sizeof avg_how, " +- %.2g (estimate: BFS from %lld random nodes; +- one standard error)", dist.average_stderr,
+                     (long long)dist.sampled);
+        if (dist.connected) printf("%-19s %g%s\n", "average distance", dist.average_distance, avg_how);
+        else printf("%-19s %g%s (over the ordered pairs that are connected only)\n", "average distance", dist.average_distance, avg_how);
         printf("%-19s", dist.per_node ? "nodes at distance" : "pairs at distance");
         /* Long distributions are elided in the middle; --json has them whole. */
         for (int64_t i = 0; i < dist.counts.len; i++) {
@@ -286,6 +309,7 @@ static int run(int argc, char **argv) {
             }
             printf(" %lld", (long long)dist.counts.v[i]);
         }
+        if (large) printf(" (from %lld random nodes)", (long long)dist.sampled);
         putchar('\n');
         if (eig)
             printf("%-19s %s: %lld distinct eigenvalues in [%.6g, %.6g] (tolerance %.3g)\n",

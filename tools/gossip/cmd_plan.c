@@ -53,9 +53,9 @@ static const char usage_text[] =
     "  --shared-memory  the model of ranks on one node (GOSSIP_SHARED_MEMORY=1; the runtime's\n"
     "                default there): a round costs the bytes the busiest rank sends and receives,\n"
     "                with alpha 5e-7, beta and gamma 1.2e-10, hop 0 unless given\n"
-    "  --json        one JSON object on stdout: collective, topology, nodes, method, rounds,\n"
-    "                lower_bound, bounds, binding_bound, optimal, optimality, verified, transfers,\n"
-    "                seconds\n"
+    "  --json        one JSON object on stdout: collective, topology, nodes, method, tried (auto:\n"
+    "                [{method, rounds | skipped | not_applicable}]), rounds, lower_bound, bounds,\n"
+    "                binding_bound, optimal, optimality, verified, transfers, seconds\n"
     "\n"
     "example:\n"
     "  $ gossip plan allgather torus:5x5 --packets inf\n"
@@ -451,8 +451,25 @@ static int run(int argc, char **argv) {
         gsp_jw_obj_end(&w);
         if (coll == GSP_COLL_BROADCAST) { gsp_jw_key(&w, "root"); gsp_jw_int(&w, plan.sched.root); }
         gsp_jw_key(&w, "method"); gsp_jw_str(&w, plan.method->name);
+        /* auto: every method of the collective once, in registry order, with its rounds or
+         * why it was skipped or does not apply; [] when a method was named. */
         gsp_jw_key(&w, "tried");
-        gsp_jw_str(&w, plan.tried);
+        gsp_jw_arr_begin(&w);
+        for (int i = 0; i < plan.ntried; i++) {
+            const gsp_tried_t *tr = &plan.attempts[i];
+            gsp_jw_obj_begin(&w);
+            gsp_jw_key(&w, "method"); gsp_jw_str(&w, tr->method->name);
+            if (tr->kind == GSP_TRIED_BUILT) {
+                gsp_jw_key(&w, "rounds"); gsp_jw_int(&w, tr->rounds);
+            } else if (tr->kind == GSP_TRIED_SKIPPED) {
+                gsp_jw_key(&w, "skipped"); gsp_jw_str(&w, tr->why);
+                if (tr->rounds >= 0) { gsp_jw_key(&w, "at_least"); gsp_jw_int(&w, tr->rounds); }
+            } else {
+                gsp_jw_key(&w, "not_applicable"); gsp_jw_str(&w, tr->why);
+            }
+            gsp_jw_obj_end(&w);
+        }
+        gsp_jw_arr_end(&w);
         gsp_jw_key(&w, "rounds"); gsp_jw_int(&w, plan.sched.nrounds);
         gsp_jw_key(&w, "lower_bound"); gsp_jw_int(&w, plan.lower_bound);
         gsp_jw_key(&w, "bounds");
