@@ -3,7 +3,8 @@
  * arc connectivity from the root, Edmonds' theorem: the degree on tori, hypercubes, complete
  * graphs), 1/k of the vector down each, pipelined in segments: every arc carries one block in
  * all, the rounds are the deepest tree (>= ecc(root)). Reduce: the trees reversed. Packed by
- * Lovász's construction (about a second at 1024 nodes): up to 1024 ranks, pending until chosen
+ * Lovász's construction (19 ms a rank at 256 nodes, about a second at 1024): up to 256 ranks,
+ * where the rings' scatter and allgather take over the bandwidth path; pending until chosen
  * (lower bound: ecc(root) rounds, deg(root) trees). */
 #include <stdint.h>
 #include <stdlib.h>
@@ -11,9 +12,10 @@
 
 #include "rt_int.h"
 
-/* Largest graph the runtime packs arborescences for: the packing costs about a second at
- * 1024 nodes of degree 10 (bench/README.md), paid once per root. */
-#define MULTITREE_MAX_NODES 1024
+/* Largest graph the runtime packs arborescences for: every rank packs them on first use (19 ms
+ * at 256 nodes of degree 4, about a second at 1024 nodes of degree 10: bench/README.md), which
+ * start-up must not pay at scale; the rings cover broadcast and reduce beyond. */
+#define MULTITREE_MAX_NODES 256
 
 /* k arc-disjoint spanning trees from the root (gsp_arborescences): block i of k travels down
  * tree i, level by level. Every arc belongs to one tree, so it carries one block in one round
@@ -77,6 +79,6 @@ static gsp_err_t build(gsp_rt_algos_t *a, gsp_rt_algo_t *al) {
 }
 
 const gsp__rt_method_t gsp__rt_multitree = {
-    "multitree", GSP__RT_COLL(GSP_COLL_BROADCAST) | GSP__RT_COLL(GSP_COLL_REDUCE), "up to 1024 ranks", "the deepest tree (≥ ecc)",
+    "multitree", GSP__RT_COLL(GSP_COLL_BROADCAST) | GSP__RT_COLL(GSP_COLL_REDUCE), "up to 256 ranks", "the deepest tree (≥ ecc)",
     "k arc-disjoint spanning trees from the root (k = the arc connectivity from the root: the degree on tori, hypercubes, complete graphs), 1/k of the buffer down each, pipelined in segments; reduce: the trees reversed, partial sums of each part up its own tree",
     applies, add, build};
