@@ -312,6 +312,34 @@ gsp_err_t gsp__mpi_run_phase(gsp_mpi_ctx_t *c, const gsp_rt_prog_t *p, int phase
     return err;
 }
 
+/* Rounds of receives posted beyond the one a lane waits for. */
+#define RECV_AHEAD 4
+
+/* Posts lane j's receives up to round `upto` + RECV_AHEAD (posted[j]: how many are posted). */
+static gsp_err_t post_lane(gsp_mpi_ctx_t *c, const gsp_rt_prog_t *p, int phase, void *base, const lay_t *l0, int j, const dtinfo_t *d,
+                           int64_t *posted, int32_t upto) {
+    int64_t nR = p->nrecv, per = nR + p->nsend;
+    lay_t l = *l0;
+    l.lane = j;
+    MPI_Request *rq = c->req + (size_t)j * (size_t)per;
+    const size_t *so = c->soff + (size_t)j * (size_t)per;
+    int64_t limit = (int64_t)upto + RECV_AHEAD;
+    for (; posted[j] < nR && p->recv[posted[j]].round <= limit; posted[j]++) {
+        gsp_err_t err = post_recv(c, p, phase, posted[j], base, &l, d, so, &rq[posted[j]]);
+        if (err) return err;
+    }
+    return GSP_OK;
+}
+
+static gsp_err_t post_ahead(gsp_mpi_ctx_t *c, const gsp_rt_prog_t *p, int phase, void *base, const lay_t *l0, const dtinfo_t *d,
+                            int64_t *posted, int32_t upto) {
+    for (int j = 0; j < l0->lanes; j++) {
+        gsp_err_t err = post_lane(c, p, phase, base, l0, j, d, posted, upto);
+        if (err) return err;
+    }
+    return GSP_OK;
+}
+
 static gsp_err_t run_rounds(gsp_mpi_ctx_t *c, const gsp_rt_prog_t *p, int phase, void *base, const lay_t *l0, const dtinfo_t *d,
                             MPI_Op op) {
     gsp_err_t err;
@@ -323,17 +351,18 @@ static gsp_err_t run_rounds(gsp_mpi_ctx_t *c, const gsp_rt_prog_t *p, int phase,
         (err = gsp__mpi_reserve((void **)&c->idx, &c->idx_cap, (size_t)(K * per + 1) * sizeof *c->idx)))
         return err;
     if ((err = stage_and_fresh(c, p, l0, d))) return err;
-    for (int64_t q = 0; q < K * per; q++) c->req[q] = MPI_REQUEST_NULL; /* sends not yet issued */
+    for (int64_t q = 0; q < K * per; q++) c->req[q] = MPI_REQUEST_NULL; /* not yet posted or issued */
     c->nreq = (size_t)(K * per);
     c->communicated = true;
-    for (int j = 0; j < K; j++) {
-        lay_t l = *l0;
-        l.lane = j;
-        MPI_Request *rq = c->req + (size_t)j * (size_t)per;
-        const size_t *so = c->soff + (size_t)j * (size_t)per;
-        for (int64_t q = 0; q < nR; q++)
-            if ((err = post_recv(c, p, phase, q, base, &l, d, so, &rq[q]))) return err;
-    }
+    /* Receives are posted RECV_AHEAD rounds ahead of the round being waited for, not all at
+     * once: a phase of N/d rounds would otherwise hold thousands of receives per rank, and an
+     * MPI (SimGrid's, and real ones' matching queues) pays for every outstanding request on
+     * each completion. Senders are never blocked by it: eager messages wait in the unexpected
+     * queue, rendezvous ones for a receive posted rounds before they are needed. */
+    int64_t *posted = c->lane + K; /* per lane: receives posted */
+    for (int j = 0; j < K; j++) posted[j] = 0;
+    int32_t first_round = nR ? p->recv[0].round : 0;
+    if ((err = post_ahead(c, p, phase, base, l0, d, posted, first_round))) return err;
     /* Sends go out in round order, lane by lane within a round; before each, its lane's
      * receives up to the round it needs are waited for (blocking: SMPI charges simulated time
      * for every MPI_Test, and real MPIs spin in them) and processed in order. Every send needs
@@ -352,12 +381,15 @@ static gsp_err_t run_rounds(gsp_mpi_ctx_t *c, const gsp_rt_prog_t *p, int phase,
                 int32_t need = q < nS && s0 < nS ? p->send[q].need : INT32_MAX;
                 if (q == s1 && s0 < nS) break;
                 while (done[j] < nR && p->recv[done[j]].round <= need) {
+                    if (posted[j] <= done[j] && (err = post_lane(c, p, phase, base, l0, j, d, posted, p->recv[done[j]].round)))
+                        return err;
                     int64_t e = done[j];
                     while (e < nR && p->recv[e].round == p->recv[done[j]].round) e++;
                     int rc = MPI_Waitall((int)(e - done[j]), rq + done[j], MPI_STATUSES_IGNORE);
                     if (rc != MPI_SUCCESS) return gsp__mpi_fail(c, rc, "MPI_Waitall");
                     if ((err = absorb(c, p, done[j], e, so, base, &l, d, op))) return err;
                     done[j] = e;
+                    if (done[j] < nR && (err = post_lane(c, p, phase, base, l0, j, d, posted, p->recv[done[j]].round))) return err;
                 }
                 if (q >= nS) break;
                 if ((err = issue_send(c, p, phase, q, base, &l, d, so, &sq[q]))) return err;
