@@ -11,6 +11,8 @@
 #   COLLS="bcast" ...                 only these collectives
 #   ALGS="ring rdb" ...               only these SMPI algorithms (with ONLY=mpi)
 #   SIZES="8 65536" ...               only these sizes (at scale; the 64-rank platforms run their five)
+#                                     (at scale an allgather's size is its whole output, each rank's
+#                                     block size/N, as reduce-scatter's is its input)
 #   RESUME=1 ...                      at scale: skip runs that already have a line
 # 64 ranks: one smpirun per collective and algorithm, all sizes in it, 300 s each, 2 calls per
 # size (the second timed). At scale: one smpirun per collective, algorithm and size (8 B, 64 KiB,
@@ -158,10 +160,9 @@ run_big() { # platform n spec coll mode alg bytes
     mpi) extra=(--cfg=smpi/$cfg:$alg) ;;
     swing) bin=$w/smpi_bench_swing envs=(LIBSWING_ALGO=$alg LIBSWING_MULTIPORT=1 LIBSWING_DIMENSIONS=$(grep "^$name " <<<"$platforms" | awk '{print $3}')) ;;
     esac
-    # Allgather's output is N blocks per rank, N^2 blocks in all: above 6 GiB it lives in SMPI's
-    # shared buffers (timing only, "unchecked"), one allocation for all ranks (local mode).
+    # At scale an allgather's BYTES is its whole output (each rank's block BYTES/N, as for
+    # reduce-scatter's input): N blocks of BYTES per rank would not fit, and every result is checked.
     local shared_from=$((1 << 62))
-    if [ "$coll" = allgather ] && [ $((n * n * bytes)) -gt $((6 << 30)) ]; then shared_from=$bytes; extra+=(--cfg=smpi/shared-malloc:local); fi
     # gossip: two calls in twice the time. Its first call plans, and agrees on the plan with two
     # small PMPI_Allreduce calls that cost simulated time; it moves a little over half the bytes,
     # the least of gossip's size class, which plans exactly what the second, timed, call runs
@@ -171,7 +172,7 @@ run_big() { # platform n spec coll mode alg bytes
     [ "$mode" != gossip ] || { reps=2 lim=$((2 * lim)); }
     local tf rc=0 cap=$((${MEMCAP_GB:-12} << 20)) peak=0 killed=0 t0=$SECONDS
     tf=$(mktemp -p "$w" run.XXXXXX)
-    env "${envs[@]}" SMPI_BENCH_REPS=$reps SMPI_BENCH_WARMUP=class SMPI_BENCH_SHARED_FROM=$shared_from GOSSIP_ALPHA=$a GOSSIP_BETA=$b GOSSIP_GAMMA=0 GOSSIP_HOP=$a GOSSIP_OVERHEAD=0 GOSSIP_SEGMENT=8192 \
+    env "${envs[@]}" SMPI_BENCH_AG_TOTAL=1 SMPI_BENCH_REPS=$reps SMPI_BENCH_WARMUP=class SMPI_BENCH_SHARED_FROM=$shared_from GOSSIP_ALPHA=$a GOSSIP_BETA=$b GOSSIP_GAMMA=0 GOSSIP_HOP=$a GOSSIP_OVERHEAD=0 GOSSIP_SEGMENT=8192 \
         timeout --kill-after=10 "$lim" /usr/bin/time -o "$tf.time" -f "%M %e" smpirun -np "$n" -platform "$w/$name.xml" -hostfile "$w/hosts-$n" \
         --cfg=smpi/simulate-computation:no "${extra[@]}" "$bin" "$coll" "$spec" "$mode" "$bytes" >"$tf" 2>"$tf.err" &
     local pid=$!

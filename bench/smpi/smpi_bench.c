@@ -5,8 +5,8 @@
  * Usage (under smpirun): smpi_bench COLLECTIVE SPEC gossip|mpi|swing [BYTES ...]
  * (swing: the MPI calls, in a binary linked with Swing's libswing.o, which defines MPI_Allreduce:
  * printed as mode "swing"; the benchmark's own synchronisation calls PMPI_ directly.)
- * BYTES is one rank's block for allgather and the vector for the others (reduce-scatter: each
- * rank contributes BYTES and gets BYTES/N). Prints "COLLECTIVE MODE BYTES MICROSECONDS ok|WRONG
+ * BYTES is one rank's block for allgather (the whole output under SMPI_BENCH_AG_TOTAL=1) and the
+ * vector for the others (reduce-scatter: each rank contributes BYTES and gets BYTES/N). Prints "COLLECTIVE MODE BYTES MICROSECONDS ok|WRONG
  * [ALGORITHM]" per size; every rank starts at the same simulated instant (a barrier, then each
  * sleeps until a common time), and the time runs to the last rank's return, after one untimed
  * warm-up call (gossip plans on first use). Allgather of 4 MiB and more per rank (SMPI_BENCH_SHARED_FROM
@@ -89,7 +89,11 @@ int main(int argc, char **argv) {
         long n = size;
         int ag = !strcmp(coll, "allgather"), rs = !strcmp(coll, "reduce-scatter"), bc = !strcmp(coll, "bcast");
         long count = sizes[s] / 8 > 0 ? sizes[s] / 8 : 1;
-        if (rs) count = count / n > 0 ? count / n : 1; /* the result block */
+        /* reduce-scatter, and allgather under SMPI_BENCH_AG_TOTAL=1 (the benches at scale, where
+         * N blocks of BYTES each would not fit): BYTES is the whole vector, one rank's block N
+         * times smaller. */
+        const char *agt = getenv("SMPI_BENCH_AG_TOTAL");
+        if (rs || (ag && agt && !strcmp(agt, "1"))) count = count / n > 0 ? count / n : 1; /* the result block */
         long inc = rs ? count * n : count, outc = ag ? count * n : count;
         const char *sf = getenv("SMPI_BENCH_SHARED_FROM");
         int shared = ag && sizes[s] >= (sf ? atol(sf) : 4194304);
@@ -166,7 +170,7 @@ int main(int argc, char **argv) {
         if (!rank) {
             printf("%s %s %ld %.3f %s%s%s first=%.3f wall1=%.3f", coll, mode, sizes[s], best * 1e6, shared ? "unchecked" : allok ? "ok" : "WRONG",
                    gossip ? " " : "", gossip ? gsp_mpi_ctx_last(ctx) : "", first * 1e6, wall[0]);
-            if (wcount != count) printf(" warmup_bytes=%ld", wcount * 8 * (rs ? n : 1));
+            if (wcount != count) printf(" warmup_bytes=%ld", wcount * 8 * (rs || (ag && agt && !strcmp(agt, "1")) ? n : 1));
             if (reps > 1) printf(" wall2=%.3f", wall[1]);
             if (gossip)
                 printf(" plan_s=%.3f plan_peak=%lld plan_held=%lld plan_mean=%.0f heap_peak=%lld", pssum, (long long)mmax[2],
