@@ -120,22 +120,26 @@ done <<<"$platforms"
 
 # The cost model's parameters for a platform: alpha, hop and beta by message size.
 cost_env() { # name -> sets a b
-    local name=$1 bw
-    # gossip's cost model gets the platform's parameters, as an MPI tuning file would: SMPI
-    # doubles a link's latency for small messages and scales the bandwidth by message size;
-    # combining costs nothing here (gamma 0: computation is not simulated), and neither does
-    # issuing a message (overhead 0); a routed message pays each further link's latency (hop =
-    # the link latency, doubled as SMPI does). Blocks are pipelined in segments of 8 KiB.
-    # beta by message size: SMPI's default bandwidth factors (smpi/bw-factor) over the link's
-    # bandwidth, as a tuning file would give them.
-    case $name in *fast) a=2e-6 bw=1e10 ;; *) a=10e-6 bw=1.25e9 ;; esac
+    local name=$1 bw lat
+    # gossip's cost model gets the platform's parameters, as a tuning file would: SMPI's default
+    # network model charges a message of s bytes lat * lat-factor(s) + s / (bw * bw-factor(s))
+    # (smpi/lat-factor and smpi/bw-factor, piecewise by size: large messages pay 11.6 times the
+    # link's latency, as a rendezvous would), so alpha and beta go by message size with the
+    # same breakpoints (measured one message to a neighbour: within 1 % of these). Combining
+    # costs nothing here (gamma 0: computation is not simulated), and neither does issuing a
+    # message (overhead 0); a routed message pays each further link's latency (hop = the link
+    # latency, doubled as SMPI does for small messages).
+    case $name in *fast) lat=1e-6 bw=1e10 ;; *) lat=5e-6 bw=1.25e9 ;; esac
+    a=$(awk -v lat=$lat 'BEGIN { n = split("0:2.01467 257:1.95341 732:1.9503 1426:1.61075 3484:1.88101 5776:2.18796 9376:2.59299 15424:3.48845 65472:11.6436", f, " ");
+        for (i = 1; i <= n; i++) { split(f[i], q, ":"); printf "%s%s:%.4g", (i > 1 ? "," : ""), q[1], lat * q[2] } }')
+    hop=$(awk -v lat=$lat 'BEGIN { printf "%.4g", 2 * lat }')
     b=$(awk -v bw=$bw 'BEGIN { n = split("0:0.812084 257:0.338112 732:0.341987 1426:0.608902 3484:0.77493 5776:1.08739 9376:0.58729 15424:0.697866 65472:0.940694", f, " ");
         for (i = 1; i <= n; i++) { split(f[i], q, ":"); printf "%s%s:%.4g", (i > 1 ? "," : ""), q[1], 1 / (bw * q[2]) } }')
 }
 
 # 64 ranks: every size in one smpirun (as before).
 run_small() { # platform n spec coll mode alg
-    local name=$1 n=$2 spec=$3 coll=$4 mode=$5 alg=$6 cfg=${4//-/_} extra=() a b
+    local name=$1 n=$2 spec=$3 coll=$4 mode=$5 alg=$6 cfg=${4//-/_} extra=() a b hop
     [ "$alg" = - ] || extra=(--cfg=smpi/$cfg:$alg)
     cost_env "$name"
     local out sizes=()
@@ -146,7 +150,7 @@ run_small() { # platform n spec coll mode alg
     if [ "$coll" = allgather ] && [ "$mode" = mpi ] && [ "$name" != t88-fast ]; then sizes=(8 1024 65536 1048576); shared_from=1048576; fi
     # Local computation is not simulated for either side (SMPI's own reductions cost nothing in
     # simulated time, so gossip's must not either): the comparison is the network's.
-    out=$(SMPI_BENCH_SHARED_FROM=$shared_from GOSSIP_ALPHA=$a GOSSIP_BETA=$b GOSSIP_GAMMA=0 GOSSIP_HOP=$a GOSSIP_OVERHEAD=0 GOSSIP_SEGMENT=8192 timeout 300 smpirun -np 64 -platform "$w/$name.xml" -hostfile "$w/hosts-64" --cfg=smpi/simulate-computation:no \
+    out=$(SMPI_BENCH_SHARED_FROM=$shared_from GOSSIP_ALPHA=$a GOSSIP_BETA=$b GOSSIP_GAMMA=0 GOSSIP_HOP=$hop GOSSIP_OVERHEAD=0 timeout 300 smpirun -np 64 -platform "$w/$name.xml" -hostfile "$w/hosts-64" --cfg=smpi/simulate-computation:no \
         "${extra[@]}" "$w/smpi_bench" "$coll" "$spec" "$mode" "${sizes[@]}" 2>/dev/null | grep -E "^$coll (gossip|mpi) ") || true
     [ -n "$out" ] || out="$coll $mode - - failed"
     while read -r line; do echo "$name $alg $line"; done <<<"$out"
@@ -154,7 +158,7 @@ run_small() { # platform n spec coll mode alg
 
 # At scale: one size per smpirun, with a real-time cap, a memory cap, and its peak RSS.
 run_big() { # platform n spec coll mode alg bytes
-    local name=$1 n=$2 spec=$3 coll=$4 mode=$5 alg=$6 bytes=$7 cfg=${4//-/_} extra=() envs=() a b bin=$w/smpi_bench
+    local name=$1 n=$2 spec=$3 coll=$4 mode=$5 alg=$6 bytes=$7 cfg=${4//-/_} extra=() envs=() a b hop bin=$w/smpi_bench
     cost_env "$name"
     case $mode in
     mpi) extra=(--cfg=smpi/$cfg:$alg) ;;
@@ -172,7 +176,7 @@ run_big() { # platform n spec coll mode alg bytes
     [ "$mode" != gossip ] || { reps=2 lim=$((2 * lim)); }
     local tf rc=0 cap=$((${MEMCAP_GB:-12} << 20)) peak=0 killed=0 t0=$SECONDS
     tf=$(mktemp -p "$w" run.XXXXXX)
-    env "${envs[@]}" SMPI_BENCH_AG_TOTAL=1 SMPI_BENCH_REPS=$reps SMPI_BENCH_WARMUP=class SMPI_BENCH_SHARED_FROM=$shared_from GOSSIP_ALPHA=$a GOSSIP_BETA=$b GOSSIP_GAMMA=0 GOSSIP_HOP=$a GOSSIP_OVERHEAD=0 GOSSIP_SEGMENT=8192 \
+    env "${envs[@]}" SMPI_BENCH_AG_TOTAL=1 SMPI_BENCH_REPS=$reps SMPI_BENCH_WARMUP=class SMPI_BENCH_SHARED_FROM=$shared_from GOSSIP_ALPHA=$a GOSSIP_BETA=$b GOSSIP_GAMMA=0 GOSSIP_HOP=$hop GOSSIP_OVERHEAD=0 \
         timeout --kill-after=10 "$lim" /usr/bin/time -o "$tf.time" -f "%M %e" smpirun -np "$n" -platform "$w/$name.xml" -hostfile "$w/hosts-$n" \
         --cfg=smpi/simulate-computation:no "${extra[@]}" "$bin" "$coll" "$spec" "$mode" "$bytes" >"$tf" 2>"$tf.err" &
     local pid=$!

@@ -65,7 +65,7 @@ int main(int argc, char **argv) {
         gsp_cost_t c = gsp_cost_default();
         const char *a = getenv("GOSSIP_ALPHA"), *b = getenv("GOSSIP_BETA"), *g = getenv("GOSSIP_GAMMA"), *h = getenv("GOSSIP_HOP"),
                    *o = getenv("GOSSIP_OVERHEAD");
-        if ((a && gsp_cost_parse("GOSSIP_ALPHA", a, &c.alpha)) || (b && gsp_cost_parse_beta("GOSSIP_BETA", b, &c)) ||
+        if ((a && gsp_cost_parse_alpha("GOSSIP_ALPHA", a, &c)) || (b && gsp_cost_parse_beta("GOSSIP_BETA", b, &c)) ||
             (g && gsp_cost_parse("GOSSIP_GAMMA", g, &c.gamma)) || (h && gsp_cost_parse("GOSSIP_HOP", h, &c.hop)) ||
             (o && gsp_cost_parse("GOSSIP_OVERHEAD", o, &c.overhead))) {
             if (!rank) fprintf(stderr, "smpi_bench: %s\n", gsp_errmsg());

@@ -220,6 +220,12 @@ typedef struct gsp_cost {
      * every sum a pass through the same memory, so a round costs all the bytes the ranks move
      * (beta) and combine (gamma) in it, not the busiest link's; routes have no hops. */
     bool shared;
+    /* alpha by message size (protocols differ in latency: a rendezvous pays a round trip
+     * before the bytes move): a message of b bytes pays alpha_val[i] for the last i with
+     * alpha_from[i] <= b; nalpha 0: alpha alone. With a table, alpha is its first entry. */
+    int nalpha;
+    int64_t alpha_from[GSP_COST_MAX_BETA];
+    double alpha_val[GSP_COST_MAX_BETA];
 } gsp_cost_t;
 
 /** Defaults: alpha 1 us, beta 1e-10 s/B (10 GB/s links), gamma 2e-10 s/B (5 GB/s sums),
@@ -239,6 +245,12 @@ GSP_API gsp_err_t gsp_cost_parse(const char *name, const char *text, double *out
 GSP_API gsp_err_t gsp_cost_parse_beta(const char *name, const char *text, gsp_cost_t *c);
 /** Seconds per byte for a message of `bytes` bytes under c. */
 GSP_API double gsp_cost_beta(const gsp_cost_t *c, double bytes);
+/** Parses alpha into c: one number of seconds per message, or a table by message size as for
+ * beta, "0:2e-6,15424:3.5e-6,65472:1.16e-5" — c->alpha becomes the first entry's (the
+ * latency of the smallest messages). GSP_ERR_PARSE otherwise. */
+GSP_API gsp_err_t gsp_cost_parse_alpha(const char *name, const char *text, gsp_cost_t *c);
+/** Seconds of latency for a message of `bytes` bytes under c. */
+GSP_API double gsp_cost_alpha(const gsp_cost_t *c, double bytes);
 
 typedef struct {
     int64_t rounds, transfers;
@@ -264,9 +276,21 @@ GSP_API int gsp_rt_choose(const gsp_rt_algos_t *a, int64_t nodes, int64_t bytes,
  * phases. A pipelined phase of R rounds is predicted at alpha + w + (R - 1)(alpha + w / S). */
 GSP_API int64_t gsp_rt_segments(const gsp_rt_phase_t *ph, double blk, const gsp_cost_t *c);
 #define GSP_RT_MAX_SEGMENTS 256
-/** Lanes a non-pipelined phase is cut into at most when segments are set (the executor and the
- * predictions share it). */
+/** Lanes a non-pipelined phase is cut into at most (the executor and the predictions share it). */
 #define GSP_RT_MAX_LANES 16
+/** Lanes a non-pipelined phase runs in for blocks of blk bytes: each lane is the phase's
+ * schedule on one segment of every block, all lanes at once, so a round's message of m bytes
+ * on an arc becomes k messages of m / k. With c->segment set: ceil(blk / segment), at most
+ * GSP_RT_MAX_LANES. Otherwise, when c has alpha by size, the k in 1, 2, 4 (GSP_RT_AUTO_LANES)
+ * that minimises the phase's predicted time, sum over rounds of alpha(m/k) + beta(m/k) m +
+ * overhead (k maxmsg - 1) (the first on ties): smaller messages may take a cheaper protocol
+ * (SimGrid's default model, like eager against rendezvous, charges a 64 KiB message 3.3 times
+ * the latency of a 32 KiB one). At most 4 by default because every lane multiplies the
+ * messages a rank handles, whose cost beyond the model's overhead (matching queues, a
+ * simulator's events) grows with their number. 1 for pipelined and routed phases, the
+ * shared-memory model, and a plain alpha. */
+#define GSP_RT_AUTO_LANES 4
+GSP_API int64_t gsp_rt_lanes(const gsp_rt_phase_t *ph, double blk, const gsp_cost_t *c);
 
 /** The algorithm called name, or -1. */
 GSP_API int gsp_rt_find(const gsp_rt_algos_t *a, const char *name);

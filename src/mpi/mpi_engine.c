@@ -429,7 +429,14 @@ lay_t gsp__mpi_layout(const gsp_mpi_ctx_t *c, gsp_rt_layout_t kind, int64_t coun
 lay_t gsp__mpi_phase_layout(const gsp_mpi_ctx_t *c, const gsp_rt_phase_t *ph, int64_t count, const dtinfo_t *d) {
     if (!ph->pipelined) {
         lay_t l = {ph->layout, count, c->size, 1, 0, ph->parts > 1 ? ph->parts : 1};
-        l.lanes = lanes_for(c, &l, d);
+        if (c->cost.segment > 0 || count == 0) l.lanes = lanes_for(c, &l, d);
+        else {
+            /* The cost model's lanes (the predictions use the same), never an empty segment. */
+            int64_t shortest = base_len(&l, l.n - 1) / l.parts, k = gsp_rt_lanes(ph, (double)whole_len(&l, 0) * d->size, &c->cost);
+            if (l.layout == GSP_RT_SPLIT && l.count % l.n == 0 && base_len(&l, 0) % l.parts == 0) shortest = whole_len(&l, 0);
+            if (k > shortest) k = shortest;
+            l.lanes = k < 1 ? 1 : (int)k;
+        }
         return l;
     }
     lay_t l = {ph->layout, count, ph->nblocks > 0 ? ph->nblocks : c->size, 1, 0, 1};

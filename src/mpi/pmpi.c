@@ -93,7 +93,9 @@ static void configure(MPI_Comm comm, gsp_mpi_ctx_t *ctx) {
     int kinds[5] = {2, 3, 4, 13, 14};
     for (int i = 0; i < 5; i++) {
         const char *v = getenv(names[i]);
-        if (v && (i == 1 ? gsp_cost_parse_beta(names[i], v, &cost) : gsp_cost_parse(names[i], v, vals[i]))) say(comm, kinds[i], true, "%s; the default is used%s", gsp_errmsg(), "");
+        if (v && (i == 0   ? gsp_cost_parse_alpha(names[i], v, &cost)
+                  : i == 1 ? gsp_cost_parse_beta(names[i], v, &cost)
+                           : gsp_cost_parse(names[i], v, vals[i]))) say(comm, kinds[i], true, "%s; the default is used%s", gsp_errmsg(), "");
     }
     const char *seg = getenv("GOSSIP_SEGMENT");
     if (seg && *seg) {

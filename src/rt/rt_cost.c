@@ -41,35 +41,73 @@ gsp_err_t gsp_cost_parse(const char *name, const char *text, double *out) {
     return GSP_OK;
 }
 
-gsp_err_t gsp_cost_parse_beta(const char *name, const char *text, gsp_cost_t *c) {
-    if (text && *text && !strchr(text, ':')) {
-        c->nbeta = 0;
-        return gsp_cost_parse(name, text, &c->beta);
-    }
-    gsp_cost_t t = *c;
-    t.nbeta = 0;
+/* Parses "SIZE:SECONDS,..." (sizes increasing from 0) into n/from/val; `what` names the unit. */
+static gsp_err_t parse_table(const char *name, const char *text, const char *what, int *n, int64_t *from_out, double *val_out) {
+    int k = 0;
+    int64_t from_v[GSP_COST_MAX_BETA];
+    double val_v[GSP_COST_MAX_BETA];
     const char *p = text ? text : "";
     while (*p) {
         char *end;
         errno = 0;
         long long from = strtoll(p, &end, 10);
-        if (end == p || *end != ':' || errno || from < 0 || (t.nbeta == 0 && from != 0) ||
-            (t.nbeta > 0 && from <= t.beta_from[t.nbeta - 1]))
-            return gsp_error(GSP_ERR_PARSE, "%s='%s': expected seconds per byte, or SIZE:SECONDS,... with sizes increasing from 0",
-                             name, text ? text : "");
-        if (t.nbeta == GSP_COST_MAX_BETA) return gsp_error(GSP_ERR_PARSE, "%s: at most %d sizes", name, GSP_COST_MAX_BETA);
+        if (end == p || *end != ':' || errno || from < 0 || (k == 0 && from != 0) || (k > 0 && from <= from_v[k - 1]))
+            return gsp_error(GSP_ERR_PARSE, "%s='%s': expected %s, or SIZE:SECONDS,... with sizes increasing from 0", name, text ? text : "",
+                             what);
+        if (k == GSP_COST_MAX_BETA) return gsp_error(GSP_ERR_PARSE, "%s: at most %d sizes", name, GSP_COST_MAX_BETA);
         p = end + 1;
         double v = strtod(p, &end);
         if (end == p || !isfinite(v) || v < 0 || (*end && *end != ','))
             return gsp_error(GSP_ERR_PARSE, "%s='%s': expected a non-negative number of seconds after %lld:", name, text, from);
-        t.beta_from[t.nbeta] = from;
-        t.beta_val[t.nbeta++] = v;
+        from_v[k] = from;
+        val_v[k++] = v;
         p = *end ? end + 1 : end;
     }
-    if (t.nbeta == 0) return gsp_error(GSP_ERR_PARSE, "%s='': expected seconds per byte", name);
+    if (k == 0) return gsp_error(GSP_ERR_PARSE, "%s='': expected %s", name, what);
+    memcpy(from_out, from_v, (size_t)k * sizeof *from_v);
+    memcpy(val_out, val_v, (size_t)k * sizeof *val_v);
+    *n = k;
+    return GSP_OK;
+}
+
+gsp_err_t gsp_cost_parse_beta(const char *name, const char *text, gsp_cost_t *c) {
+    if (text && *text && !strchr(text, ':')) {
+        double v;
+        gsp_err_t err = gsp_cost_parse(name, text, &v);
+        if (err) return err;
+        c->beta = v;
+        c->nbeta = 0;
+        return GSP_OK;
+    }
+    gsp_cost_t t = *c;
+    gsp_err_t err = parse_table(name, text, "seconds per byte", &t.nbeta, t.beta_from, t.beta_val);
+    if (err) return err;
     t.beta = t.beta_val[t.nbeta - 1];
     *c = t;
     return GSP_OK;
+}
+
+gsp_err_t gsp_cost_parse_alpha(const char *name, const char *text, gsp_cost_t *c) {
+    if (text && *text && !strchr(text, ':')) {
+        double v;
+        gsp_err_t err = gsp_cost_parse(name, text, &v);
+        if (err) return err;
+        c->alpha = v;
+        c->nalpha = 0;
+        return GSP_OK;
+    }
+    gsp_cost_t t = *c;
+    gsp_err_t err = parse_table(name, text, "seconds per message", &t.nalpha, t.alpha_from, t.alpha_val);
+    if (err) return err;
+    t.alpha = t.alpha_val[0];
+    *c = t;
+    return GSP_OK;
+}
+
+double gsp_cost_alpha(const gsp_cost_t *c, double bytes) {
+    double a = c->alpha;
+    for (int i = 0; i < c->nalpha && (double)c->alpha_from[i] <= bytes; i++) a = c->alpha_val[i];
+    return a;
 }
 
 double gsp_cost_beta(const gsp_cost_t *c, double bytes) {
@@ -108,6 +146,29 @@ int64_t gsp_rt_segments(const gsp_rt_phase_t *ph, double blk, const gsp_cost_t *
     return s < 1 ? 1 : (int64_t)s;
 }
 
+/* A non-pipelined phase's rounds on blocks of blk bytes in k lanes, without the combining. */
+static double lanes_time(const gsp_rt_phase_t *ph, double blk, double k, const gsp_cost_t *c) {
+    double t = 0;
+    for (int64_t r = 0; r < ph->nrounds; r++) {
+        double m = (double)ph->maxblk[r] * blk, msg = m / k;
+        t += gsp_cost_alpha(c, msg) + gsp_cost_beta(c, msg) * m + c->overhead * (k * (double)(ph->maxmsg[r] > 1 ? ph->maxmsg[r] : 1) - 1);
+    }
+    return t;
+}
+
+int64_t gsp_rt_lanes(const gsp_rt_phase_t *ph, double blk, const gsp_cost_t *c) {
+    if (ph->pipelined || blk <= 0) return 1;
+    if (c->segment > 0) return (int64_t)fmax(1, fmin(GSP_RT_MAX_LANES, ceil(blk / (double)c->segment)));
+    if (c->shared || ph->routed || c->nalpha == 0) return 1;
+    int64_t best = 1;
+    double bt = lanes_time(ph, blk, 1, c);
+    for (int64_t k = 2; k <= GSP_RT_AUTO_LANES && (double)k <= blk; k *= 2) {
+        double t = lanes_time(ph, blk, (double)k, c);
+        if (t < bt * (1 - 1e-9)) best = k, bt = t;
+    }
+    return best;
+}
+
 void gsp_rt_predict(const gsp_rt_algo_t *a, int64_t nodes, int64_t bytes, const gsp_cost_t *c, gsp_rt_pred_t *p) {
     memset(p, 0, sizeof *p);
     double vec = a->coll == GSP_COLL_REDUCE_SCATTER ? (double)bytes * (double)nodes : (double)bytes;
@@ -131,7 +192,8 @@ void gsp_rt_predict(const gsp_rt_algo_t *a, int64_t nodes, int64_t bytes, const 
             /* S segments stream through R levels: the busiest arc's whole load once, plus
              * one segment's latency and transfer per further level (latencies overlap). */
             double S = (double)gsp_rt_segments(ph, blk, c), R = (double)ph->nrounds, w = round_work(ph, blk, c);
-            if (R > 0) p->seconds += c->alpha + w + (R - 1) * (c->alpha + w / S);
+            double al = gsp_cost_alpha(c, blk / S);
+            if (R > 0) p->seconds += al + w + (R - 1) * (al + w / S);
             continue;
         }
         for (int64_t r = 0; r < ph->nrounds; r++) {
@@ -152,13 +214,14 @@ void gsp_rt_predict(const gsp_rt_algo_t *a, int64_t nodes, int64_t bytes, const 
                     }
                     if (T > last) last = T;
                 }
-                p->seconds += c->alpha + last + extra;
+                p->seconds += gsp_cost_alpha(c, blk) + last + extra;
             } else {
-                /* With segments the runtime sends each block in up to GSP_RT_MAX_LANES lanes:
-                 * the per-byte cost is that of the lanes' messages. */
-                double lanes = c->segment > 0 ? fmin(GSP_RT_MAX_LANES, ceil(blk / (double)c->segment)) : 1;
-                double msg = (double)ph->maxblk[r] * blk / (lanes > 1 ? lanes : 1);
-                p->seconds += c->alpha + gsp_cost_beta(c, msg) * (double)ph->maxblk[r] * blk + extra;
+                /* The runtime sends each block in gsp_rt_lanes lanes: the latency and the
+                 * per-byte cost are those of the lanes' messages. */
+                double lanes = (double)gsp_rt_lanes(ph, blk, c);
+                double msg = (double)ph->maxblk[r] * blk / lanes;
+                p->seconds += gsp_cost_alpha(c, msg) + gsp_cost_beta(c, msg) * (double)ph->maxblk[r] * blk + extra +
+                              c->overhead * (lanes - 1) * (double)(ph->maxmsg[r] > 1 ? ph->maxmsg[r] : 1);
             }
         }
     }

@@ -5,7 +5,8 @@
  *
  * The file is a small JSON object (docs/runtime.md, "Calibration"):
  *   {"format": "gossip-tuning", "version": 1,
- *    "alpha": 2.0e-06, "beta": 1.06e-10, "beta_by_size": [[0, 1.23e-10], [65536, 1.06e-10]],
+ *    "alpha": 2.0e-06, "alpha_by_size": [[0, 2.0e-06], [65472, 1.16e-05]],
+ *    "beta": 1.06e-10, "beta_by_size": [[0, 1.23e-10], [65536, 1.06e-10]],
  *    "gamma": 2.1e-10, "hop": 2.0e-06, "overhead": 1.5e-07, "shared_memory": false,
  *    "measured": {"host": "...", "date": "...", "ranks": 16, "mpi": "...", "topology": "..."}}
  * alpha and beta (or beta_by_size) are required; every other key is optional and, when absent,
@@ -49,6 +50,15 @@ static void put_str(FILE *f, const char *s) {
 static gsp_err_t write_file(FILE *f, const gsp_cost_t *c, const gsp_cost_origin_t *o) {
     fputs("{\n  \"format\": \"gossip-tuning\",\n  \"version\": 1,\n  \"alpha\": ", f);
     put_num(f, c->alpha);
+    if (c->nalpha) {
+        fputs(",\n  \"alpha_by_size\": [", f);
+        for (int i = 0; i < c->nalpha; i++) {
+            fprintf(f, "%s[%lld, ", i ? ", " : "", (long long)c->alpha_from[i]);
+            put_num(f, c->alpha_val[i]);
+            fputc(']', f);
+        }
+        fputc(']', f);
+    }
     fputs(",\n  \"beta\": ", f);
     put_num(f, c->nbeta ? c->beta_val[c->nbeta - 1] : c->beta);
     if (c->nbeta) {
@@ -95,7 +105,12 @@ gsp_err_t gsp_cost_save(const char *path, const gsp_cost_t *c, const gsp_cost_or
     for (int i = 0; i < c->nbeta; i++)
         if (!isfinite(c->beta_val[i]) || c->beta_val[i] < 0 || (i == 0 && c->beta_from[0] != 0) || (i > 0 && c->beta_from[i] <= c->beta_from[i - 1]))
             return gsp_error(GSP_ERR_INVAL, "tuning file: beta by size must have sizes increasing from 0 and non-negative values");
-    if (c->nbeta < 0 || c->nbeta > GSP_COST_MAX_BETA || c->segment < 0) return gsp_error(GSP_ERR_INVAL, "tuning file: a malformed cost model");
+    for (int i = 0; i < c->nalpha; i++)
+        if (!isfinite(c->alpha_val[i]) || c->alpha_val[i] < 0 || (i == 0 && c->alpha_from[0] != 0) ||
+            (i > 0 && c->alpha_from[i] <= c->alpha_from[i - 1]))
+            return gsp_error(GSP_ERR_INVAL, "tuning file: alpha by size must have sizes increasing from 0 and non-negative values");
+    if (c->nbeta < 0 || c->nbeta > GSP_COST_MAX_BETA || c->nalpha < 0 || c->nalpha > GSP_COST_MAX_BETA || c->segment < 0)
+        return gsp_error(GSP_ERR_INVAL, "tuning file: a malformed cost model");
     gsp_out_t o;
     if ((err = gsp_out_open(&o, path))) return err;
     return gsp_out_close(&o, write_file(o.f, c, origin));
@@ -110,24 +125,23 @@ static gsp_err_t seconds_of(const char *path, const char *key, json_t *v, double
     return GSP_OK;
 }
 
-static gsp_err_t parse_beta_table(const char *path, json_t *v, gsp_cost_t *c) {
+/* key: [[bytes, seconds], ...] with sizes increasing from 0, into n/from/val. */
+static gsp_err_t parse_table(const char *path, const char *key, const char *unit, json_t *v, int *nout, int64_t *from_out, double *val_out) {
     size_t n = json_is_array(v) ? json_array_size(v) : 0;
     if (n == 0 || n > GSP_COST_MAX_BETA)
-        return gsp_error(GSP_ERR_PARSE, "%s: key 'beta_by_size': expected [[bytes, seconds per byte], ...], 1 to %d entries", path,
-                         GSP_COST_MAX_BETA);
+        return gsp_error(GSP_ERR_PARSE, "%s: key '%s': expected [[bytes, %s], ...], 1 to %d entries", path, key, unit, GSP_COST_MAX_BETA);
     for (size_t i = 0; i < n; i++) {
         json_t *e = json_array_get(v, i), *s = json_array_get(e, 0), *b = json_array_get(e, 1);
         if (!json_is_array(e) || json_array_size(e) != 2 || !json_is_integer(s) || !json_is_number(b) || !isfinite(json_number_value(b)) ||
             json_number_value(b) < 0)
-            return gsp_error(GSP_ERR_PARSE, "%s: key 'beta_by_size': entry %zu: expected [bytes, seconds per byte]", path, i);
+            return gsp_error(GSP_ERR_PARSE, "%s: key '%s': entry %zu: expected [bytes, %s]", path, key, i, unit);
         json_int_t from = json_integer_value(s);
-        if ((i == 0 && from != 0) || (i > 0 && from <= c->beta_from[i - 1]))
-            return gsp_error(GSP_ERR_PARSE, "%s: key 'beta_by_size': sizes must increase from 0 (entry %zu: %lld)", path, i, (long long)from);
-        c->beta_from[i] = from;
-        c->beta_val[i] = json_number_value(b);
+        if ((i == 0 && from != 0) || (i > 0 && from <= from_out[i - 1]))
+            return gsp_error(GSP_ERR_PARSE, "%s: key '%s': sizes must increase from 0 (entry %zu: %lld)", path, key, i, (long long)from);
+        from_out[i] = from;
+        val_out[i] = json_number_value(b);
     }
-    c->nbeta = (int)n;
-    c->beta = c->beta_val[n - 1];
+    *nout = (int)n;
     return GSP_OK;
 }
 
@@ -150,7 +164,7 @@ static gsp_err_t parse_origin(const char *path, json_t *m, gsp_cost_origin_t *o)
 }
 
 static gsp_err_t parse(const char *path, json_t *root, gsp_cost_t *out, gsp_cost_origin_t *origin) {
-    static const char *const known[] = {"format", "version", "alpha", "beta", "beta_by_size", "gamma", "hop",
+    static const char *const known[] = {"format", "version", "alpha", "alpha_by_size", "beta", "beta_by_size", "gamma", "hop",
                                         "overhead", "segment", "shared_memory", "measured"};
     gsp_err_t err;
     if (!json_is_object(root)) return gsp_error(GSP_ERR_PARSE, "%s: expected a JSON object (a gossip tuning file)", path);
@@ -174,9 +188,17 @@ static gsp_err_t parse(const char *path, json_t *root, gsp_cost_t *out, gsp_cost
     json_t *a = json_object_get(root, "alpha"), *b = json_object_get(root, "beta"), *bt = json_object_get(root, "beta_by_size");
     if (!a) return gsp_error(GSP_ERR_PARSE, "%s: key 'alpha' is missing (seconds per message)", path);
     if ((err = seconds_of(path, "alpha", a, &c.alpha))) return err;
+    c.nalpha = 0;
+    if ((v = json_object_get(root, "alpha_by_size"))) {
+        if ((err = parse_table(path, "alpha_by_size", "seconds", v, &c.nalpha, c.alpha_from, c.alpha_val))) return err;
+        if (c.alpha != c.alpha_val[0])
+            return gsp_error(GSP_ERR_PARSE, "%s: key 'alpha': %g differs from the first entry of alpha_by_size (%g); keep one of them", path,
+                             c.alpha, c.alpha_val[0]);
+    }
     if (!b && !bt) return gsp_error(GSP_ERR_PARSE, "%s: key 'beta' is missing (seconds per byte)", path);
     if (bt) {
-        if ((err = parse_beta_table(path, bt, &c))) return err;
+        if ((err = parse_table(path, "beta_by_size", "seconds per byte", bt, &c.nbeta, c.beta_from, c.beta_val))) return err;
+        c.beta = c.beta_val[c.nbeta - 1];
         double last = c.beta;
         if (b && ((err = seconds_of(path, "beta", b, &c.beta)) || c.beta != last))
             return err ? err

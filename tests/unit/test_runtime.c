@@ -327,6 +327,56 @@ static void test_routed_phases(void **state) {
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) assert_int_equal(gsp_cost_parse_beta("beta", bad[i], &c), GSP_ERR_PARSE);
 }
 
+/* Latency by message size, and the lanes it leads to: closed forms on a hand-built phase. */
+static void test_alpha_lanes(void **state) {
+    (void)state;
+    gsp_cost_t c = gsp_cost_default();
+    assert_int_equal(gsp_cost_parse_alpha("alpha", "0:2e-6,15424:3.5e-6,65472:1.16e-5", &c), GSP_OK);
+    assert_int_equal(c.nalpha, 3);
+    assert_true(c.alpha == 2e-6 && gsp_cost_alpha(&c, 100) == 2e-6 && gsp_cost_alpha(&c, 15424) == 3.5e-6 && gsp_cost_alpha(&c, 1e6) == 1.16e-5);
+    assert_int_equal(gsp_cost_parse_alpha("alpha", "3e-6", &c), GSP_OK);
+    assert_true(c.nalpha == 0 && c.alpha == 3e-6 && gsp_cost_alpha(&c, 1e6) == 3e-6);
+    const char *bad[] = {"", "1:1e-6", "0:1e-6,0:2e-6", "0:x", "0:-1", "-1"};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) assert_int_equal(gsp_cost_parse_alpha("alpha", bad[i], &c), GSP_ERR_PARSE);
+    assert_true(c.nalpha == 0 && c.alpha == 3e-6); /* unchanged on error */
+
+    /* A phase of 8 rounds of 16 blocks on its busiest arc and 8 of one block (the rings' reduce-
+     * scatter on 16x16), blocks of 8 KiB: messages of 128 KiB and 8 KiB. */
+    gsp_rt_phase_t ph;
+    memset(&ph, 0, sizeof ph);
+    int64_t maxblk[16], maxred[16], maxmsg[16];
+    for (int r = 0; r < 16; r++) maxblk[r] = r < 8 ? 16 : 1, maxred[r] = 0, maxmsg[r] = 4;
+    ph.maxblk = maxblk;
+    ph.maxred = maxred;
+    ph.maxmsg = maxmsg;
+    ph.nrounds = 16;
+    c = gsp_cost_default();
+    c.overhead = 0;
+    assert_int_equal(gsp_rt_lanes(&ph, 8192, &c), 1); /* plain alpha and beta: lanes only add messages */
+    c.segment = 2048;
+    assert_int_equal(gsp_rt_lanes(&ph, 8192, &c), 4);
+    c.segment = 0;
+    /* Large messages pay 11.6 us, those under 64 KiB 3.5, at the same beta: with k = 2 the big
+     * rounds' messages are 64 KiB (still large), with k = 4 32 KiB: 8 (11.6 - 3.5) us saved;
+     * k = 4 is also the most chosen automatically. A beta table alone takes no lanes. */
+    assert_int_equal(gsp_cost_parse_beta("beta", "0:1e-10,5776:5e-11,9376:1e-10", &c), GSP_OK);
+    assert_int_equal(gsp_rt_lanes(&ph, 8192, &c), 1);
+    assert_int_equal(gsp_cost_parse_beta("beta", "1e-10", &c), GSP_OK);
+    assert_int_equal(gsp_cost_parse_alpha("alpha", "0:2e-6,15424:3.5e-6,65472:1.16e-5", &c), GSP_OK);
+    assert_int_equal(gsp_rt_lanes(&ph, 8192, &c), 4);
+    /* A per-message overhead larger than the saving keeps one lane: 4 lanes add 3 x 4 messages
+     * a round, 16 rounds: 192 overheads against 8 x 8.1 us. */
+    c.overhead = 1e-6;
+    assert_int_equal(gsp_rt_lanes(&ph, 8192, &c), 1);
+    c.overhead = 0;
+    /* Pipelined phases and the shared-memory model never take lanes. */
+    ph.pipelined = true;
+    assert_int_equal(gsp_rt_lanes(&ph, 8192, &c), 1);
+    ph.pipelined = false;
+    c.shared = true;
+    assert_int_equal(gsp_rt_lanes(&ph, 8192, &c), 1);
+}
+
 static void test_segments(void **state) {
     (void)state;
     gsp_rt_phase_t ph;
@@ -429,6 +479,7 @@ int main(void) {
         cmocka_unit_test(test_multitree_phases),
         cmocka_unit_test(test_routed_phases),
         cmocka_unit_test(test_segments),
+        cmocka_unit_test(test_alpha_lanes),
         cmocka_unit_test(test_shared_memory),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

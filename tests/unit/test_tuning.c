@@ -40,6 +40,8 @@ static void test_round_trip(void **state) {
     c.overhead = 1.5e-7;
     c.segment = 8192;
     assert_int_equal(gsp_cost_parse_beta("beta", "0:1.231e-10,256:2.938e-10,65536:1.063e-10", &c), GSP_OK);
+    assert_int_equal(gsp_cost_parse_alpha("alpha", "0:2.0146700000000001e-06,15424:3.48845e-06,65472:1.16436e-05", &c), GSP_OK);
+    assert_true(c.alpha == 2.0146700000000001e-06 && c.nalpha == 3);
     gsp_cost_origin_t o = {0}, ob;
     snprintf(o.host, sizeof o.host, "node-\"0\"\\\x01\xc3");
     snprintf(o.mpi, sizeof o.mpi, "Open MPI v4.1.4");
@@ -89,6 +91,8 @@ static void test_malformed(void **state) {
     refused("{\"alpha\": 1e-6, \"beta\": 1e-10, \"aplha\": 2}", "unknown key 'aplha' (did you mean 'alpha'?)");
     refused("{\"beta\": 1e-10}", "key 'alpha' is missing");
     refused("{\"alpha\": 1e-6}", "key 'beta' is missing");
+    refused("{\"alpha\": 1e-6, \"alpha_by_size\": [[0, 2e-6]], \"beta\": 1e-10}", "differs from the first entry of alpha_by_size");
+    refused("{\"alpha\": 1e-6, \"alpha_by_size\": [[5, 1e-6]], \"beta\": 1e-10}", "key 'alpha_by_size': sizes must increase from 0");
     refused("{\"alpha\": -1e-6, \"beta\": 1e-10}", "key 'alpha'");
     refused("{\"alpha\": \"1e-6\", \"beta\": 1e-10}", "key 'alpha'");
     refused("{\"alpha\": 1e-6, \"beta\": 1e-10, \"gamma\": null}", "key 'gamma'");

@@ -68,7 +68,7 @@ static void fill(char *in, int count, MPI_Datatype dt, int rank, int stride) {
 
 static gsp_err_t set_cost(gsp_cost_t *c, const char *o, const char *v) {
     double *t = o[2] == 'a' ? &c->alpha : o[2] == 'b' ? &c->beta : o[2] == 'g' ? &c->gamma : o[2] == 'h' ? &c->hop : &c->overhead;
-    return t == &c->beta ? gsp_cost_parse_beta(o, v, c) : gsp_cost_parse(o, v, t);
+    return t == &c->beta ? gsp_cost_parse_beta(o, v, c) : t == &c->alpha ? gsp_cost_parse_alpha(o, v, c) : gsp_cost_parse(o, v, t);
 }
 
 static int fail(int rank, const char *msg) {

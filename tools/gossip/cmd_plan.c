@@ -42,7 +42,8 @@ static const char usage_text[] =
     "                receives in each round, which blocks), computed for that rank alone\n"
     "  --tuning FILE the cost model of a tuning file ('gossip-mpi calibrate -o FILE' measures one;\n"
     "                docs/runtime.md); the options below apply over it\n"
-    "  --alpha S     cost model: seconds per message (default 1e-6; GOSSIP_ALPHA in the runtime)\n"
+    "  --alpha S     cost model: seconds per message (default 1e-6; GOSSIP_ALPHA in the runtime), or\n"
+    "                by message size as for --beta: 0:2e-6,65472:1.2e-5\n"
     "  --beta S      seconds per byte on a link (default 1e-10: 10 GB/s; GOSSIP_BETA), or by message\n"
     "                size: 0:3e-10,65536:1e-10 (messages of 65536 bytes and more pay 1e-10)\n"
     "  --gamma S     seconds per byte combined (default 2e-10; GOSSIP_GAMMA)\n"
@@ -188,6 +189,17 @@ static int run_bytes(gsp_collective_t coll, const char *spec, const char *method
         gsp_jw_key(&w, "cost");
         gsp_jw_obj_begin(&w);
         gsp_jw_key(&w, "alpha"); gsp_jw_num(&w, cost->alpha);
+        if (cost->nalpha) {
+            gsp_jw_key(&w, "alpha_by_size");
+            gsp_jw_arr_begin(&w);
+            for (int i = 0; i < cost->nalpha; i++) {
+                gsp_jw_arr_begin(&w);
+                gsp_jw_int(&w, cost->alpha_from[i]);
+                gsp_jw_num(&w, cost->alpha_val[i]);
+                gsp_jw_arr_end(&w);
+            }
+            gsp_jw_arr_end(&w);
+        }
         gsp_jw_key(&w, "beta"); gsp_jw_num(&w, cost->beta);
         if (cost->nbeta) {
             gsp_jw_key(&w, "beta_by_size");
@@ -210,13 +222,17 @@ static int run_bytes(gsp_collective_t coll, const char *spec, const char *method
         gsp_jw_key(&w, "candidates");
         gsp_jw_arr_begin(&w);
     } else {
-        char beta[GSP_COST_MAX_BETA * 40 + 32];
+        char beta[GSP_COST_MAX_BETA * 40 + 32], alpha[GSP_COST_MAX_BETA * 40 + 32];
         size_t used = 0;
         if (!cost->nbeta) snprintf(beta, sizeof beta, "%g s/B", cost->beta);
         for (int i = 0; i < cost->nbeta; i++)
             used += (size_t)snprintf(beta + used, sizeof beta - used, "%s%lld:%g", i ? "," : "", (long long)cost->beta_from[i], cost->beta_val[i]);
-        printf("%s on %s (%lld nodes), %lld bytes; cost model%s alpha %g s, beta %s, gamma %g s/B, hop %g s, overhead %g s\n",
-               gsp_collective_name(coll), t.spec, (long long)t.n, (long long)bytes, cost->shared ? " (shared memory)" : "", cost->alpha, beta,
+        used = 0;
+        if (!cost->nalpha) snprintf(alpha, sizeof alpha, "%g s", cost->alpha);
+        for (int i = 0; i < cost->nalpha; i++)
+            used += (size_t)snprintf(alpha + used, sizeof alpha - used, "%s%lld:%g", i ? "," : "", (long long)cost->alpha_from[i], cost->alpha_val[i]);
+        printf("%s on %s (%lld nodes), %lld bytes; cost model%s alpha %s, beta %s, gamma %g s/B, hop %g s, overhead %g s\n",
+               gsp_collective_name(coll), t.spec, (long long)t.n, (long long)bytes, cost->shared ? " (shared memory)" : "", alpha, beta,
                cost->gamma, cost->hop, cost->overhead);
         printf("  %-18s %7s %9s %14s %12s  %s\n", "algorithm", "rounds", "transfers", "busiest link B", "predicted", "built from");
     }
@@ -360,7 +376,9 @@ static int run(int argc, char **argv) {
     for (int k = 0; k < ncost; k++) {
         const char *o = copt[k];
         double *t = o[2] == 'a' ? &cost.alpha : o[2] == 'b' ? &cost.beta : o[2] == 'g' ? &cost.gamma : o[2] == 'h' ? &cost.hop : &cost.overhead;
-        if (t == &cost.beta ? gsp_cost_parse_beta(o, cval[k], &cost) : gsp_cost_parse(o, cval[k], t)) return cli_usage_error("plan: %s", gsp_errmsg());
+        if (t == &cost.beta ? gsp_cost_parse_beta(o, cval[k], &cost)
+            : t == &cost.alpha ? gsp_cost_parse_alpha(o, cval[k], &cost)
+                               : gsp_cost_parse(o, cval[k], t)) return cli_usage_error("plan: %s", gsp_errmsg());
     }
     if (!coll_s || !spec) return cli_usage_error("plan: expected COLLECTIVE and SPEC (see 'gossip plan --help')");
     gsp_collective_t coll;
