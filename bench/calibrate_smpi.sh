@@ -14,8 +14,8 @@
 #     message sent or received (smpi/os, ois, or), the overhead;
 #  2. the runtime's choice (`gossip plan COLL SPEC --bytes B`) under the recovered file and under
 #     the hand-tuned options, on every platform of bench/smpi.sh (8x8 and 4x4x4 tori, 6-cube),
-#     every collective, every power of two from 8 B to 4 MiB, 8 KiB segments as in the bench
-#     (and, for scale, how often the default model — no tuning file — agrees with the hand one).
+#     and the 16x16 torus of the benches at scale, every collective, every power of two from 8 B
+#     to 4 MiB (and, for scale, how often the default model — no tuning file — agrees).
 # Needs libsimgrid-dev (installed with apt-get when missing) and a built build/ (gossip and
 # libgossip.a). One smpirun at a time; about a minute in all.
 set -euo pipefail
@@ -90,21 +90,24 @@ printf '| fast-o | overhead (s) | 5e-07 | - | %.4g | %s |\n' "$ro" "$(err "$ro" 
 echo
 echo "| platform | collective | sizes | recovered: same choice as hand | differences (bytes: hand / recovered) | defaults (no tuning): same choice |"
 echo "|---|---|---|---|---|---|"
-for p in "t88-fast torus:8x8" "t88-slow torus:8x8" "t444-fast torus:4x4x4" "t444-slow torus:4x4x4" "q6-fast hypercube:6" "q6-slow hypercube:6"; do
+# bench/smpi.sh's hand-tuned model: alpha and beta by size from SMPI's factors, hop twice the
+# link latency (its cost_env).
+eval "$(sed -n '/^cost_env() {/,/^}/p' bench/smpi.sh)"
+for p in "t88-fast torus:8x8" "t88-slow torus:8x8" "t444-fast torus:4x4x4" "t444-slow torus:4x4x4" "q6-fast hypercube:6" "q6-slow hypercube:6" "t1616-fast torus:16x16" "t1616-slow torus:16x16"; do
     set -- $p
     name=$1 spec=$2
-    case $name in *fast) a=2e-6 bwv=1e10 f="$out/t44-fast.json" ;; *) a=10e-6 bwv=1.25e9 f="$out/t44-slow.json" ;; esac
-    hb=$(hand_beta $bwv)
+    case $name in *fast) f="$out/t44-fast.json" ;; *) f="$out/t44-slow.json" ;; esac
+    cost_env "$name"
     for coll in allgather allreduce reduce-scatter broadcast reduce; do
         same=0 total=0 diff="" dflt=0
         for k in $(seq 3 22); do
-            b=$((1 << k))
-            h=$(build/gossip plan "$coll" "$spec" --bytes $b --alpha $a --beta "$hb" --gamma 0 --hop $a --overhead 0 --segment 8192 --json | jq -r .choice)
-            r=$(build/gossip plan "$coll" "$spec" --bytes $b --tuning "$f" --segment 8192 --json | jq -r .choice)
-            d=$(build/gossip plan "$coll" "$spec" --bytes $b --segment 8192 --json | jq -r .choice)
+            sz=$((1 << k))
+            h=$(build/gossip plan "$coll" "$spec" --bytes $sz --alpha "$a" --beta "$b" --gamma 0 --hop "$hop" --overhead 0 --json | jq -r .choice)
+            r=$(build/gossip plan "$coll" "$spec" --bytes $sz --tuning "$f" --json | jq -r .choice)
+            d=$(build/gossip plan "$coll" "$spec" --bytes $sz --json | jq -r .choice)
             total=$((total + 1))
             [ "$h" = "$d" ] && dflt=$((dflt + 1))
-            if [ "$h" = "$r" ]; then same=$((same + 1)); else diff="$diff $b: $h / $r;"; fi
+            if [ "$h" = "$r" ]; then same=$((same + 1)); else diff="$diff $sz: $h / $r;"; fi
         done
         echo "| $name | $coll | 8 B .. 4 MiB | $same / $total | ${diff:-none} | $dflt / $total |"
     done

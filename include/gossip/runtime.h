@@ -347,8 +347,11 @@ typedef struct {
  * GSP_COST_FIT_TOLERANCE (a lone segment may straddle a change of protocol, and one whose time
  * difference is below 10 times the noise is not counted), neighbouring regimes within the same
  * tolerance merged, each from its first size (the first from 0), at most GSP_COST_MAX_BETA; a
- * single regime (or none: the overall slope) gives a plain beta. The latency of a regime beyond
- * alpha — a rendezvous' extra round trip — is not in the model (fit [out, may be NULL] has it). */
+ * single regime (or none: the overall slope) gives a plain beta. Latency by size: per entry of
+ * the beta table, the median of t - beta s over its sizes (the first entry: alpha); when one
+ * differs from alpha by more than twice the tolerance (a rendezvous' extra round trip), c gets
+ * that table (agreeing neighbours merged), else a plain alpha. fit [out, may be NULL]: the
+ * regimes. */
 GSP_API gsp_err_t gsp_cost_fit(int n, const int64_t *size, const double *seconds, const double *noise, gsp_cost_t *c, gsp_cost_fit_t *fit);
 
 #ifdef __cplusplus

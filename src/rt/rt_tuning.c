@@ -374,6 +374,39 @@ gsp_err_t gsp_cost_fit(int n, const int64_t *size, const double *seconds, const 
         c->nbeta = ne;
         c->beta = val[ne - 1];
     }
+    /* Latency by size: per entry of the beta table, the median over its sizes of what a message
+     * costs beyond its bytes (t - beta s). A protocol switch (a rendezvous' round trip) shows
+     * as an entry whose latency stands out from alpha by more than the tolerance; entries that
+     * agree with the one before are merged. No table when every entry agrees with alpha. */
+    c->nalpha = 0;
+    if (c->nbeta > 1) {
+        int na = 0;
+        bool differs = false;
+        for (int k = 0; k < c->nbeta; k++) {
+            int64_t lo = c->beta_from[k], hi = k + 1 < c->nbeta ? c->beta_from[k + 1] : INT64_MAX;
+            double lat[GSP_COST_FIT_MAX * 4];
+            int m = 0;
+            for (int i = 1; i < n && m < (int)(sizeof lat / sizeof *lat); i++)
+                if (size[i] >= lo && size[i] < hi) lat[m++] = fmax(0, seconds[i] - c->beta_val[k] * (double)size[i]);
+            double v = alpha;
+            if (m > 0) {
+                /* median by insertion sort: a few dozen points */
+                for (int i = 1; i < m; i++)
+                    for (int j = i; j > 0 && lat[j - 1] > lat[j]; j--) {
+                        double x = lat[j];
+                        lat[j] = lat[j - 1];
+                        lat[j - 1] = x;
+                    }
+                v = m % 2 ? lat[m / 2] : (lat[m / 2 - 1] + lat[m / 2]) / 2;
+            }
+            if (k == 0) v = alpha; /* the smallest messages: the measured 0-byte time */
+            differs |= !close_to(v, alpha, 2 * tol);
+            if (na > 0 && close_to(v, c->alpha_val[na - 1], 2 * tol)) continue;
+            c->alpha_from[na] = lo;
+            c->alpha_val[na++] = v;
+        }
+        if (differs) c->nalpha = na;
+    }
     if (fit) *fit = f;
     return GSP_OK;
 }

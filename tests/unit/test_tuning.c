@@ -209,6 +209,11 @@ static void test_fit(void **state) {
         }
         assert_int_equal(f.nregimes, 9);
         assert_true(fabs(f.latency[8] / (lats[p] * f_lat[8]) - 1) < 1e-9);
+        /* Latency by size: the large messages' 11.6 link latencies within 10% (the entries'
+         * ranges are the measured sizes'), the small ones' alpha. */
+        assert_true(c.nalpha >= 2 && c.alpha_from[0] == 0 && c.alpha_val[0] == c.alpha);
+        assert_true(fabs(gsp_cost_alpha(&c, 1 << 20) / (lats[p] * f_lat[8]) - 1) < 0.1);
+        assert_true(fabs(gsp_cost_alpha(&c, 64) / (lats[p] * f_lat[0]) - 1) < 0.1);
         assert_true(fabs(f.beta[8] * bws[p] * f_bw[8] - 1) < 1e-9);
     }
     /* Noise: 3% jitter on every time, noise given — the large sizes' regime still comes out

@@ -121,6 +121,7 @@ int gm_calibrate(int argc, char **argv, int rank, int size) {
     gsp_cost_t *m = &c->cost;
     m->alpha = sig4(m->alpha), m->beta = sig4(m->beta), m->gamma = sig4(m->gamma), m->hop = sig4(m->hop), m->overhead = sig4(m->overhead);
     for (int i = 0; i < m->nbeta; i++) m->beta_val[i] = sig4(m->beta_val[i]);
+    for (int i = 0; i < m->nalpha; i++) m->alpha_val[i] = i ? sig4(m->alpha_val[i]) : m->alpha; /* the table starts at alpha */
     if (rank == 0) {
         char h1[32], h2[32];
         printf("calibration: %d ranks, %s (%s), %s; %.1f s\n", size, org.host, org.mpi,
@@ -140,6 +141,11 @@ int gm_calibrate(int argc, char **argv, int rank, int size) {
                    human((double)c->fit.to[r], h2, sizeof h2), c->fit.beta[r], c->fit.beta[r] > 0 ? 1e-9 / c->fit.beta[r] : INFINITY,
                    c->fit.latency[r] * 1e6);
         printf("alpha     %-11.4g s    a 0-byte message\n", m->alpha);
+        if (m->nalpha) {
+            printf("          by size: ");
+            for (int i = 0; i < m->nalpha; i++) printf("%s%lld:%.4g", i ? "," : "", (long long)m->alpha_from[i], m->alpha_val[i]);
+            printf(" (s from each size on: t - beta B of the sizes of each beta entry, their median)\n");
+        }
         if (m->nbeta) {
             printf("beta      by size: ");
             for (int i = 0; i < m->nbeta; i++) printf("%s%lld:%.4g", i ? "," : "", (long long)m->beta_from[i], m->beta_val[i]);
