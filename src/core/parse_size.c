@@ -100,14 +100,14 @@ static sz_status_t parse(const char *text, uint64_t min, uint64_t max, uint64_t 
     return SZ_OK;
 }
 
-#define SIZE_HINT "an integer, optionally with K, M, G or T (powers of 1024; B or iB may follow: 64K, 1MiB) or an exponent (1e6)"
+#define SIZE_HINT "a whole number with an optional unit K, M, G or T (powers of 1024; B or iB may follow): 4096, 64K, 1MiB, 1e6"
 
 gsp_err_t gsp_parse_size(const char *name, const char *text, uint64_t min, uint64_t max, uint64_t *out) {
     uint64_t v = 0;
     switch (parse(text, min, max, &v)) {
     case SZ_OK: *out = v; return GSP_OK;
-    case SZ_EMPTY: return gsp_error(GSP_ERR_PARSE, "%s: expected a size (" SIZE_HINT ")", name);
-    case SZ_SYNTAX: return gsp_error(GSP_ERR_PARSE, "%s: '%s' is not a size (" SIZE_HINT ")", name, text);
+    case SZ_EMPTY: return gsp_error(GSP_ERR_PARSE, "%s: expected a size: " SIZE_HINT, name);
+    case SZ_SYNTAX: return gsp_error(GSP_ERR_PARSE, "%s: '%s' is not a size: " SIZE_HINT, name, text);
     case SZ_NEGATIVE: return gsp_error(GSP_ERR_RANGE, "%s: '%s' is negative (at least %llu)", name, text, (unsigned long long)min);
     case SZ_FRACTION: return gsp_error(GSP_ERR_PARSE, "%s: '%s' is not a whole number", name, text);
     case SZ_DIGITS: return gsp_error(GSP_ERR_PARSE, "%s: '%s' has more significant digits than a 64-bit integer holds", name, text);
