@@ -315,8 +315,9 @@ int main(int argc, char **argv) {
                "# bytes_per_rank gossip_us mpi_us algorithm\n",
                gsp_collective_name(coll), spec, size, reps);
     int first_count = bench ? (8 + tsize - 1) / tsize : count;
-    for (count = first_count; !bench || (long)count * tsize <= max_bytes;
-         count = (long)count * 4 * tsize > max_bytes && (long)count * tsize < max_bytes ? (int)(max_bytes / tsize) : count * 4) {
+    /* bench: x4 each step, then max_bytes itself (the step is computed at the end of the body,
+     * in long: a count near INT_MAX times 4 ends the loop rather than wrapping). */
+    for (count = first_count;;) {
         /* Buffers: the input (reduce-scatter: N blocks), gossip's and MPI's outputs. */
         size_t blk = (size_t)count * (size_t)tsize, all = blk * (size_t)size;
         size_t inb = coll == GSP_COLL_REDUCE_SCATTER ? all : blk;
@@ -423,7 +424,11 @@ int main(int argc, char **argv) {
         free(b);
         free(tg);
         free(tm);
-        if (!bench) break;
+        if (!bench || (long)count * tsize >= max_bytes) break;
+        long next = (long)count * 4;
+        if (next * tsize > max_bytes) next = max_bytes / tsize;
+        if (next <= count) break; /* max_bytes is not a whole number of elements beyond count */
+        count = (int)next;
     }
     gsp_mpi_plan_free(plan);
     gsp_mpi_ctx_free(ctx);
