@@ -2,7 +2,11 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # man.sh — man pages for gossip and each of its commands, made from the tool's own --help so
 # that the two never disagree. Usage: man.sh GOSSIP VERSION OUTDIR COMMAND...
+# or man.sh --mpi GOSSIP-MPI VERSION OUTDIR: gossip-mpi(1) and gossip-mpi-calibrate(1) (its help
+# needs no MPI: it is answered before MPI_Init).
 set -euo pipefail
+mpi=
+if [ "$1" = --mpi ]; then mpi=1; shift; fi
 g=$1 version=$2 out=$3
 shift 3
 mkdir -p "$out"
@@ -20,6 +24,12 @@ page() { # NAME SECTION-TITLE SUMMARY HELP-TEXT SEEALSO
         echo "$5"
     } >"$out/$1.1"
 }
+if [ -n "$mpi" ]; then
+    page gossip-mpi GOSSIP-MPI "run and time gossip's collectives over MPI, against MPI's own" "$("$g" --help)" "gossip(1), gossip-mpi-calibrate(1)"
+    page gossip-mpi-calibrate GOSSIP-MPI-CALIBRATE "measure the cost model of the running system and write a tuning file" \
+        "$("$g" help calibrate)" "gossip-mpi(1), gossip-plan(1)"
+    exit 0
+fi
 main=$("$g" --help)
 see="gossip(1)"
 for c in "$@"; do see="$see, gossip-$c(1)"; done

@@ -74,12 +74,24 @@ GSP_API const char *gsp_nearest(const char *word, size_t len, const char *const 
 /** The memory a topology may plan for: before building a graph the library estimates what it
  * and the work on it (distances, schedules' per-node arrays) need, and refuses with
  * GSP_ERR_TOOBIG above this. Default: half the machine's physical memory, or the environment's
- * GOSSIP_MEMORY_LIMIT (bytes, with an optional K, M, G or T suffix). */
+ * GOSSIP_MEMORY_LIMIT (a size, gsp_parse_size: 2G, 512MiB). */
 GSP_API int64_t gsp_memory_limit(void);
 /** Sets the limit in bytes for this process (0: back to the default). */
 GSP_API void gsp_set_memory_limit(int64_t bytes);
-/** Parses "1.5G", "512M", "4096": bytes, or -1 when malformed or not positive. */
+/** Parses "1.5G", "512M", "4096" as gsp_parse_size does: bytes, or -1 when malformed, not
+ * positive or above INT64_MAX. Sets no error detail (the memory limit's environment reader). */
 GSP_API int64_t gsp_parse_bytes(const char *s);
+/** Parses a size or count, the one syntax of every option and environment variable that takes
+ * one: a whole number, optionally with a unit K, M, G or T (any case) — powers of 1024, so
+ * 1K = 1KB = 1KiB = 1024 and 1MB = 1MiB = 1048576 (there are no decimal units: 1e6 is a
+ * million) — followed by an optional B; "iB" after the unit letter. A decimal fraction or an
+ * exponent is accepted when the value is a whole number: "1.5K" = 1536, "1e6", "2.5e1" = 25;
+ * "0.5", "1e-3" and "1.3K" are not. Computed exactly in integers (no rounding).
+ * name [in]: the option or variable the message names ("--bytes", "GOSSIP_SEGMENT").
+ * text [in]: the text; min, max [in]: the range allowed; *out [out]: the value, set only on
+ * success. GSP_ERR_PARSE (empty, malformed, not whole, too many digits) or GSP_ERR_RANGE
+ * (negative, above max, below min), with one line naming name and text. O(length). */
+GSP_API gsp_err_t gsp_parse_size(const char *name, const char *text, uint64_t min, uint64_t max, uint64_t *out);
 /** Allocates count*size bytes with an overflow check; sets GSP_ERR_NOMEM or _OVERFLOW. */
 GSP_API gsp_err_t gsp_alloc_array(void **out, int64_t count, size_t size, bool zero);
 

@@ -60,22 +60,6 @@ gsp_err_t gsp_alloc_array(void **out, int64_t count, size_t size, bool zero) {
 
 static int64_t limit_set; /* 0: the default */
 
-int64_t gsp_parse_bytes(const char *s) {
-    if (!s || !*s) return -1;
-    char *end;
-    errno = 0;
-    double v = strtod(s, &end);
-    if (end == s || errno == ERANGE || !(v > 0)) return -1;
-    double k = 1;
-    if (*end == 'K' || *end == 'k') k = 1024, end++;
-    else if (*end == 'M' || *end == 'm') k = 1024.0 * 1024, end++;
-    else if (*end == 'G' || *end == 'g') k = 1024.0 * 1024 * 1024, end++;
-    else if (*end == 'T' || *end == 't') k = 1024.0 * 1024 * 1024 * 1024, end++;
-    if (*end == 'B' || *end == 'b') end++;
-    if (*end || v * k >= 9.2e18 || v * k < 1) return -1;
-    return (int64_t)(v * k);
-}
-
 int64_t gsp_memory_limit(void) {
     if (limit_set > 0) return limit_set;
     int64_t env = gsp_parse_bytes(getenv("GOSSIP_MEMORY_LIMIT"));

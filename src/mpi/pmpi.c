@@ -14,7 +14,7 @@
  * over gsp_cost_shared_memory() when every rank shares one node, else gsp_cost_default();
  * GOSSIP_SHARED_MEMORY=1 or 0 forces the one or the other; the tuning file measured for that
  * setting replaces it — GOSSIP_TUNING, else ~/.config/gossip/tuning.json — and the variables
- * apply over that), GOSSIP_SEGMENT (bytes per pipelined segment, default 0: whole blocks),
+ * apply over that), GOSSIP_SEGMENT (bytes per pipelined segment, a size such as 64K; default 0: whole blocks),
  * GOSSIP_VERBOSE=1 (the tuning file, or how to make one; a line per collective and algorithm on
  * first use), GOSSIP_VERBOSE=2 (also every candidate's predicted time at each new choice). */
 #include <stdio.h>
@@ -99,10 +99,10 @@ static void configure(MPI_Comm comm, gsp_mpi_ctx_t *ctx) {
     }
     const char *seg = getenv("GOSSIP_SEGMENT");
     if (seg && *seg) {
-        char *end;
-        long long v = strtoll(seg, &end, 10);
-        if (*end || v < 0 || v > (1LL << 40)) say(comm, 15, true, "GOSSIP_SEGMENT=%s: expected a number of bytes >= 0; none is used%s", seg, "");
-        else cost.segment = v;
+        /* A size as every option takes one (gsp_parse_size): 65536, 64K, 64KiB. */
+        uint64_t v;
+        if (gsp_parse_size("GOSSIP_SEGMENT", seg, 0, UINT64_C(1) << 40, &v)) say(comm, 15, true, "%s; none is used%s", gsp_errmsg(), "");
+        else cost.segment = (int64_t)v;
     }
     gsp_mpi_ctx_set_cost(ctx, &cost);
     const char *f = getenv("GOSSIP_ALGORITHM");

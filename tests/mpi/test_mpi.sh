@@ -47,7 +47,9 @@ run 16 allreduce torus:4x4 --count 1001 --algorithm rings --reps 1
 for c in 1 1001; do
     for coll in allreduce allgather reduce-scatter; do
         run 8 $coll hypercube:3 --count $c --algorithm doubling --reps 2
-        run 16 $coll torus:4x4 --count $c --algorithm doubling --type int --op max --reps 1
+        op=(--op max) # --op applies to the reductions only: given to allgather it is refused
+        [ $coll = allgather ] && op=()
+        run 16 $coll torus:4x4 --count $c --algorithm doubling --type int "${op[@]}" --reps 1
     done
 done
 run 8 allreduce hypercube:3 --count 100003 --algorithm doubling --reps 2 --segment 4096

@@ -172,6 +172,118 @@ static void test_memory_limit(void **state) {
     gsp_topo_destroy(&t);
 }
 
+/* One size: want the value of text in [min, max], or the error (0: accepted) and a word of its
+ * message. */
+static void size_is(const char *text, uint64_t min, uint64_t max, uint64_t want) {
+    uint64_t v = 12345;
+    gsp_err_t err = gsp_parse_size("--x", text, min, max, &v);
+    if (err) fail_msg("'%s': %s", text, gsp_errmsg());
+    if (v != want) fail_msg("'%s': %llu, want %llu", text, (unsigned long long)v, (unsigned long long)want);
+}
+
+static void size_refused(const char *text, uint64_t max, gsp_err_t want, const char *word) {
+    uint64_t v = 12345;
+    gsp_err_t err = gsp_parse_size("--x", text, 0, max, &v);
+    if (err != want) fail_msg("'%s': error %d, want %d (%s)", text, (int)err, (int)want, err ? gsp_errmsg() : "accepted");
+    assert_int_equal(v, 12345); /* untouched */
+    assert_non_null(strstr(gsp_errmsg(), "--x: "));
+    if (!strstr(gsp_errmsg(), word)) fail_msg("'%s': message '%s' lacks '%s'", text, gsp_errmsg(), word);
+}
+
+static void test_parse_size(void **state) {
+    (void)state;
+    const uint64_t M = UINT64_MAX;
+    /* Plain integers, and the units: powers of 1024 whatever the case or the B/iB that follows. */
+    size_is("0", 0, M, 0);
+    size_is("-0", 0, M, 0);
+    size_is("4096", 0, M, 4096);
+    size_is("007", 0, M, 7);
+    size_is("64K", 0, M, 65536);
+    size_is("64k", 0, M, 65536);
+    size_is("1KiB", 0, M, 1024);
+    size_is("1KB", 0, M, 1024);
+    size_is("1kB", 0, M, 1024);
+    size_is("1Ki", 0, M, 1024);
+    size_is("1M", 0, M, 1048576);
+    size_is("1MiB", 0, M, 1048576);
+    size_is("512MB", 0, M, 536870912);
+    size_is("2G", 0, M, 2147483648u);
+    size_is("3T", 0, M, 3298534883328u);
+    size_is("100B", 0, M, 100);
+    /* Fractions and exponents: only whole values. 1.5K = 1536; 0.125K = 128; 1e6; 2.5e1 = 25;
+     * 1.50K = 1536; 1e0 = 1; 100e-2 = 1; 0.5M = 524288; 1.0 = 1; .5K = 512. */
+    size_is("1.5K", 0, M, 1536);
+    size_is("0.125K", 0, M, 128);
+    size_is("1e6", 0, M, 1000000);
+    size_is("1E6", 0, M, 1000000);
+    size_is("1e+6", 0, M, 1000000);
+    size_is("2.5e1", 0, M, 25);
+    size_is("1.50K", 0, M, 1536);
+    size_is("1e0", 0, M, 1);
+    size_is("100e-2", 0, M, 1);
+    size_is("0.5M", 0, M, 524288);
+    size_is("1.0", 0, M, 1);
+    size_is(".5K", 0, M, 512);
+    size_is("0e999", 0, M, 0);
+    size_is("1e6K", 0, M, 1024000000);
+    /* 2^-10 K = 1 (5^10 = 9765625); 2^-40 T = 1 too, but 5^40 has 28 digits: more than a
+     * uint64 holds, refused as such rather than rounded. */
+    size_is("0.0009765625K", 0, M, 1);
+    size_is("0.0009765625KiB", 0, M, 1);
+    size_refused("0.0000000000009094947017729282379150390625T", M, GSP_ERR_PARSE, "digits");
+    /* The edges of uint64: 2^64 - 1 fits, 2^64 does not; 16E... in units: 16777215T + 1023G fits
+     * below 2^64 (2^64 - 2^30 = 18446744072635809792). */
+    size_is("18446744073709551615", 0, M, M);
+    size_is("1.8446744073709551615e19", 0, M, M);
+    size_is("184467440737095516150e-1", 0, M, M); /* the 21st digit is a zero: exact */
+    size_is("16777215T", 0, M, 18446742974197923840u);
+    size_is("17179869183G", 0, M, 18446744072635809792u);
+    size_refused("18446744073709551616", M, GSP_ERR_RANGE, "too large");
+    size_refused("18446744073709551615.5", M, GSP_ERR_RANGE, "too large");
+    size_refused("1844674407370955161.55", M, GSP_ERR_PARSE, "digits");
+    size_refused("16777216T", M, GSP_ERR_RANGE, "too large");
+    size_refused("17179869184G", M, GSP_ERR_RANGE, "too large");
+    size_refused("1e20", M, GSP_ERR_RANGE, "too large");
+    size_refused("1e99999999999", M, GSP_ERR_RANGE, "too large");
+    size_refused("99999999999999999999999999", M, GSP_ERR_RANGE, "too large");
+    /* A range of the caller: int's 2^31 - 1 and 2^32 + 1 beyond it. */
+    size_is("2147483647", 0, 2147483647, 2147483647);
+    size_refused("4294967297", 2147483647, GSP_ERR_RANGE, "at most 2147483647");
+    size_refused("2G", 2147483647, GSP_ERR_RANGE, "too large");
+    size_is("2G", 0, 2147483648u, 2147483648u);
+    uint64_t v = 0;
+    assert_int_equal(gsp_parse_size("--x", "0", 1, M, &v), GSP_ERR_RANGE);
+    assert_non_null(strstr(gsp_errmsg(), "at least 1"));
+    /* Not whole, negative, malformed. */
+    size_refused("0.5", M, GSP_ERR_PARSE, "not a whole number");
+    size_refused("1.3K", M, GSP_ERR_PARSE, "not a whole number"); /* 1331.2 */
+    size_refused("1e-3", M, GSP_ERR_PARSE, "not a whole number");
+    size_refused("1e-3K", M, GSP_ERR_PARSE, "not a whole number"); /* 1.024 */
+    size_refused("1e-99999999", M, GSP_ERR_PARSE, "not a whole number");
+    size_refused("-1", M, GSP_ERR_RANGE, "negative");
+    size_refused("-1K", M, GSP_ERR_RANGE, "negative");
+    size_refused("", M, GSP_ERR_PARSE, "expected a size");
+    size_refused("K", M, GSP_ERR_PARSE, "not a size");
+    size_refused("1X", M, GSP_ERR_PARSE, "not a size");
+    size_refused("1 K", M, GSP_ERR_PARSE, "not a size");
+    size_refused(" 1", M, GSP_ERR_PARSE, "not a size");
+    size_refused("1KK", M, GSP_ERR_PARSE, "not a size");
+    size_refused("1iB", M, GSP_ERR_PARSE, "not a size");
+    size_refused("1e", M, GSP_ERR_PARSE, "not a size");
+    size_refused("0x10", M, GSP_ERR_PARSE, "not a size");
+    size_refused("+1", M, GSP_ERR_PARSE, "not a size");
+    size_refused("inf", M, GSP_ERR_PARSE, "not a size");
+    size_refused("nan", M, GSP_ERR_PARSE, "not a size");
+    assert_int_equal(gsp_parse_size("--x", NULL, 0, M, &v), GSP_ERR_PARSE);
+    /* The memory limit's reader: positive, at most INT64_MAX; no error detail set. */
+    gsp_error(GSP_ERR_IO, "kept");
+    assert_int_equal(gsp_parse_bytes("8E"), -1);
+    assert_int_equal(gsp_parse_bytes("1.3"), -1);
+    assert_int_equal(gsp_parse_bytes("9223372036854775807"), INT64_MAX);
+    assert_int_equal(gsp_parse_bytes("9223372036854775808"), -1);
+    assert_string_equal(gsp_errmsg(), "kept");
+}
+
 /* The directed flag of an explicit graph: symmetric multisets of in- and out-neighbours. */
 static void test_directed_flag(void **state) {
     (void)state;
@@ -352,7 +464,7 @@ static void test_out_cannot_create(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_memory_limit), cmocka_unit_test(test_directed_flag),
+        cmocka_unit_test(test_memory_limit), cmocka_unit_test(test_parse_size), cmocka_unit_test(test_directed_flag),
         cmocka_unit_test(test_error_names), cmocka_unit_test(test_alloc_fault),
         cmocka_unit_test(test_alloc_fault_every_step_of_topo), cmocka_unit_test(test_rng),
         cmocka_unit_test(test_bits), cmocka_unit_test(test_json_writer),

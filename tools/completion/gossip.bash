@@ -14,7 +14,10 @@ _gossip() {
     --method)
         COMPREPLY=($(compgen -W "auto $(gossip list --json 2>/dev/null | grep -o '"name": *"[^"]*"' | sed 's/.*"\([^"]*\)"$/\1/' | sort -u)" -- "$cur"))
         return ;;
-    -o | --output | --file) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+    --algorithm)
+        COMPREPLY=($(compgen -W "auto $(gossip list --runtime --json 2>/dev/null | grep -o '"name": *"[^"]*"' | sed 's/.*"\([^"]*\)"$/\1/' | sort -u)" -- "$cur"))
+        return ;;
+    -o | --output | --file | --tuning) COMPREPLY=($(compgen -f -- "$cur")); return ;;
     --ports) COMPREPLY=($(compgen -W "all 1" -- "$cur")); return ;;
     --duplex) COMPREPLY=($(compgen -W "full half" -- "$cur")); return ;;
     --format) COMPREPLY=($(compgen -W "msccl-json msccl-xml" -- "$cur")); return ;;

@@ -10,9 +10,10 @@
 #include <time.h>
 
 #include "calibrate.h"
+#include "cli.h"
 #include "gossip/mpi.h"
 
-static const char calibrate_usage[] =
+const char gm_calibrate_usage[] =
     "usage: mpirun -n P gossip-mpi calibrate [-o FILE] [--topology SPEC] [--max-bytes B] [--reps K]\n"
     "Measures the cost model's parameters on the running system and writes them as a tuning file:\n"
     "  alpha     a 0-byte message from rank 0 to its peer (half a round trip)\n"
@@ -69,33 +70,31 @@ int gm_calibrate(int argc, char **argv, int rank, int size) {
     gsp_calib_opts_t o;
     memset(&o, 0, sizeof o);
     const char *out = NULL;
-    for (int i = 2; i < argc; i++) {
-        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        char *end = NULL;
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-            if (rank == 0) fputs(calibrate_usage, stdout);
+    /* The option helper gossip uses (tools/gossip/cli.c): --opt value, --opt=value, prefixes,
+     * did you mean; errors are printed by rank 0 only (cli_quiet elsewhere). */
+    static const cli_optdef_t defs[] = {{"o", true}, {"topology", true}, {"max-bytes", true}, {"reps", true}, {NULL, false}};
+    cli_args_t ps;
+    cli_args_init(&ps, "calibrate", gm_calibrate_usage, defs, argc - 1, argv + 1);
+    const char *a, *v;
+    int pr;
+    int64_t x;
+    while ((pr = cli_args_next(&ps, &a, &v)) > 0) {
+        if (!a) return cli_usage_error("calibrate: unexpected argument '%s' (see 'gossip-mpi calibrate --help')", v);
+        if (!strcmp(a, "--help")) {
+            if (rank == 0) fputs(gm_calibrate_usage, stdout);
             return 0;
         }
-        if (!v) {
-            char m[128];
-            snprintf(m, sizeof m, "calibrate: option %s needs a value (see calibrate --help)", a);
-            return say_error(rank, m);
-        }
-        i++;
-        if (!strcmp(a, "-o") || !strcmp(a, "--output")) out = v;
+        if (!strcmp(a, "-o")) out = v;
         else if (!strcmp(a, "--topology")) o.topology = v;
         else if (!strcmp(a, "--max-bytes")) {
-            o.max_bytes = strtoll(v, &end, 10);
-            if (*end || o.max_bytes < 1024 || o.max_bytes > (1LL << 30)) return say_error(rank, "calibrate: --max-bytes: expected 1024 to 2^30 bytes");
+            if (!cli_parse_size(v, 1024, INT64_C(1) << 30, "--max-bytes", &x)) return EXIT_USAGE;
+            o.max_bytes = x;
         } else if (!strcmp(a, "--reps")) {
-            o.reps = (int)strtol(v, &end, 10);
-            if (*end || o.reps < 1 || o.reps > 64) return say_error(rank, "calibrate: --reps: expected 1 to 64");
-        } else {
-            char m[160];
-            snprintf(m, sizeof m, "calibrate: unknown option %s (see calibrate --help)", a);
-            return say_error(rank, m);
+            if (!cli_parse_size(v, 1, 64, "--reps", &x)) return EXIT_USAGE;
+            o.reps = (int)x;
         }
     }
+    if (pr < 0) return EXIT_USAGE;
     if (size < 2) return say_error(rank, "calibrate needs at least 2 ranks: mpirun -n 2 gossip-mpi calibrate");
     gsp_calib_t *c = malloc(sizeof *c);
     if (!c) return say_error(rank, "out of memory");

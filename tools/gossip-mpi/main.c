@@ -2,42 +2,107 @@
 /* gossip-mpi — run gossip's schedules for real: `mpirun -n P gossip-mpi run COLLECTIVE SPEC`
  * executes the collective with gossip's plan and with MPI's own, checks that every rank got the
  * same result, and reports time, messages and bytes. */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "calibrate.h"
+#include "cli.h"
 #include "gossip/mpi.h"
 
-static int usage(int rank, const char *msg) {
-    if (rank == 0) {
-        if (msg) fprintf(stderr, "gossip-mpi: error: %s\n", msg);
-        else
-            fputs("usage: mpirun -n P gossip-mpi run COLLECTIVE SPEC [--count C] [--type double|float|int|int16|int8]\n"
-                  "                    [--op sum|max|prod] [--method M] [--algorithm A] [--root R] [--reps K]\n"
-                  "                    [--alpha S] [--beta S] [--gamma S] [--hop S] [--overhead S] [--segment B]\n"
-                  "                    [--shared-memory|--no-shared-memory] [--tuning FILE|none] [--approximate]\n"
-                  "       mpirun -n P gossip-mpi bench COLLECTIVE SPEC [same options] [--max-bytes B]\n"
-                  "       mpirun -n P gossip-mpi calibrate [-o FILE] [--topology SPEC] (see calibrate --help)\n"
-                  "Runs COLLECTIVE (broadcast, allgather, allreduce, reduce-scatter, reduce) with gossip's exact\n"
-                  "runtime for the topology SPEC (its node count must be P) and with MPI's own, checks that\n"
-                  "every rank got the same bits as every other and the closed-form answer, and prints the\n"
-                  "median time of the slowest rank and the algorithm the cost model chose (--algorithm forces\n"
-                  "one: packet, flood, rs-ag, rs-ag-flood, gather, tree, flat, dims, scatter-allgather,\n"
-                  "rs-gather, multitree; --method names the allgather or broadcast construction; --segment\n"
-                  "cuts blocks into pipelined segments of about B bytes). The cost model: --alpha (seconds\n"
-                  "per message), --beta (per byte on a link, or by size: 0:3e-10,65536:1e-10), --gamma (per\n"
-                  "byte combined), --hop (per further link of a routed message), --overhead (per further\n"
-                  "message of a node in a round), --shared-memory (the model of ranks sharing one memory: a\n"
-                  "round costs the busiest rank's bytes in and out; the default when every rank is on one\n"
-                  "node) or --no-shared-memory (links); see docs/runtime.md. The model starts from the tuning\n"
-                  "file (--tuning, else $GOSSIP_TUNING, else ~/.config/gossip/tuning.json when there: what\n"
-                  "calibrate measures and writes; the options apply over it). bench repeats run for 8 B to B\n"
-                  "(default 1 MiB) per rank, x4 each step. --approximate runs an allreduce schedule of the\n"
-                  "register form (spectral, product, ...: real coefficients) and labels it approximate.\n",
-                  stdout);
+static const char usage_text[] =
+    "usage: mpirun -n P gossip-mpi run COLLECTIVE SPEC [--count C] [--type double|float|int|int16|int8]\n"
+    "                    [--op sum|max|prod] [--method M] [--algorithm A|auto] [--root R] [--reps K]\n"
+    "                    [--alpha S] [--beta S] [--gamma S] [--hop S] [--overhead S] [--segment B]\n"
+    "                    [--shared-memory|--no-shared-memory] [--tuning FILE|none] [--approximate]\n"
+    "       mpirun -n P gossip-mpi bench COLLECTIVE SPEC [the options of run but --count] [--max-bytes B]\n"
+    "       mpirun -n P gossip-mpi calibrate [-o FILE] [--topology SPEC] [--max-bytes B] [--reps K]\n"
+    "       gossip-mpi --version | --help | help [run|bench|calibrate]\n"
+    "\n"
+    "Runs COLLECTIVE (broadcast, allgather, allreduce, reduce-scatter, reduce) with gossip's exact\n"
+    "runtime for the topology SPEC (its node count must be P) and with MPI's own, checks that\n"
+    "every rank got the same bits as every other and the closed-form answer, and prints the\n"
+    "median time of the slowest rank and the algorithm the cost model chose. bench repeats run\n"
+    "for 8 B to B per rank, x4 each step. calibrate measures the cost model (calibrate --help).\n"
+    "\n"
+    "  --count C      elements per rank (default 1024; allgather: one rank's block, reduce-scatter:\n"
+    "                 one rank's result block): 1000, 64K, 1e6 (K, M, G, T: powers of 1024), at\n"
+    "                 most 2^31 - 1 (MPI's int count) and what the checks' int counts allow; run only\n"
+    "  --type T       double (default), float, int, int16 or int8\n"
+    "  --op O         sum (default), max or prod: the reductions (allreduce, reduce-scatter, reduce)\n"
+    "  --method M     the allgather or broadcast construction the runtime's algorithms use ('gossip\n"
+    "                 list'); with --approximate, the register allreduce schedule's method\n"
+    "  --algorithm A  force a runtime algorithm ('gossip list --runtime': packet, flood, rs-ag,\n"
+    "                 rs-ag-flood, gather, tree, flat, dims, scatter-allgather, rs-gather,\n"
+    "                 multitree, ...), as GOSSIP_ALGORITHM does; auto: the cost model's choice\n"
+    "  --root R       broadcast and reduce: the root rank (default 0)\n"
+    "  --reps K       timed repetitions, after two untimed ones; the median is reported (default 5)\n"
+    "  --segment B    cut blocks into pipelined segments of about B bytes, as GOSSIP_SEGMENT (a\n"
+    "                 size: 64K; 0: whole blocks)\n"
+    "  --max-bytes B  bench: the largest size per rank (default 1MiB, at most 2GiB - 1)\n"
+    "  --alpha S      the cost model: seconds per message\n"
+    "  --beta S       seconds per byte on a link, or by size: 0:3e-10,65536:1e-10\n"
+    "  --gamma S      seconds per byte combined\n"
+    "  --hop S        seconds per further link of a routed message\n"
+    "  --overhead S   seconds per further message of a node in a round\n"
+    "  --shared-memory  the model of ranks sharing one memory: a round costs the busiest rank's\n"
+    "                 bytes in and out (the default when every rank is on one node)\n"
+    "  --no-shared-memory  the model of network links\n"
+    "  --tuning FILE  the tuning file the model starts from (else $GOSSIP_TUNING, else\n"
+    "                 ~/.config/gossip/tuning.json when there: what calibrate writes; the options\n"
+    "                 above apply over it); none: no file. See docs/runtime.md\n"
+    "  --approximate  allreduce: run a register schedule (spectral, product, ...: real\n"
+    "                 coefficients) and label it approximate\n"
+    "\n"
+    "Options take --opt value or --opt=value, any unambiguous prefix, in any order with the\n"
+    "operands. Exit codes: 0 ok, 1 results differ, 2 usage or input error, 3 runtime error.\n"
+    "example:\n"
+    "  mpirun -n 16 gossip-mpi run allreduce torus:4x4 --count 64K --algorithm rs-ag\n";
+
+/* The rank of this process in its launch, before MPI_Init (help and --version need no MPI):
+ * what the launchers set, 0 when run alone. */
+static bool launch_rank0(void) {
+    static const char *const vars[] = {"OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK", "SLURM_PROCID"};
+    for (size_t i = 0; i < sizeof vars / sizeof vars[0]; i++) {
+        const char *v = getenv(vars[i]);
+        if (v && *v) return !strcmp(v, "0");
     }
-    return msg ? 2 : 0;
+    return true;
+}
+
+static bool is_command(const char *s) { return !strcmp(s, "run") || !strcmp(s, "bench") || !strcmp(s, "calibrate"); }
+
+/* --help, --version, help [CMD], CMD --help: answered without MPI; -1 when argv asks none. */
+static int early(int argc, char **argv) {
+    const char *a = argc > 1 ? argv[1] : "", *b = argc > 2 ? argv[2] : NULL;
+    const char *text = NULL;
+    if (!strcmp(a, "--version") || !strcmp(a, "-V") || !strcmp(a, "version")) {
+        if (launch_rank0())
+            printf("gossip-mpi %s\n"
+                   "License %s: GNU GPL version 3 or later <https://gnu.org/licenses/gpl.html>.\n"
+                   "This is free software: you are free to change and redistribute it.\n"
+                   "There is NO WARRANTY, to the extent permitted by law.\n",
+                   gsp_version(), GSP_LICENSE);
+        return 0;
+    }
+    if (cli_is_help(a) || (!strcmp(a, "help") && (!b || !strcmp(b, "run") || !strcmp(b, "bench") || !strcmp(b, "help"))))
+        text = usage_text;
+    else if (!strcmp(a, "help") && !strcmp(b, "calibrate"))
+        text = gm_calibrate_usage;
+    else if (!strcmp(a, "help")) {
+        if (launch_rank0()) cli_usage_error("help: unknown command '%s' (run, bench, calibrate)", b);
+        return 2;
+    } else if (is_command(a) && b && cli_is_help(b))
+        text = strcmp(a, "calibrate") ? usage_text : gm_calibrate_usage;
+    if (!text) return -1;
+    if (launch_rank0()) fputs(text, stdout);
+    return 0;
+}
+
+static int finish(int rc) {
+    MPI_Finalize();
+    return rc;
 }
 
 static MPI_Datatype type_of(const char *s) {
@@ -72,33 +137,38 @@ static gsp_err_t set_cost(gsp_cost_t *c, const char *o, const char *v) {
 }
 
 static int fail(int rank, const char *msg) {
-    if (rank == 0) fprintf(stderr, "gossip-mpi: error: %s\n", msg);
+    (void)rank;
+    cli_usage_error("%s", msg);
     MPI_Finalize();
     return 2;
 }
 
 int main(int argc, char **argv) {
+    cli_program = "gossip-mpi";
+    int rc = early(argc, argv);
+    if (rc >= 0) return rc;
+    rc = 0;
     MPI_Init(&argc, &argv);
-    int rank, size, rc = 0;
+    int rank, size;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
-    if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
-        rc = usage(rank, argc < 2 ? "missing command (see --help)" : NULL);
-        MPI_Finalize();
-        return rc;
-    }
-    if (!strcmp(argv[1], "calibrate")) {
-        rc = gm_calibrate(argc, argv, rank, size);
-        MPI_Finalize();
-        return rc;
-    }
+    cli_quiet = rank != 0; /* every rank parses the same arguments; rank 0 says what is wrong */
+    if (argc < 2) return finish(cli_usage_error("missing command: run, bench or calibrate (see 'gossip-mpi --help')"));
+    if (!strcmp(argv[1], "calibrate")) return finish(gm_calibrate(argc, argv, rank, size));
     bool bench = !strcmp(argv[1], "bench");
-    if ((strcmp(argv[1], "run") && !bench) || argc < 4) return fail(rank, "expected: run|bench COLLECTIVE SPEC, or calibrate (see --help)");
+    if (strcmp(argv[1], "run") && !bench) {
+        const char *names[] = {"run", "bench", "calibrate", "help", "version"};
+        const char *near = gsp_nearest(argv[1], strlen(argv[1]), names, 5);
+        if (argv[1][0] == '-') return finish(cli_usage_error("unknown option '%s' before the command (see 'gossip-mpi --help')", argv[1]));
+        if (near) return finish(cli_usage_error("unknown command '%s'; did you mean '%s'? (see 'gossip-mpi --help')", argv[1], near));
+        return finish(cli_usage_error("unknown command '%s': run, bench or calibrate (see 'gossip-mpi --help')", argv[1]));
+    }
+    const char *cmd = argv[1];
     gsp_collective_t coll;
-    const char *spec = argv[3], *method = NULL, *algorithm = NULL, *tuning = NULL;
+    const char *coll_s = NULL, *spec = NULL, *method = NULL, *algorithm = NULL, *tuning = NULL;
     int count = 1024, reps = 5;
     long max_bytes = 1 << 20;
-    int64_t root = 0;
+    int64_t root = 0, num;
     bool approximate = false;
     MPI_Datatype dt = MPI_DOUBLE;
     MPI_Op op = MPI_SUM;
@@ -106,67 +176,107 @@ int main(int argc, char **argv) {
     const char *copt[16], *cval[16];
     int ncopt = 0, shared = -1; /* -1: as the context detects */
     bool seg_given = false;
-    if (!gsp_collective_parse(argv[2], &coll)) return fail(rank, "unknown collective (broadcast, allgather, allreduce, reduce-scatter, reduce)");
-    for (int i = 4; i < argc; i++) {
-        const char *o = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        char *end = NULL;
-        if (!strcmp(o, "--approximate")) {
-            approximate = true;
+    /* The option helper gossip uses (tools/gossip/cli.c): getopt_long's forms and prefixes, did
+     * you mean, sizes through gsp_parse_size; what applies is decided by presence. */
+    static const cli_optdef_t defs[] = {
+        {"count", true},  {"type", true},     {"op", true},       {"method", true},       {"algorithm", true},
+        {"root", true},   {"reps", true},     {"max-bytes", true}, {"segment", true},     {"alpha", true},
+        {"beta", true},   {"gamma", true},    {"hop", true},      {"overhead", true},     {"tuning", true},
+        {"approximate", false}, {"shared-memory", false}, {"no-shared-memory", false}, {NULL, false}};
+    cli_args_t ps;
+    cli_args_init(&ps, cmd, usage_text, defs, argc - 1, argv + 1);
+    const char *o, *val;
+    int pr;
+    while ((pr = cli_args_next(&ps, &o, &val)) > 0) {
+        if (!o) {
+            if (!coll_s) coll_s = val;
+            else if (!spec) spec = val;
+            else return finish(cli_usage_error("%s: unexpected argument '%s'", cmd, val));
             continue;
         }
-        if (!strcmp(o, "--shared-memory") || !strcmp(o, "--no-shared-memory")) {
-            shared = o[2] == 's';
-            continue;
+        if (!strcmp(o, "--help")) {
+            if (rank == 0) fputs(usage_text, stdout);
+            return finish(0);
         }
-        if (!v) {
-            char m[128];
-            snprintf(m, sizeof m, "option %s needs a value", o);
-            return fail(rank, m);
-        }
-        i++;
-        if (!strcmp(o, "--count")) count = (int)strtol(v, &end, 10);
-        else if (!strcmp(o, "--type")) dt = type_of(v);
-        else if (!strcmp(o, "--method")) method = v;
-        else if (!strcmp(o, "--algorithm")) algorithm = v;
-        else if (!strcmp(o, "--tuning")) tuning = v;
-        else if (!strcmp(o, "--root")) root = strtoll(v, &end, 10);
-        else if (!strcmp(o, "--reps")) reps = (int)strtol(v, &end, 10);
-        else if (!strcmp(o, "--max-bytes")) max_bytes = strtol(v, &end, 10);
-        else if (!strcmp(o, "--segment")) {
-            cost.segment = strtoll(v, &end, 10);
+        if (!strcmp(o, "--approximate")) approximate = true;
+        else if (!strcmp(o, "--shared-memory") || !strcmp(o, "--no-shared-memory")) shared = o[2] == 's';
+        else if (!strcmp(o, "--count")) {
+            if (!cli_parse_size(val, 0, INT_MAX, "--count", &num)) return finish(EXIT_USAGE);
+            count = (int)num;
+        } else if (!strcmp(o, "--type")) {
+            if ((dt = type_of(val)) == MPI_DATATYPE_NULL)
+                return finish(cli_usage_error("--type must be double, float, int, int16 or int8, not '%s'", val));
+        } else if (!strcmp(o, "--method")) method = val;
+        else if (!strcmp(o, "--algorithm")) algorithm = val;
+        else if (!strcmp(o, "--tuning")) tuning = val;
+        else if (!strcmp(o, "--root")) {
+            if (!cli_parse_int(val, 0, INT64_MAX, "--root", &root)) return finish(EXIT_USAGE);
+        } else if (!strcmp(o, "--reps")) {
+            if (!cli_parse_size(val, 1, 1000000, "--reps", &num)) return finish(EXIT_USAGE);
+            reps = (int)num;
+        } else if (!strcmp(o, "--max-bytes")) {
+            if (!cli_parse_size(val, 8, INT_MAX, "--max-bytes", &num)) return finish(EXIT_USAGE);
+            max_bytes = (long)num;
+        } else if (!strcmp(o, "--segment")) {
+            if (!cli_parse_size(val, 0, INT64_C(1) << 40, "--segment", &cost.segment)) return finish(EXIT_USAGE);
             seg_given = true;
-            if (cost.segment < 0) return fail(rank, "--segment: expected a number of bytes >= 0");
-        }
-        else if (!strcmp(o, "--op")) {
-            if (!strcmp(v, "max")) op = MPI_MAX;
-            else if (!strcmp(v, "prod")) op = MPI_PROD;
-            else if (!strcmp(v, "sum")) op = MPI_SUM;
-            else return fail(rank, "--op is sum, max or prod");
-        } else if (!strcmp(o, "--alpha") || !strcmp(o, "--beta") || !strcmp(o, "--gamma") || !strcmp(o, "--hop") || !strcmp(o, "--overhead")) {
-            /* Checked now, applied over the context's model once it exists (any order). */
-            if (set_cost(&cost, o, v)) return fail(rank, gsp_errmsg());
-            if (ncopt < 16) {
-                copt[ncopt] = o;
-                cval[ncopt++] = v;
-            }
+        } else if (!strcmp(o, "--op")) {
+            if (!strcmp(val, "max")) op = MPI_MAX;
+            else if (!strcmp(val, "prod")) op = MPI_PROD;
+            else if (!strcmp(val, "sum")) op = MPI_SUM;
+            else return finish(cli_usage_error("--op must be sum, max or prod, not '%s'", val));
         } else {
-            char m[128];
-            snprintf(m, sizeof m, "unknown option %s (see --help)", o);
-            return fail(rank, m);
-        }
-        if (end && *end) {
-            char m[128];
-            snprintf(m, sizeof m, "%s %s: not a number", o, v);
-            return fail(rank, m);
+            /* --alpha, --beta, --gamma, --hop, --overhead: checked now, applied over the
+             * context's model once it exists (any order). */
+            if (set_cost(&cost, o, val)) return finish(cli_usage_error("%s", gsp_errmsg()));
+            if (ncopt == 16) return finish(cli_usage_error("%s: too many cost options", cmd));
+            copt[ncopt] = o;
+            cval[ncopt++] = val;
         }
     }
-    if (dt == MPI_DATATYPE_NULL || count < 0 || reps < 1 || root < 0 || root >= size || max_bytes < 8)
-        return fail(rank, "bad --type, --count, --reps, --root or --max-bytes");
-    if (approximate && (coll != GSP_COLL_ALLREDUCE || op != MPI_SUM || (dt != MPI_DOUBLE && dt != MPI_FLOAT)))
-        return fail(rank, "--approximate runs register allreduce schedules: allreduce, --op sum, --type double or float");
-    if (approximate && (ncopt || shared >= 0 || cost.segment || tuning))
-        return fail(rank, "the cost model's options choose among the exact runtime algorithms, not with --approximate");
-    if (approximate && algorithm) return fail(rank, "--algorithm chooses among the exact runtime algorithms, not with --approximate");
+    if (pr < 0) return finish(EXIT_USAGE);
+    if (!coll_s || !spec) return finish(cli_usage_error("%s: expected COLLECTIVE and SPEC (see 'gossip-mpi --help')", cmd));
+    if (!gsp_collective_parse(coll_s, &coll))
+        return finish(cli_usage_error("%s: unknown collective '%s' (broadcast, allgather, allreduce, reduce-scatter, reduce)", cmd, coll_s));
+    /* What does not apply is refused when given, whatever its value. */
+    bool reduction = coll == GSP_COLL_ALLREDUCE || coll == GSP_COLL_REDUCE || coll == GSP_COLL_REDUCE_SCATTER;
+    if (bench && cli_args_given(&ps, "--count"))
+        return finish(cli_usage_error("bench: --count does not apply (bench runs 8 B to --max-bytes per rank)"));
+    if (!bench && cli_args_given(&ps, "--max-bytes")) return finish(cli_usage_error("run: --max-bytes applies to bench (run takes --count)"));
+    if (cli_args_given(&ps, "--root") && coll != GSP_COLL_BROADCAST && coll != GSP_COLL_REDUCE)
+        return finish(cli_usage_error("%s: --root applies to broadcast and reduce, not %s", cmd, gsp_collective_name(coll)));
+    if (cli_args_given(&ps, "--op") && !reduction)
+        return finish(cli_usage_error("%s: --op applies to the reductions (allreduce, reduce-scatter, reduce), not %s", cmd, gsp_collective_name(coll)));
+    if (root >= size) return finish(cli_usage_error("%s: --root %lld is not a rank (0..%d)", cmd, (long long)root, size - 1));
+    if (approximate) {
+        static const char *const model_opts[] = {"--alpha", "--beta", "--gamma", "--hop", "--overhead", "--segment", "--shared-memory",
+                                                 "--no-shared-memory", "--tuning", NULL};
+        const char *given = cli_args_any(&ps, model_opts);
+        if (coll != GSP_COLL_ALLREDUCE || op != MPI_SUM || (dt != MPI_DOUBLE && dt != MPI_FLOAT))
+            return finish(cli_usage_error("--approximate runs register allreduce schedules: allreduce, --op sum, --type double or float"));
+        if (given)
+            return finish(cli_usage_error("%s: %s chooses among the exact runtime algorithms, not with --approximate", cmd, given));
+        if (algorithm) return finish(cli_usage_error("%s: --algorithm chooses among the exact runtime algorithms, not with --approximate", cmd));
+    } else {
+        if (method && !cli_check_rt_method(cmd, method)) return finish(EXIT_USAGE);
+        if (algorithm && !cli_check_algorithm(cmd, coll, algorithm)) return finish(EXIT_USAGE);
+    }
+    /* MPI counts are int: the largest count this run uses must fit in every call it makes — the
+     * collective (reduce-scatter: count * P elements in), and the checks, which gather every
+     * rank's result as bytes (allgather: P blocks). Refused here rather than truncated. */
+    {
+        int tsize0;
+        MPI_Type_size(dt, &tsize0);
+        int64_t lim = INT_MAX / (coll == GSP_COLL_REDUCE_SCATTER ? size : 1);
+        int64_t lim_bytes = INT_MAX / ((int64_t)tsize0 * (coll == GSP_COLL_ALLGATHER ? size : 1));
+        if (lim_bytes < lim) lim = lim_bytes;
+        if (!bench && count > lim)
+            return finish(cli_usage_error("run: --count %d: %s of %s on %d ranks would pass MPI an int count above 2^31 - 1; at most %lld elements",
+                                          count, gsp_collective_name(coll), cli_args_given(&ps, "--type") ? "this type" : "double", size, (long long)lim));
+        if (bench && max_bytes / tsize0 > lim)
+            return finish(cli_usage_error("bench: --max-bytes %ld: %s on %d ranks would pass MPI an int count above 2^31 - 1; at most %lld bytes",
+                                          max_bytes, gsp_collective_name(coll), size, (long long)(lim * tsize0)));
+    }
     gsp_mpi_plan_t *plan = NULL;
     gsp_mpi_ctx_t *ctx = NULL;
     if (approximate) {
@@ -205,8 +315,9 @@ int main(int argc, char **argv) {
                "# bytes_per_rank gossip_us mpi_us algorithm\n",
                gsp_collective_name(coll), spec, size, reps);
     int first_count = bench ? (8 + tsize - 1) / tsize : count;
-    for (count = first_count; !bench || (long)count * tsize <= max_bytes;
-         count = (long)count * 4 * tsize > max_bytes && (long)count * tsize < max_bytes ? (int)(max_bytes / tsize) : count * 4) {
+    /* bench: x4 each step, then max_bytes itself (the step is computed at the end of the body,
+     * in long: a count near INT_MAX times 4 ends the loop rather than wrapping). */
+    for (count = first_count;;) {
         /* Buffers: the input (reduce-scatter: N blocks), gossip's and MPI's outputs. */
         size_t blk = (size_t)count * (size_t)tsize, all = blk * (size_t)size;
         size_t inb = coll == GSP_COLL_REDUCE_SCATTER ? all : blk;
@@ -313,7 +424,11 @@ int main(int argc, char **argv) {
         free(b);
         free(tg);
         free(tm);
-        if (!bench) break;
+        if (!bench || (long)count * tsize >= max_bytes) break;
+        long next = (long)count * 4;
+        if (next * tsize > max_bytes) next = max_bytes / tsize;
+        if (next <= count) break; /* max_bytes is not a whole number of elements beyond count */
+        count = (int)next;
     }
     gsp_mpi_plan_free(plan);
     gsp_mpi_ctx_free(ctx);

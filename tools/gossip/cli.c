@@ -10,10 +10,15 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "gossip/runtime.h"
+
+const char *cli_program = "gossip";
+bool cli_quiet;
 
 /* One error line, whatever the input echoed in it: control characters are escaped. */
 static void put_line(const char *msg) {
-    fputs("gossip: error: ", stderr);
+    if (cli_quiet) return;
+    fprintf(stderr, "%s: error: ", cli_program);
     for (const unsigned char *p = (const unsigned char *)msg; *p; p++) {
         if (*p == '\n') fputs("\\n", stderr);
         else if (*p < 0x20 || *p == 0x7f) fprintf(stderr, "\\x%02x", *p);
@@ -114,6 +119,20 @@ bool cli_parse_int(const char *s, int64_t lo, int64_t hi, const char *what, int6
     return true;
 }
 
+bool cli_parse_size(const char *s, int64_t lo, int64_t hi, const char *what, int64_t *out) {
+    uint64_t v;
+    if (!s) {
+        cli_usage_error("%s needs a value (a size)", what);
+        return false;
+    }
+    if (gsp_parse_size(what, s, (uint64_t)(lo < 0 ? 0 : lo), (uint64_t)hi, &v)) {
+        cli_usage_error("%s", gsp_errmsg());
+        return false;
+    }
+    *out = (int64_t)v;
+    return true;
+}
+
 double cli_now(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -165,8 +184,8 @@ int cli_unknown_option(const char *cmd, const char *usage, const char *opt) {
         p += k - 1;
     }
     const char *near = gsp_nearest(opt, strlen(opt), names, n);
-    if (near) return cli_usage_error("%s: unknown option '%s'; did you mean '%s'? (see 'gossip %s --help')", cmd, opt, near, cmd);
-    return cli_usage_error("%s: unknown option '%s' (see 'gossip %s --help')", cmd, opt, cmd);
+    if (near) return cli_usage_error("%s: unknown option '%s'; did you mean '%s'? (see '%s %s --help')", cmd, opt, near, cli_program, cmd);
+    return cli_usage_error("%s: unknown option '%s' (see '%s %s --help')", cmd, opt, cli_program, cmd);
 }
 
 void cli_args_init(cli_args_t *p, const char *cmd, const char *usage, const cli_optdef_t *defs, int argc, char **argv) {
@@ -213,6 +232,7 @@ int cli_args_next(cli_args_t *p, const char **opt, const char **val) {
     if (c == 'o') {
         for (int i = 0; i < CLI_MAX_OPTS && p->name[i][0]; i++)
             if (!strcmp(p->name[i], "-o")) {
+                p->given[i] = true;
                 *opt = "-o";
                 *val = optarg;
                 return 1;
@@ -220,6 +240,7 @@ int cli_args_next(cli_args_t *p, const char **opt, const char **val) {
         c = '?';
     }
     if (c >= 256) {
+        p->given[c - 256] = true;
         *opt = p->name[c - 256];
         *val = optarg;
         return 1;
@@ -249,4 +270,66 @@ int cli_args_next(cli_args_t *p, const char **opt, const char **val) {
     if (hits > 1) cli_usage_error("%s: %s is ambiguous (%s)", p->cmd, bad, list);
     else cli_unknown_option(p->cmd, p->usage, bad);
     return -1;
+}
+
+bool cli_args_given(const cli_args_t *p, const char *name) {
+    for (int i = 0; i < CLI_MAX_OPTS && p->name[i][0]; i++)
+        if (!strcmp(p->name[i], name)) return p->given[i];
+    return false;
+}
+
+const char *cli_args_any(const cli_args_t *p, const char *const *names) {
+    for (int i = 0; names[i]; i++)
+        if (cli_args_given(p, names[i])) return names[i];
+    return NULL;
+}
+
+bool cli_check_algorithm(const char *cmd, gsp_collective_t coll, const char *name) {
+    const char *names[64], *all[64];
+    char list[1024] = "";
+    size_t n = 0, nall = 0, used = 0;
+    bool known = false;
+    if (!strcmp(name, "auto")) return true;
+    for (int i = 0; i < gsp_rt_registry_size() && n < 64; i++) {
+        gsp_rt_info_t e;
+        gsp_rt_registry_entry(i, &e);
+        all[nall++] = e.name;
+        bool runs = e.collectives & (1u << coll);
+        if (!strcmp(e.name, name)) {
+            if (runs) return true;
+            known = true;
+        }
+        if (runs) {
+            names[n++] = e.name;
+            used += (size_t)snprintf(list + used, used < sizeof list ? sizeof list - used : 0, "%s%s", used ? ", " : "", e.name);
+        }
+    }
+    const char *cname = gsp_collective_name(coll);
+    if (known) {
+        cli_usage_error("%s: --algorithm %s does not run %s; the %s algorithms: auto, %s (gossip list --runtime)", cmd, name, cname, cname, list);
+        return false;
+    }
+    const char *near = gsp_nearest(name, strlen(name), names, n);
+    if (!near) near = gsp_nearest(name, strlen(name), all, nall);
+    if (near)
+        cli_usage_error("%s: --algorithm: no runtime algorithm '%s'; did you mean '%s'? The %s algorithms: auto, %s (gossip list --runtime)", cmd,
+                        name, near, cname, list);
+    else
+        cli_usage_error("%s: --algorithm: no runtime algorithm '%s'; the %s algorithms: auto, %s (gossip list --runtime)", cmd, name, cname, list);
+    return false;
+}
+
+bool cli_check_rt_method(const char *cmd, const char *method) {
+    if (!strcmp(method, "auto") || gsp_method_find(method, GSP_COLL_ALLGATHER) || gsp_method_find(method, GSP_COLL_BROADCAST)) return true;
+    for (int i = 0; i < gsp_rt_registry_size(); i++) {
+        gsp_rt_info_t e;
+        gsp_rt_registry_entry(i, &e);
+        if (!strcmp(e.name, method)) {
+            cli_usage_error("%s: --method names a construction method (gossip list); '%s' is a runtime algorithm: give --algorithm %s", cmd,
+                            method, method);
+            return false;
+        }
+    }
+    cli_usage_error("%s: --method: no allgather or broadcast method '%s' (gossip list; runtime algorithms are chosen with --algorithm)", cmd, method);
+    return false;
 }

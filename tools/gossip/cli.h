@@ -14,6 +14,12 @@
 
 enum { EXIT_OK = 0, EXIT_NO = 1, EXIT_USAGE = 2, EXIT_RUNTIME = 3 };
 
+/** The program named in messages: "gossip" (the default) or "gossip-mpi", which shares these
+ * helpers and sets it. */
+extern const char *cli_program;
+/** When true, error lines are not printed (gossip-mpi's ranks other than 0: rank 0 says them). */
+extern bool cli_quiet;
+
 typedef struct {
     const char *name;
     const char *summary;
@@ -40,6 +46,9 @@ void cli_progress_done(void);
 bool cli_is_help(const char *arg);
 /** Parses a whole decimal int64 in [lo, hi]; prints an error naming what and returns false. */
 bool cli_parse_int(const char *s, int64_t lo, int64_t hi, const char *what, int64_t *out);
+/** Parses a size or count (gsp_parse_size: 4096, 64K, 1MiB, 1e6) in [lo, hi] (lo >= 0); prints
+ * the error naming what and returns false. Every option that takes bytes or a count uses it. */
+bool cli_parse_size(const char *s, int64_t lo, int64_t hi, const char *what, int64_t *out);
 /** Seconds since an arbitrary origin, monotonic. */
 double cli_now(void);
 /** Prints a command's usage text to stdout (for --help) and returns 0. */
@@ -74,6 +83,7 @@ typedef struct {
     struct option lo[CLI_MAX_OPTS + 2];
     char name[CLI_MAX_OPTS][40];
     bool started, rest; /* rest: after "--", only operands */
+    bool given[CLI_MAX_OPTS]; /* which options the user gave, whatever their values */
 } cli_args_t;
 
 /** Prepares p for cmd's arguments argv[1..argc) (argv[0]: the command name), options defs[]
@@ -83,6 +93,20 @@ void cli_args_init(cli_args_t *p, const char *cmd, const char *usage, const cli_
  * (NULL for a flag), or *opt NULL and *val an operand; 0 at the end; -1 after printing one error
  * line (an unknown option, with the nearest one; a missing value). */
 int cli_args_next(cli_args_t *p, const char **opt, const char **val);
+
+/** True when the user gave option name ("--alpha", "-o") — its presence, not its value: an
+ * option that does not apply is refused when given, even with its default value. */
+bool cli_args_given(const cli_args_t *p, const char *name);
+/** The first of names[] (NULL-terminated, as "--alpha") the user gave, or NULL. */
+const char *cli_args_any(const cli_args_t *p, const char *const *names);
+
+/** Checks a runtime algorithm's name (--algorithm) for collective coll: "auto" or a registry
+ * entry that runs coll. Otherwise prints one line (cmd: ...) that lists the valid names, with
+ * the nearest one, and returns false. */
+bool cli_check_algorithm(const char *cmd, gsp_collective_t coll, const char *name);
+/** Checks --method for the runtime (a construction method: an allgather or broadcast method,
+ * or auto). A runtime algorithm's name is refused with a line pointing to --algorithm. */
+bool cli_check_rt_method(const char *cmd, const char *method);
 
 /** Parses --packets/--ports/--duplex VALUE into m; prints the error and returns false. */
 bool cli_parse_model(const char *opt, const char *val, gsp_model_t *m);

@@ -58,6 +58,10 @@ static int run(int argc, char **argv) {
         return cli_usage_error("draw: writes SVG only: name the output *.svg (for a PNG, convert it: rsvg-convert OUT.svg -o OUT.png)");
     size_t len = strlen(what);
     bool file = (len > 5 && !strcmp(what + len - 5, ".json")) || !strcmp(what, "-");
+    static const char *const plan_opts[] = {"--method", "--packets", NULL};
+    const char *given = cli_args_any(&ps, plan_opts);
+    if (given && file) return cli_usage_error("draw: %s applies to a SPEC (planned first), not to a schedule FILE", given);
+    if (given && topo_only) return cli_usage_error("draw: %s plans a schedule; --topology-only draws none", given);
     gsp_topo_t t = {0};
     gsp_sched_t s = {0};
     gsp_plan_t plan = {0};

@@ -49,14 +49,17 @@ static int run(int argc, char **argv) {
         else if (!strcmp(a, "-o")) outpath = v;
         else if (!strcmp(a, "--name")) name = v;
         else if (!strcmp(a, "--min-bytes")) {
-            if (!cli_parse_int(v, 0, INT64_MAX, "--min-bytes", &minb)) return EXIT_USAGE;
-        } else if (!cli_parse_int(v, 1, INT64_MAX, "--max-bytes", &maxb)) return EXIT_USAGE;
+            if (!cli_parse_size(v, 0, INT64_MAX, "--min-bytes", &minb)) return EXIT_USAGE;
+        } else if (!cli_parse_size(v, 1, INT64_MAX, "--max-bytes", &maxb)) return EXIT_USAGE;
     }
     if (r < 0) return EXIT_USAGE;
     if (!path) return cli_usage_error("export: missing FILE (see 'gossip export --help')");
     if (!format) return cli_usage_error("export: missing --format msccl-json|msccl-xml");
     bool xml = !strcmp(format, "msccl-xml");
     if (!xml && strcmp(format, "msccl-json")) return cli_usage_error("export: unknown format '%s'", format);
+    static const char *const xml_only[] = {"--min-bytes", "--max-bytes", NULL};
+    const char *given = cli_args_any(&ps, xml_only);
+    if (given && !xml) return cli_usage_error("export: %s applies to msccl-xml (the sizes MSCCL chooses the algorithm for)", given);
     if (maxb && maxb <= minb) return cli_usage_error("export: --max-bytes must be above --min-bytes");
 
     gsp_sched_t s;

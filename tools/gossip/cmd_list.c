@@ -92,6 +92,8 @@ static int run(int argc, char **argv) {
     if (runtime && (spec || model_given))
         return cli_usage_error("list: --runtime lists the runtime's algorithms; --topology and the model options do not apply");
     if (runtime) return run_runtime(coll, json);
+    if (model_given && !spec)
+        return cli_usage_error("list: --packets, --ports and --duplex apply with --topology (whether each method applies there)");
     gsp_topo_t t = {0};
     gsp_distances_t dist = {0};
     gsp_err_t err;

@@ -13,8 +13,8 @@
 static const char usage_text[] =
     "usage: gossip plan COLLECTIVE SPEC [--packets P|inf] [--ports all|1] [--duplex full|half]\n"
     "                   [--method NAME|auto] [--root R] [--seed S] [--prove] [--time-limit S] [-o FILE] [--json]\n"
-    "       gossip plan COLLECTIVE SPEC --bytes B [--tuning FILE] [--alpha S] [--beta S] [--gamma S] [--hop S]\n"
-    "                   [--overhead S] [--segment B] [--shared-memory] [--method M] [--root R] [--rank R] [--json]\n"
+    "       gossip plan COLLECTIVE SPEC --bytes B [--algorithm A|auto] [--tuning FILE] [--alpha S] [--beta S] [--gamma S]\n"
+    "                   [--hop S] [--overhead S] [--segment B] [--shared-memory] [--method M] [--root R] [--rank R] [--json]\n"
     "\n"
     "Builds a schedule for COLLECTIVE (broadcast, allgather, allreduce, reduce-scatter) on the\n"
     "topology SPEC, verifies it with the exact simulator, and prints its rounds beside the binding\n"
@@ -26,8 +26,9 @@ static const char usage_text[] =
     "  --packets P   packets per arc per round (default 1), or inf\n"
     "  --ports       all (default) or 1 (one send and one receive per node per round)\n"
     "  --duplex      full (default) or half\n"
-    "  --method M    a method from 'gossip list', or auto (default): the fewest rounds\n"
-    "  --root R      broadcast root (default 0)\n"
+    "  --method M    a construction method from 'gossip list', or auto (default): the fewest rounds;\n"
+    "                with --bytes, the allgather or broadcast construction the runtime's algorithms use\n"
+    "  --root R      broadcast (and with --bytes reduce) root (default 0)\n"
     "  --seed S      seed for randomized methods and the numeric allreduce check (default 1)\n"
     "  --degree M    approx: rounds (polynomial degree) of the estimate (default D - 1)\n"
     "  --prove       allgather: settle optimality with a SAT solver (CaDiCaL): ask for one round\n"
@@ -36,8 +37,12 @@ static const char usage_text[] =
     "  -o FILE       write the schedule (JSON, docs/schedule-format.md, version 1): whole or not at\n"
     "                all (a temporary file renamed over FILE); '-' is standard output (the report\n"
     "                then goes to stderr), a device or a FIFO is written in place\n"
-    "  --bytes B     the runtime's candidates for B bytes (see above); a candidate marked '>' is\n"
+    "  --bytes B     the runtime's candidates for B bytes (see above): a size, 4096, 64K, 1MiB, 1e6 (K, M,\n"
+    "                G, T are powers of 1024); a candidate marked '>' is\n"
     "                not built: its lower bound (the fewest rounds it can have) cannot beat the choice\n"
+    "  --algorithm A with --bytes: the runtime algorithm to run ('gossip list --runtime'), as\n"
+    "                gossip-mpi --algorithm and GOSSIP_ALGORITHM=COLLECTIVE=A force it; auto: the cost\n"
+    "                model's choice (default)\n"
     "  --rank R      with --bytes: rank R's program of the chosen algorithm (what it sends and\n"
     "                receives in each round, which blocks), computed for that rank alone\n"
     "  --tuning FILE the cost model of a tuning file ('gossip-mpi calibrate -o FILE' measures one;\n"
@@ -152,7 +157,7 @@ static gsp_err_t show_program(const gsp_rt_algo_t *a, const gsp_topo_t *t, int64
     return err;
 }
 
-static int run_bytes(gsp_collective_t coll, const char *spec, const char *method, int64_t root, int64_t bytes,
+static int run_bytes(gsp_collective_t coll, const char *spec, const char *method, const char *algorithm, int64_t root, int64_t bytes,
                      const gsp_cost_t *cost, bool json, int64_t rank) {
     gsp_err_t err;
     gsp_topo_t t;
@@ -177,7 +182,19 @@ static int run_bytes(gsp_collective_t coll, const char *spec, const char *method
     }
     if ((err = gsp_rt_algos(&t, &dist, coll, root < 0 ? 0 : root, method, &al))) goto fail;
     int choice;
-    if ((err = gsp_rt_choose_build(&al, t.n, bytes, cost, NULL, NULL, &choice))) goto fail;
+    /* --algorithm forces one, as gossip-mpi --algorithm and GOSSIP_ALGORITHM do: the runtime
+     * runs it whatever the cost model predicts (its name was checked against the registry). */
+    bool forced = algorithm && strcmp(algorithm, "auto");
+    if (forced) {
+        choice = gsp_rt_find(&al, algorithm);
+        bool removed = false;
+        if (choice >= 0 && al.v[choice].pending && (err = gsp_rt_realize(&al, choice, &removed))) goto fail;
+        if (choice < 0 || removed) {
+            err = gsp_error(GSP_ERR_NOTAPPLIC, "plan: --algorithm %s does not apply to %s on %s (the candidates here: see 'gossip plan %s %s --bytes %lld')",
+                            algorithm, gsp_collective_name(coll), spec, gsp_collective_name(coll), spec, (long long)bytes);
+            goto fail;
+        }
+    } else if ((err = gsp_rt_choose_build(&al, t.n, bytes, cost, NULL, NULL, &choice))) goto fail;
     gsp_jw_t w;
     if (json) {
         gsp_jw_init(&w, stdout);
@@ -219,6 +236,7 @@ static int run_bytes(gsp_collective_t coll, const char *spec, const char *method
         gsp_jw_key(&w, "shared_memory"); gsp_jw_bool(&w, cost->shared);
         gsp_jw_obj_end(&w);
         gsp_jw_key(&w, "choice"); gsp_jw_str(&w, al.v[choice].name);
+        gsp_jw_key(&w, "forced"); gsp_jw_bool(&w, forced);
         gsp_jw_key(&w, "candidates");
         gsp_jw_arr_begin(&w);
     } else {
@@ -253,7 +271,8 @@ static int run_bytes(gsp_collective_t coll, const char *spec, const char *method
         } else
             printf("%s %-18s %s%6lld %9lld %14.0f %s%8.1f us  %s\n", i == choice ? "*" : " ", al.v[i].name, al.v[i].pending ? ">" : " ",
                    (long long)p.rounds, (long long)p.transfers, p.busiest_bytes, al.v[i].pending ? ">" : " ", p.seconds * 1e6,
-                   al.v[i].pending ? "not built: its lower bound cannot beat the choice" : al.v[i].built_from);
+                   al.v[i].pending ? (forced ? "not built: predicted by its lower bound" : "not built: its lower bound cannot beat the choice")
+                                   : al.v[i].built_from);
     }
     if (json) {
         gsp_jw_arr_end(&w);
@@ -262,10 +281,11 @@ static int run_bytes(gsp_collective_t coll, const char *spec, const char *method
         fputc('\n', stdout);
         gsp_jw_finish(&w); /* a failed write of stdout is reported by main: exit 3 with the reason */
     } else {
-        printf("* the runtime's choice (exact: the same bits on every rank)\n");
+        if (forced) printf("* forced by --algorithm (the cost model is not asked; exact: the same bits on every rank)\n");
+        else printf("* the runtime's choice (exact: the same bits on every rank)\n");
         for (int i = 0; i < al.n; i++)
             if (al.v[i].pending) {
-                printf("> a lower bound: not built, as it cannot beat the choice\n");
+                printf(forced ? "> a lower bound: not built\n" : "> a lower bound: not built, as it cannot beat the choice\n");
                 break;
             }
         if (rank >= 0 && (err = show_program(&al.v[choice], &t, rank, false, NULL))) goto fail;
@@ -281,8 +301,8 @@ done:
 }
 
 static int run(int argc, char **argv) {
-    const char *coll_s = NULL, *spec = NULL, *method = "auto", *outpath = NULL;
-    const char *not_with_bytes = NULL, *tuning = NULL;
+    const char *coll_s = NULL, *spec = NULL, *method = "auto", *outpath = NULL, *algorithm = NULL;
+    const char *tuning = NULL;
     int64_t bytes = -1, segment = -1;
     gsp_cost_t cost = gsp_cost_default();
     bool json = false;
@@ -299,7 +319,7 @@ static int run(int argc, char **argv) {
         {"shared-memory", false}, {"json", false}, {"prove", false}, {"packets", true}, {"ports", true},     {"duplex", true},
         {"bytes", true},          {"alpha", true}, {"beta", true},   {"gamma", true},   {"hop", true},       {"overhead", true},
         {"method", true},         {"segment", true}, {"time-limit", true}, {"root", true}, {"degree", true}, {"seed", true},
-        {"rank", true},           {"o", true},       {"tuning", true}, {NULL, false}};
+        {"rank", true},           {"o", true},       {"tuning", true}, {"algorithm", true}, {NULL, false}};
     cli_args_t ps;
     cli_args_init(&ps, "plan", usage_text, defs, argc, argv);
     const char *a, *v;
@@ -312,90 +332,78 @@ static int run(int argc, char **argv) {
             continue;
         }
         if (!strcmp(a, "--help")) return cli_help(&cmd_plan);
-        if (!strcmp(a, "--shared-memory")) {
-            shared = true;
-            continue;
-        }
-        if (!strcmp(a, "--json")) {
-            json = true;
-            continue;
-        }
-        if (!strcmp(a, "--prove")) {
-            prove = true;
-            not_with_bytes = a;
-            continue;
-        }
-        {
-            if (!strcmp(a, "--packets") || !strcmp(a, "--ports") || !strcmp(a, "--duplex")) {
-                if (!cli_parse_model(a, v, &model)) return EXIT_USAGE;
-                not_with_bytes = a;
-            } else if (!strcmp(a, "--bytes")) {
-                if (!cli_parse_int(v, 0, INT64_C(1) << 40, "--bytes", &bytes)) return EXIT_USAGE;
-            } else if (!strcmp(a, "--alpha") || !strcmp(a, "--beta") || !strcmp(a, "--gamma") || !strcmp(a, "--hop") ||
-                       !strcmp(a, "--overhead")) {
-                if (ncost == 16) return cli_usage_error("plan: too many cost options");
-                copt[ncost] = a;
-                cval[ncost++] = v;
-            } else if (!strcmp(a, "--method")) method = v;
-            else if (!strcmp(a, "--tuning")) tuning = v;
-            else if (!strcmp(a, "--segment")) {
-                int64_t seg;
-                if (!cli_parse_int(v, 0, INT64_C(1) << 40, "--segment", &seg)) return EXIT_USAGE;
-                segment = seg;
-            } else if (!strcmp(a, "--time-limit")) {
-                char *end;
-                time_limit = strtod(v, &end);
-                if (end == v || *end || !(time_limit > 0) || time_limit > 1e7)
-                    return cli_usage_error("plan: --time-limit '%s': expected seconds, more than 0", v);
-                not_with_bytes = a;
-            }
-            else if (!strcmp(a, "--root")) {
-                if (!cli_parse_int(v, 0, INT64_MAX, "--root", &root)) return EXIT_USAGE;
-            } else if (!strcmp(a, "--rank")) {
-                if (!cli_parse_int(v, 0, INT64_MAX, "--rank", &rank)) return EXIT_USAGE;
-            } else if (!strcmp(a, "--degree")) {
-                if (!cli_parse_int(v, 1, 100000, "--degree", &degree)) return EXIT_USAGE;
-                not_with_bytes = a;
-            } else if (!strcmp(a, "--seed")) {
-                if (!cli_parse_int(v, 0, INT64_MAX, "--seed", &seed)) return EXIT_USAGE;
-            } else if (!strcmp(a, "-o") || !strcmp(a, "--output")) {
-                outpath = v;
-                not_with_bytes = a;
-            }
-            continue;
-        }
+        if (!strcmp(a, "--shared-memory")) shared = true;
+        else if (!strcmp(a, "--json")) json = true;
+        else if (!strcmp(a, "--prove")) prove = true;
+        else if (!strcmp(a, "--packets") || !strcmp(a, "--ports") || !strcmp(a, "--duplex")) {
+            if (!cli_parse_model(a, v, &model)) return EXIT_USAGE;
+        } else if (!strcmp(a, "--bytes")) {
+            if (!cli_parse_size(v, 0, INT64_C(1) << 40, "--bytes", &bytes)) return EXIT_USAGE;
+        } else if (!strcmp(a, "--alpha") || !strcmp(a, "--beta") || !strcmp(a, "--gamma") || !strcmp(a, "--hop") ||
+                   !strcmp(a, "--overhead")) {
+            if (ncost == 16) return cli_usage_error("plan: too many cost options");
+            copt[ncost] = a;
+            cval[ncost++] = v;
+        } else if (!strcmp(a, "--method")) method = v;
+        else if (!strcmp(a, "--algorithm")) algorithm = v;
+        else if (!strcmp(a, "--tuning")) tuning = v;
+        else if (!strcmp(a, "--segment")) {
+            if (!cli_parse_size(v, 0, INT64_C(1) << 40, "--segment", &segment)) return EXIT_USAGE;
+        } else if (!strcmp(a, "--time-limit")) {
+            char *end;
+            time_limit = strtod(v, &end);
+            if (end == v || *end || !(time_limit > 0) || time_limit > 1e7)
+                return cli_usage_error("plan: --time-limit '%s': expected seconds, more than 0", v);
+        } else if (!strcmp(a, "--root")) {
+            if (!cli_parse_int(v, 0, INT64_MAX, "--root", &root)) return EXIT_USAGE;
+        } else if (!strcmp(a, "--rank")) {
+            if (!cli_parse_int(v, 0, INT64_MAX, "--rank", &rank)) return EXIT_USAGE;
+        } else if (!strcmp(a, "--degree")) {
+            if (!cli_parse_int(v, 1, 100000, "--degree", &degree)) return EXIT_USAGE;
+        } else if (!strcmp(a, "--seed")) {
+            if (!cli_parse_int(v, 0, INT64_MAX, "--seed", &seed)) return EXIT_USAGE;
+        } else if (!strcmp(a, "-o")) outpath = v;
     }
     if (pr < 0) return EXIT_USAGE;
-    /* Layers: the defaults (or the shared-memory preset), the tuning file, explicit options. */
-    if (shared) cost = gsp_cost_shared_memory();
-    if (tuning && bytes >= 0) {
-        gsp_err_t terr = gsp_cost_load(tuning, &cost, NULL);
-        if (terr) return cli_lib_error(terr);
-    }
-    if (segment >= 0) cost.segment = segment;
-    for (int k = 0; k < ncost; k++) {
-        const char *o = copt[k];
-        double *t = o[2] == 'a' ? &cost.alpha : o[2] == 'b' ? &cost.beta : o[2] == 'g' ? &cost.gamma : o[2] == 'h' ? &cost.hop : &cost.overhead;
-        if (t == &cost.beta ? gsp_cost_parse_beta(o, cval[k], &cost)
-            : t == &cost.alpha ? gsp_cost_parse_alpha(o, cval[k], &cost)
-                               : gsp_cost_parse(o, cval[k], t)) return cli_usage_error("plan: %s", gsp_errmsg());
-    }
     if (!coll_s || !spec) return cli_usage_error("plan: expected COLLECTIVE and SPEC (see 'gossip plan --help')");
     gsp_collective_t coll;
     if (!gsp_collective_parse(coll_s, &coll))
         return cli_usage_error("plan: unknown collective '%s' (broadcast, allgather, allreduce, reduce-scatter, reduce)", coll_s);
+    /* What applies is decided by which options were given, never by comparing their values with
+     * the defaults: "--alpha 1e-6" without --bytes is refused like any other alpha. */
+    const char *given;
+    if (cli_args_given(&ps, "--root") && coll != GSP_COLL_BROADCAST && coll != GSP_COLL_REDUCE)
+        return cli_usage_error("plan: --root applies to broadcast and reduce (the root of the collective), not %s", gsp_collective_name(coll));
     if (bytes >= 0) {
         /* The runtime's algorithms use the default model (1 packet, all ports, full duplex). */
-        if (not_with_bytes) return cli_usage_error("plan: %s does not apply with --bytes (the runtime's algorithms)", not_with_bytes);
-        return run_bytes(coll, spec, method, root, bytes, &cost, json, rank);
+        static const char *const not_with_bytes[] = {"--packets", "--ports", "--duplex", "--prove", "--time-limit", "--degree", "--seed", "-o", NULL};
+        if ((given = cli_args_any(&ps, not_with_bytes)))
+            return cli_usage_error("plan: %s does not apply with --bytes (the runtime's algorithms)", given);
+        if (!cli_check_rt_method("plan", method)) return EXIT_USAGE;
+        if (algorithm && !cli_check_algorithm("plan", coll, algorithm)) return EXIT_USAGE;
+        /* Layers: the defaults (or the shared-memory preset), the tuning file, explicit options. */
+        if (shared) cost = gsp_cost_shared_memory();
+        if (tuning) {
+            gsp_err_t terr = gsp_cost_load(tuning, &cost, NULL);
+            if (terr) return cli_lib_error(terr);
+        }
+        if (segment >= 0) cost.segment = segment;
+        for (int k = 0; k < ncost; k++) {
+            const char *o = copt[k];
+            double *t = o[2] == 'a' ? &cost.alpha : o[2] == 'b' ? &cost.beta : o[2] == 'g' ? &cost.gamma : o[2] == 'h' ? &cost.hop : &cost.overhead;
+            if (t == &cost.beta ? gsp_cost_parse_beta(o, cval[k], &cost)
+                : t == &cost.alpha ? gsp_cost_parse_alpha(o, cval[k], &cost)
+                                   : gsp_cost_parse(o, cval[k], t))
+                return cli_usage_error("plan: %s", gsp_errmsg());
+        }
+        return run_bytes(coll, spec, method, algorithm, root, bytes, &cost, json, rank);
     }
-    if (rank >= 0) return cli_usage_error("plan: --rank applies with --bytes only (one rank's program of the runtime's choice)");
-    gsp_cost_t dflt = gsp_cost_default();
-    if (shared) return cli_usage_error("plan: --shared-memory applies with --bytes only");
-    if (tuning) return cli_usage_error("plan: --tuning applies with --bytes only (the runtime's cost model)");
-    if (cost.alpha != dflt.alpha || cost.beta != dflt.beta || cost.nbeta || cost.gamma != dflt.gamma || cost.hop != dflt.hop || cost.overhead != dflt.overhead ||
-        cost.segment)
-        return cli_usage_error("plan: --alpha, --beta, --gamma, --hop, --overhead and --segment apply with --bytes only");
+    static const char *const bytes_only[] = {"--rank", "--shared-memory", "--tuning", "--alpha", "--beta", "--gamma", "--hop", "--overhead", "--segment", "--algorithm", NULL};
+    if ((given = cli_args_any(&ps, bytes_only))) {
+        if (!strcmp(given, "--algorithm"))
+            return cli_usage_error("plan: --algorithm chooses among the runtime's algorithms and applies with --bytes only; a schedule's construction is --method");
+        return cli_usage_error("plan: %s applies with --bytes only (the runtime's algorithms and their cost model)", given);
+    }
     if (coll == GSP_COLL_REDUCE)
         return cli_usage_error("plan: reduce has no schedule of its own; 'gossip plan reduce SPEC --bytes B' shows the runtime's algorithms");
     if (coll == GSP_COLL_BROADCAST && root < 0) root = 0;
@@ -405,9 +413,9 @@ static int run(int argc, char **argv) {
         return cli_usage_error("plan: -o %s and --json would both write standard output (write the schedule to a file)", outpath);
     FILE *rep = sched_stdout ? stderr : stdout;
     if (prove && coll != GSP_COLL_ALLGATHER) return cli_usage_error("plan: --prove applies to allgather (SAT proofs of allgather schedules)");
-    if (time_limit > 0 && !prove && strcmp(method, "sat"))
+    if (cli_args_given(&ps, "--time-limit") && !prove && strcmp(method, "sat"))
         return cli_usage_error("plan: --time-limit applies with --prove or --method sat (the SAT solver's time per solve)");
-    if (degree && (coll != GSP_COLL_ALLREDUCE || strcmp(method, "approx")))
+    if (cli_args_given(&ps, "--degree") && (coll != GSP_COLL_ALLREDUCE || strcmp(method, "approx")))
         return cli_usage_error("plan: --degree applies to 'plan allreduce SPEC --method approx' only");
 
     int rc = EXIT_OK;

@@ -176,11 +176,13 @@ static int run(int argc, char **argv) {
         } else if (!strcmp(a, "--arity")) {
             if (!cli_parse_int(v, 2, 64, "--arity", &arity)) return EXIT_USAGE;
         } else if (!strcmp(a, "--simulate")) {
-            if (!cli_parse_int(v, 1, 10000000, "--simulate", &simulate)) return EXIT_USAGE;
+            if (!cli_parse_size(v, 1, 10000000, "--simulate", &simulate)) return EXIT_USAGE;
         } else if (!cli_parse_int(v, 0, 1000000, "--steps", &steps)) return EXIT_USAGE;
     }
     if (pr < 0) return EXIT_USAGE;
     if (N < 0) return cli_usage_error("revolve: missing N (see 'gossip revolve --help')");
+    if (simulate && cli_args_given(&ps, "--steps"))
+        return cli_usage_error("revolve: --steps prints message steps; --simulate runs its own number of steps");
     if (async && !simulate) return cli_usage_error("revolve: --async applies to --simulate only");
     if (arity && simulate) return cli_usage_error("revolve: --simulate runs the binary variants, not --arity");
     bool list = strcmp(variant, "next") != 0;

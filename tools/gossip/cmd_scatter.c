@@ -160,7 +160,7 @@ static int run(int argc, char **argv) {
             if (!strcmp(a, "--rounds")) {
                 if (!cli_parse_int(v, 0, 100000, "--rounds", &rounds)) return EXIT_USAGE;
             } else if (!strcmp(a, "--trials")) {
-                if (!cli_parse_int(v, 1, 100000000, "--trials", &trials)) return EXIT_USAGE;
+                if (!cli_parse_size(v, 1, 100000000, "--trials", &trials)) return EXIT_USAGE;
             } else if (!strcmp(a, "--seed")) {
                 if (!cli_parse_int(v, 0, INT64_MAX, "--seed", &seed)) return EXIT_USAGE;
                 have_seed = true;
@@ -172,11 +172,20 @@ static int run(int argc, char **argv) {
         }
     }
     if (r < 0) return EXIT_USAGE;
+    if (plotpath) {
+        static const char *const not_plot[] = {"--exact", "--simulate", "--rounds", "--variant", "--json", NULL};
+        const char *given = cli_args_any(&ps, not_plot);
+        if (given) return cli_usage_error("scatter: %s does not apply with --plot (exact curves and simulated push points)", given);
+        if (n >= 0) return cli_usage_error("scatter: --plot takes the sizes from --sizes, not N");
+    } else if (cli_args_given(&ps, "--sizes"))
+        return cli_usage_error("scatter: --sizes applies with --plot only");
     if (plotpath) return plot(plotpath, sizes, trials ? trials : 2000, seed);
     if (n < 0) return cli_usage_error("scatter: missing N (see 'gossip scatter --help')");
     if (exact == sim) return cli_usage_error("scatter: give exactly one of --exact and --simulate");
     if (exact && var != GSP_SCATTER_PUSH)
         return cli_usage_error("scatter: --exact is the paper's push model; --variant %s needs --simulate", gsp_scatter_variant_name(var));
+    if (exact && (cli_args_given(&ps, "--trials") || cli_args_given(&ps, "--seed")))
+        return cli_usage_error("scatter: %s applies with --simulate (--exact computes the distribution)", cli_args_given(&ps, "--trials") ? "--trials" : "--seed");
     if (sim && (!trials || !have_seed)) return cli_usage_error("scatter: --simulate needs --trials T and --seed S");
     if (exact && n > GSP_SCATTER_EXACT_MAX)
         return cli_usage_error("scatter: --exact is limited to N <= %d (use --simulate)", GSP_SCATTER_EXACT_MAX);

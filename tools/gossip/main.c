@@ -84,6 +84,11 @@ int main(int argc, char **argv) {
     }
     const cli_command_t *c = find(name);
     if (!c) return unknown(name);
+    /* The library reads the memory limit where it needs it and cannot say that it is malformed:
+     * a limit the user set and that cannot be read is refused here, not silently replaced. */
+    const char *limit = getenv("GOSSIP_MEMORY_LIMIT");
+    uint64_t bytes;
+    if (limit && *limit && gsp_parse_size("GOSSIP_MEMORY_LIMIT", limit, 1, INT64_MAX, &bytes)) return cli_usage_error("%s", gsp_errmsg());
     /* Every command parses its arguments with getopt_long (--option=value included). */
     char **args = argv + 1;
     int n = argc - 1;
