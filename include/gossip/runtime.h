@@ -278,6 +278,8 @@ GSP_API int64_t gsp_rt_segments(const gsp_rt_phase_t *ph, double blk, const gsp_
 #define GSP_RT_MAX_SEGMENTS 256
 /** Lanes a non-pipelined phase is cut into at most (the executor and the predictions share it). */
 #define GSP_RT_MAX_LANES 16
+/** Lanes the cost model chooses at most (gsp_rt_lanes). */
+#define GSP_RT_AUTO_LANES 4
 /** Lanes a non-pipelined phase runs in for blocks of blk bytes: each lane is the phase's
  * schedule on one segment of every block, all lanes at once, so a round's message of m bytes
  * on an arc becomes k messages of m / k. With c->segment set: ceil(blk / segment), at most
@@ -289,7 +291,6 @@ GSP_API int64_t gsp_rt_segments(const gsp_rt_phase_t *ph, double blk, const gsp_
  * messages a rank handles, whose cost beyond the model's overhead (matching queues, a
  * simulator's events) grows with their number. 1 for pipelined and routed phases, the
  * shared-memory model, and a plain alpha. */
-#define GSP_RT_AUTO_LANES 4
 GSP_API int64_t gsp_rt_lanes(const gsp_rt_phase_t *ph, double blk, const gsp_cost_t *c);
 
 /** The algorithm called name, or -1. */
