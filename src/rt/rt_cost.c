@@ -122,6 +122,25 @@ static double shared_work(const gsp_rt_phase_t *ph, int64_t r, double blk, const
     return gsp_cost_beta(c, blk) * moved + (ph->kind == GSP_RT_REDUCE ? c->gamma * moved : 0);
 }
 
+/* One round's cost on whole blocks of blk bytes sent in messages of seg bytes, without alpha:
+ * the worst round of the phase. */
+static double round_work_seg(const gsp_rt_phase_t *ph, double blk, double seg, const gsp_cost_t *c) {
+    double w = 0;
+    for (int64_t r = 0; r < ph->nrounds; r++) {
+        double x = c->shared ? shared_work(ph, r, blk, c)
+                             : gsp_cost_beta(c, seg) * (double)ph->maxblk[r] * blk + c->gamma * (double)ph->maxred[r] * blk;
+        if (x > w) w = x;
+    }
+    return w;
+}
+
+/* A pipelined phase of R rounds in S segments: alpha + w + (R - 1)(alpha + w / S), alpha and
+ * beta those of a segment's message. */
+static double pipelined_time(const gsp_rt_phase_t *ph, double blk, double S, const gsp_cost_t *c) {
+    double R = (double)ph->nrounds, w = round_work_seg(ph, blk, blk / S, c), al = gsp_cost_alpha(c, blk / S);
+    return R > 0 ? al + w + (R - 1) * (al + w / S) : 0;
+}
+
 /* One round's cost on whole blocks of blk bytes, without alpha: the worst round of the phase. */
 static double round_work(const gsp_rt_phase_t *ph, double blk, const gsp_cost_t *c) {
     double w = 0;
@@ -138,6 +157,16 @@ int64_t gsp_rt_segments(const gsp_rt_phase_t *ph, double blk, const gsp_cost_t *
     if (!ph->pipelined || blk <= 0) return 1;
     double s;
     if (c->segment > 0) s = ceil(blk / (double)c->segment);
+    else if (c->nalpha > 0 || c->nbeta > 0) {
+        /* Costs by message size: the count whose predicted time is least (powers of two; the
+         * first on ties), since a segment's size decides its protocol. */
+        double bt = pipelined_time(ph, blk, 1, c);
+        s = 1;
+        for (double k = 2; k <= GSP_RT_MAX_SEGMENTS && k <= blk; k *= 2) {
+            double t = pipelined_time(ph, blk, k, c);
+            if (t < bt * (1 - 1e-9)) s = k, bt = t;
+        }
+    }
     /* A segment whose transfer takes about one latency: shorter ones pay alpha more often
      * than they save, longer ones lengthen every hop of the pipeline. */
     else s = c->alpha > 0 ? ceil(round_work(ph, blk, c) / c->alpha * (1 - 1e-12)) : GSP_RT_MAX_SEGMENTS;
@@ -191,9 +220,8 @@ void gsp_rt_predict(const gsp_rt_algo_t *a, int64_t nodes, int64_t bytes, const 
         if (ph->pipelined) {
             /* S segments stream through R levels: the busiest arc's whole load once, plus
              * one segment's latency and transfer per further level (latencies overlap). */
-            double S = (double)gsp_rt_segments(ph, blk, c), R = (double)ph->nrounds, w = round_work(ph, blk, c);
-            double al = gsp_cost_alpha(c, blk / S);
-            if (R > 0) p->seconds += al + w + (R - 1) * (al + w / S);
+            double S = (double)gsp_rt_segments(ph, blk, c);
+            p->seconds += pipelined_time(ph, blk, S, c);
             continue;
         }
         for (int64_t r = 0; r < ph->nrounds; r++) {
