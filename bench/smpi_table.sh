@@ -5,7 +5,8 @@
 # (best other / gossip: above 1 gossip is faster), and the all-port bandwidth bound: every node
 # must receive (allgather: (N-1)B; reduce-scatter: (N-1)B/N; allreduce: 2(N-1)B/N; bcast: B)
 # through its d links of the nominal bandwidth, with N = 64.
-# At scale (t1616-*, t888-*, t3232-*): the bound adds D hops of the link latency (D the diameter),
+# At scale (t1616-*, t888-*, t3232-*): an allgather's bytes are its whole output (each rank's
+# block B/N: every node receives (N-1)B/N), the bound adds D hops of the link latency (D the diameter),
 # Swing's best variant stands beside SMPI's best (allreduce), and the real time and memory of
 # gossip's runs follow: real seconds per call (the first, planning included, and the second),
 # the plan a rank keeps (largest rank, and the mean), and the smpirun's peak RSS over N; then
@@ -73,8 +74,8 @@ END {
             printf "| %s | %d | %.1f | %.1f | %.2f | %.0f / %.0f | %.0f | %.1f |\n", cs[i], B, w1[k], w2[k], ps[k], ph[k] / 1024, pm[k] / 1024, hp[k] / 1024, rss[k] / 1024 / n
             continue
         }
-        if (cs[i] == "allgather") recv = (n - 1) * B
-        else if (cs[i] == "reduce-scatter") { blk = int(B / 8 / n); if (blk < 1) blk = 1; recv = (n - 1) * blk * 8 }
+        # At scale an allgather's bytes are its whole output (blocks of B/N), as reduce-scatter's.
+        if (cs[i] == "allgather" || cs[i] == "reduce-scatter") { blk = int(B / 8 / n); if (blk < 1) blk = 1; recv = (n - 1) * blk * 8 }
         else if (cs[i] == "allreduce") recv = 2 * (n - 1) * B / n
         else recv = B
         bound = (recv / (d * bw) + D * lat) * 1e6
