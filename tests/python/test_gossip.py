@@ -9,6 +9,7 @@ libgossip.so; GOSSIP_CLI (the gossip tool), GOSSIP_CC and GOSSIP_INCLUDE (compil
 folders for the layout probe) and GOSSIP_TEST_DATA (tests/data) name the rest."""
 
 import ctypes
+import doctest
 import gc
 import json
 import math
@@ -23,7 +24,9 @@ import gossip
 from gossip import _capi
 
 CLI = os.environ.get("GOSSIP_CLI")
-DATA = os.environ.get("GOSSIP_TEST_DATA", os.path.join(os.path.dirname(__file__), "..", "data"))
+HERE = os.path.dirname(os.path.abspath(__file__))
+DATA = os.environ.get("GOSSIP_TEST_DATA", os.path.join(HERE, "..", "data"))
+DOCS = os.path.join(HERE, "..", "..", "docs")
 
 
 def cli(*args):
@@ -498,6 +501,15 @@ class Registry(unittest.TestCase):
         if CLI:
             want = [{k: m[k] for k in ("name", "collective", "where", "source")} for m in cli_json("list")["methods"]]
             self.assertEqual([{k: m[k] for k in ("name", "collective", "where", "source")} for m in ms], want)
+
+
+class Docs(unittest.TestCase):
+    def test_python_md_examples(self):
+        """docs/python.md's examples give the output the page shows."""
+        r = doctest.testfile(os.path.join(DOCS, "python.md"), module_relative=False, report=True,
+                             optionflags=doctest.NORMALIZE_WHITESPACE)
+        self.assertGreater(r.attempted, 20)
+        self.assertEqual(r.failed, 0, "docs/python.md: see the doctest report above")
 
 
 class Memory(unittest.TestCase):
