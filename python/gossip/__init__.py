@@ -20,7 +20,7 @@ import os
 import sys
 import tempfile
 import time
-from ctypes import POINTER, byref, c_char_p, c_double, c_int, c_size_t, c_void_p
+from ctypes import POINTER, byref, c_double, c_int, c_size_t, c_void_p
 
 from . import _capi, _config
 from ._capi import libc

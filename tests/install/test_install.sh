@@ -59,7 +59,7 @@ check "find_package client (static) runs" bash -c "'$p/cb/client_static' cycle:7
 # LD_LIBRARY_PATH), it loads the libgossip.so of that prefix, plans and verifies.
 if grep -q '^GOSSIP_PYTHON:BOOL=ON$' "$build/CMakeCache.txt"; then
     pydir=$(sed -n 's/^GOSSIP_PYTHON_DIR:STRING=//p' "$build/CMakeCache.txt")
-    py=$(sed -n 's/^Python3_EXECUTABLE:[A-Z]*=//p' "$build/CMakeCache.txt")
+    py=$(sed -n 's/^_\{0,1\}Python3_EXECUTABLE:[A-Z]*=//p' "$build/CMakeCache.txt")
     for f in __init__.py _capi.py _config.py; do
         check "installed $pydir/gossip/$f" test -s "$P/$pydir/gossip/$f"
     done
