@@ -568,10 +568,14 @@ class Schedule:
             self.close()
 
 
-def _plan_info(p, coll, seconds):
-    """What gsp_plan found, with the keys of `gossip plan --json` beyond the schedule's own."""
+def _plan_info(p, coll, pin, tp, seconds):
+    """What gsp_plan found, with the keys of `gossip plan --json` (and "summary": what auto
+    tried, in the words of the command's text output)."""
     m = p.method.contents
     bind = p.bounds.b[p.bounds.binding]
+    info = {"collective": _coll_name(coll), "topology": _s(tp.t.spec), "nodes": tp.n, "model": _model_dict(pin.model)}
+    if coll == _K["GSP_COLL_BROADCAST"]:
+        info["root"] = p.sched.root
     tried = []
     for i in range(p.ntried):
         tr = p.attempts[i]
@@ -585,10 +589,10 @@ def _plan_info(p, coll, seconds):
         else:
             e["not_applicable"] = _s(tr.why)
         tried.append(e)
-    info = {"method": _s(m.name), "tried": tried, "rounds": p.sched.nrounds, "lower_bound": p.lower_bound,
+    info.update({"method": _s(m.name), "tried": tried, "rounds": p.sched.nrounds, "lower_bound": p.lower_bound,
             "bounds": {_s(p.bounds.b[i].name): p.bounds.b[i].value for i in range(p.bounds.count)},
             "binding_bound": _s(bind.name), "binding_source": _s(bind.source), "optimal": bool(p.optimal),
-            "optimality": "n/a" if m.approximate else _OPTIMALITY.get(p.optimality, "open")}
+            "optimality": "n/a" if m.approximate else _OPTIMALITY.get(p.optimality, "open")})
     if p.proof:
         info["proof"] = _s(p.proof)
     info.update(gap=p.sched.nrounds - p.lower_bound, verified=bool(p.report.ok), symmetric=bool(p.sched.symmetric),
@@ -597,10 +601,12 @@ def _plan_info(p, coll, seconds):
         info["form"] = "blocks" if p.sched.blocks else "registers"
         info["exact_forms"] = bool(p.report.exact_forms)
     if coll == _K["GSP_COLL_ALLREDUCE"]:
-        info["max_rel_error"] = _num(p.report.max_rel_error)
-        info["approximate"] = bool(m.approximate)
+        diameter = tp.distances().diameter
+        info.update(max_rel_error=_num(p.report.max_rel_error), diameter=diameter,
+                    sum_optimal=not m.approximate and p.sched.nrounds == diameter, approximate=bool(m.approximate))
         if m.approximate:
             info["rel_variance"] = _num(p.report.rel_variance)
+            info["rel_variance_bound"] = _num(m.variance_bound(byref(pin)))
     if p.tried:
         info["summary"] = _s(p.tried)
     info["seconds"] = seconds
@@ -646,7 +652,7 @@ def plan(collective, spec, *, method="auto", packets=1, ports="all", duplex="ful
         if prove:
             _check(_lib.gsp_plan_prove(byref(pin), byref(p), time_limit if time_limit > 0 else 60.0))
         p.sched.names = sched._topo.t.names  # host names travel with the schedule, as gossip plan -o writes
-        sched.plan = _plan_info(p, coll, time.perf_counter() - t0)
+        sched.plan = _plan_info(p, coll, pin, sched._topo, time.perf_counter() - t0)
         return sched
     finally:
         if tp is not None:

@@ -11,7 +11,7 @@ import ctypes
 import ctypes.util
 import os
 
-from ctypes import (POINTER, Structure, c_bool, c_char, c_char_p, c_double, c_int, c_int64, c_size_t, c_uint,
+from ctypes import (CFUNCTYPE, POINTER, Structure, c_bool, c_char, c_char_p, c_double, c_int, c_int64, c_size_t, c_uint,
                     c_uint64, c_void_p)
 
 from . import _config
@@ -133,16 +133,17 @@ class ExportOpts(Structure):  # sched.h
     _fields_ = [("min_bytes", i64), ("max_bytes", i64), ("name", c_char_p)]
 
 
-class Method(Structure):  # algo.h
-    _fields_ = [("name", c_char_p), ("coll", c_int), ("where", c_char_p), ("source", c_char_p), ("applies", fn_ptr),
-                ("rounds", fn_ptr), ("build", fn_ptr), ("approximate", c_bool), ("variance_bound", fn_ptr),
-                ("on_request", c_bool), ("least_rounds", fn_ptr)]
-
-
 class PlanIn(Structure):  # algo.h
     _fields_ = [("topo", POINTER(Topo)), ("dist", POINTER(Distances)), ("model", Model), ("root", i64),
                 ("seed", c_uint64), ("progress", fn_ptr), ("progress_ctx", c_void_p), ("degree", i64),
                 ("time_limit", c_double)]
+
+
+class Method(Structure):  # algo.h; variance_bound is called (approximate methods' proven bound)
+    _fields_ = [("name", c_char_p), ("coll", c_int), ("where", c_char_p), ("source", c_char_p), ("applies", fn_ptr),
+                ("rounds", fn_ptr), ("build", fn_ptr), ("approximate", c_bool),
+                ("variance_bound", CFUNCTYPE(c_double, POINTER(PlanIn))), ("on_request", c_bool),
+                ("least_rounds", fn_ptr)]
 
 
 class Tried(Structure):  # algo.h
