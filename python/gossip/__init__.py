@@ -382,7 +382,7 @@ class Schedule:
         self.plan = _info
 
     # The schedule proper: inside the plan that owns it, or on its own.
-    def _s(self):
+    def _sched_ref(self):
         if self._plan is not None:
             return self._plan.sched
         if self._sched is None:
@@ -391,52 +391,52 @@ class Schedule:
 
     def _topology(self):
         if self._topo is None:
-            self._topo = _Topology(_s(self._s().topology))
+            self._topo = _Topology(_s(self._sched_ref().topology))
         return self._topo
 
     @property
     def collective(self):
-        return _coll_name(self._s().coll)
+        return _coll_name(self._sched_ref().coll)
 
     @property
     def topology(self):
-        return _s(self._s().topology)
+        return _s(self._sched_ref().topology)
 
     @property
     def nodes(self):
-        return self._s().nodes
+        return self._sched_ref().nodes
 
     @property
     def model(self):
-        return _model_dict(self._s().model)
+        return _model_dict(self._sched_ref().model)
 
     @property
     def root(self):
-        s = self._s()
+        s = self._sched_ref()
         return s.root if s.coll == _K["GSP_COLL_BROADCAST"] else None
 
     @property
     def method(self):
-        return _s(self._s().method)
+        return _s(self._sched_ref().method)
 
     @property
     def rounds(self):
-        return self._s().nrounds
+        return self._sched_ref().nrounds
 
     @property
     def transfers(self):
         """Transfers of all rounds (a symmetric schedule: its entries times the nodes)."""
-        return _lib.gsp_sched_transfers(byref(self._s()))
+        return _lib.gsp_sched_transfers(byref(self._sched_ref()))
 
     @property
     def symmetric(self):
         """Stored in the compact symmetric form of a Cayley graph (docs/schedule-format.md)."""
-        return bool(self._s().symmetric)
+        return bool(self._sched_ref().symmetric)
 
     @property
     def form(self):
         """allreduce and reduce-scatter: "blocks" or "registers"; None otherwise."""
-        s = self._s()
+        s = self._sched_ref()
         if s.coll not in (_K["GSP_COLL_ALLREDUCE"], _K["GSP_COLL_REDUCE_SCATTER"]):
             return None
         return "blocks" if s.blocks else "registers"
@@ -448,7 +448,7 @@ class Schedule:
                 f"{self.transfers} transfers>")
 
     def _json(self, expand=False):
-        s = self._s()
+        s = self._sched_ref()
         if expand and s.symmetric:
             out = _capi.Sched()
             try:
@@ -475,7 +475,7 @@ class Schedule:
         """The transfers by round, read from the library's arrays: a list of rounds, each a list
         of (u, v, x) tuples (x: the packet's origin, a register, or a block). A symmetric
         schedule is expanded on its topology first."""
-        s = self._s()
+        s = self._sched_ref()
         exp = None
         try:
             if s.symmetric:
@@ -494,17 +494,17 @@ class Schedule:
     def save(self, path):
         """Writes the schedule file with the library's writer (gsp_sched_save): "-" is standard
         output; a regular file is replaced whole or not at all."""
-        _check(_lib.gsp_sched_save(byref(self._s()), _enc(path, "path")))
+        _check(_lib.gsp_sched_save(byref(self._sched_ref()), _enc(path, "path")))
 
     def _approximate(self):
-        s = self._s()
+        s = self._sched_ref()
         name = (_s(s.method) or "").split(":")[0]
         m = _lib.gsp_method_find(name.encode(), s.coll)
         return bool(m) and bool(m.contents.approximate)
 
     def _report(self, seed=1, flags=0):
         rep = _capi.Report()
-        _check(_lib.gsp_sched_verify_flags(byref(self._s()), byref(self._topology().t), seed, flags, byref(rep)))
+        _check(_lib.gsp_sched_verify_flags(byref(self._sched_ref()), byref(self._topology().t), seed, flags, byref(rep)))
         return rep
 
     def verify(self, seed=1, approximate=None, expand=True):
@@ -517,7 +517,7 @@ class Schedule:
         error. seed: the random inputs of the numeric allreduce check; approximate [bool or None:
         the method's registry entry says]: check an estimate of the sum (rel_variance) instead of
         the exact sum; expand [bool]: also check a symmetric schedule by expansion."""
-        s = self._s()
+        s = self._sched_ref()
         if approximate is None:
             approximate = self._approximate()
         flags = (0 if expand else _K["GSP_VERIFY_NO_EXPAND"]) | (_K["GSP_VERIFY_APPROX"] if approximate else 0)
@@ -709,7 +709,7 @@ def export(schedule, format, path=None, *, min_bytes=0, max_bytes=0, name=None):
         raise TypeError("gossip: export takes a Schedule (from plan, load, loads or from_dict)")
     if format not in EXPORT_FORMATS:
         raise ValueError(f"gossip: unknown export format {format!r} (one of {', '.join(EXPORT_FORMATS)})")
-    s = schedule._s()
+    s = schedule._sched_ref()
     if format == "gossip":
         text = schedule.to_json()
     elif format == "svg":
