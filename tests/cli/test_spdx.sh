@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # test_spdx.sh — every source file names its licence: C sources and headers (.c, .h, .h.in)
 # and linker version scripts (.map) start with "/* SPDX-License-Identifier: GPL-3.0-or-later */";
-# shell scripts, CMake files and .pc templates carry "# SPDX-License-Identifier: GPL-3.0-or-later" as their first line, or the
+# shell scripts, Python (.py, .py.in), CMake files and .pc templates carry "# SPDX-License-Identifier: GPL-3.0-or-later" as their first line, or the
 # second after a "#!" line. LICENSE holds the GPL-3 text. Usage: test_spdx.sh SOURCE_DIR
 set -u
 S=$1
@@ -22,8 +22,8 @@ is_pending() {
 }
 fails=0 n=0
 bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
-files=$( { find src include tools tests bench examples \( -path tests/data -o -path tests/fuzz/corpus \) -prune -o \
-    -type f \( -name '*.c' -o -name '*.h' -o -name '*.h.in' -o -name '*.sh' -o -name '*.bash' -o -name CMakeLists.txt \
+files=$( { find src include tools tests bench examples python \( -path tests/data -o -path tests/fuzz/corpus -o -name __pycache__ \) -prune -o \
+    -type f \( -name '*.c' -o -name '*.h' -o -name '*.h.in' -o -name '*.sh' -o -name '*.bash' -o -name CMakeLists.txt -o -name '*.py' -o -name '*.py.in' \
     -o -name '*.cmake' -o -name '*.cmake.in' -o -name '*.pc.in' -o -name '*.map' \) -print; echo CMakeLists.txt; echo dev; echo .ci/run; } | sort)
 for f in $files; do
     [ -f "$f" ] || { bad "$f is missing"; continue; }
@@ -42,7 +42,7 @@ for f in $files; do
     [ "$line" = "$want" ] || bad "$f: first line is '$line', want '$want'"
 done
 # No file may name another licence.
-others=$(grep -rhoE 'SPDX-License-Identifier: [A-Za-z0-9.+-]+' src include tools tests bench examples CMakeLists.txt dev .ci |
+others=$(grep -rhoE 'SPDX-License-Identifier: [A-Za-z0-9.+-]+' src include tools tests bench examples python CMakeLists.txt dev .ci |
     grep -v ': GPL-3.0-or-later$' | sort -u)
 [ -z "$others" ] || bad "another licence named: $others"
 grep -q 'GNU GENERAL PUBLIC LICENSE' LICENSE 2>/dev/null && grep -q 'Version 3, 29 June 2007' LICENSE ||

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-3.0-or-later
 # test_install.sh — `cmake --install` into a temporary prefix, then what a user does with it:
-# run the tools, read the man pages, complete a command, and build and run a client both with
-# `pkg-config --cflags --libs gossip` and with `find_package(gossip)` (shared and static).
+# run the tools, read the man pages, complete a command, build and run a client both with
+# `pkg-config --cflags --libs gossip` and with `find_package(gossip)` (shared and static), and
+# (when the build has GOSSIP_PYTHON) import the Python module from the prefix.
 # Usage: test_install.sh BUILD_DIR SOURCE_DIR
 set -uo pipefail
 build=$(cd "$1" && pwd) src=$(cd "$2" && pwd)
@@ -54,4 +55,21 @@ check "find_package client configures" cmake -S "$src/tests/install/client" -B "
 check "find_package client builds" cmake --build "$p/cb"
 check "find_package client (shared) runs" bash -c "'$p/cb/client_shared' star:4 | grep -q 'verifier: valid'"
 check "find_package client (static) runs" bash -c "'$p/cb/client_static' cycle:7 | grep -q 'verifier: valid'"
+# The Python module: imported from the prefix alone (no build tree, no GOSSIP_LIBRARY or
+# LD_LIBRARY_PATH), it loads the libgossip.so of that prefix, plans and verifies.
+if grep -q '^GOSSIP_PYTHON:BOOL=ON$' "$build/CMakeCache.txt"; then
+    pydir=$(sed -n 's/^GOSSIP_PYTHON_DIR:STRING=//p' "$build/CMakeCache.txt")
+    py=$(sed -n 's/^_\{0,1\}Python3_EXECUTABLE:[A-Z]*=//p' "$build/CMakeCache.txt")
+    for f in __init__.py _capi.py _config.py; do
+        check "installed $pydir/gossip/$f" test -s "$P/$pydir/gossip/$f"
+    done
+    check "python: import gossip from the prefix and plan" bash -c "cd / && env -u GOSSIP_LIBRARY -u LD_LIBRARY_PATH \
+        PYTHONPATH='$P/$pydir' '${py:-python3}' -c 'import gossip, os, sys
+assert gossip.version() == \"$ver\", gossip.version()
+lib = gossip._lib._name
+assert os.path.realpath(lib).startswith(os.path.realpath(\"$P\") + os.sep), lib
+s = gossip.plan(\"allgather\", \"torus:5x5\")
+assert (s.rounds, s.verify()[\"ok\"]) == (6, True)
+s.save(\"$p/py.json\")' && '$P/bin/gossip' verify '$p/py.json' >/dev/null"
+fi
 exit $fail
