@@ -764,15 +764,17 @@ def _umask():
 
 
 # ---- the runtime's algorithms and the cost model ----
-def runtime_plan(collective, spec, nbytes, *, method=None, root=0, tuning=None, shared_memory=False, alpha=None,
-                 beta=None, gamma=None, hop=None, overhead=None, segment=None):
+def runtime_plan(collective, spec, nbytes, *, method=None, algorithm=None, root=0, tuning=None, shared_memory=False,
+                 alpha=None, beta=None, gamma=None, hop=None, overhead=None, segment=None):
     """The exact algorithms the MPI runtime can run for `collective` (also "reduce") on `spec`
     for `nbytes` bytes (allgather: one rank's block; the others: the vector), with the cost
     model's predictions, as `gossip plan COLLECTIVE SPEC --bytes B --json`: a dict with
-    collective, topology, nodes, bytes, cost (the model used), choice (the runtime's pick) and
-    candidates [{algorithm, built_from, rounds, transfers, busiest_link_bytes,
-    predicted_seconds, built, chosen}]; a candidate not built holds a lower bound.
-    method: the construction the algorithms are built from (default auto); root: broadcast and
+    collective, topology, nodes, bytes, cost (the model used), choice (the runtime's pick),
+    forced (whether `algorithm` forced it) and candidates [{algorithm, built_from, rounds,
+    transfers, busiest_link_bytes, predicted_seconds, built, chosen}]; a candidate not built
+    holds a lower bound. method: the construction the algorithms are built from (default auto);
+    algorithm: a runtime algorithm to force, as `--algorithm` (None or "auto": the cost
+    model's choice); root: broadcast and
     reduce. The cost model: the defaults (or shared_memory's preset), then the tuning file, then
     alpha, beta (seconds, or a table by size as a string "0:3e-10,65536:1e-10"), gamma, hop,
     overhead (seconds) and segment (bytes)."""
@@ -808,7 +810,16 @@ def runtime_plan(collective, spec, nbytes, *, method=None, root=0, tuning=None, 
         _check(_lib.gsp_rt_algos(byref(tp.t), byref(dist), coll, root, None if method is None else method.encode(),
                                  byref(al)))
         choice = c_int()
-        _check(_lib.gsp_rt_choose_build(byref(al), tp.n, nbytes, byref(cost), None, None, byref(choice)))
+        forced = algorithm is not None and algorithm != "auto"
+        if forced:
+            choice.value = _lib.gsp_rt_find(byref(al), algorithm.encode())
+            removed = ctypes.c_bool(False)
+            if choice.value >= 0 and al.v[choice.value].pending:
+                _check(_lib.gsp_rt_realize(byref(al), choice.value, byref(removed)))
+            if choice.value < 0 or removed.value:
+                _fail("GSP_ERR_NOTAPPLIC", f"algorithm {algorithm} does not apply to {_coll_name(coll)} on {spec}")
+        else:
+            _check(_lib.gsp_rt_choose_build(byref(al), tp.n, nbytes, byref(cost), None, None, byref(choice)))
         c = {"alpha": cost.alpha}
         if cost.nalpha:
             c["alpha_by_size"] = [[cost.alpha_from[i], cost.alpha_val[i]] for i in range(cost.nalpha)]
@@ -826,7 +837,7 @@ def runtime_plan(collective, spec, nbytes, *, method=None, root=0, tuning=None, 
                           "transfers": p.transfers, "busiest_link_bytes": p.busiest_bytes,
                           "predicted_seconds": p.seconds, "built": not a.pending, "chosen": i == choice.value})
         return {"collective": _coll_name(coll), "topology": _s(tp.t.spec), "nodes": tp.n, "bytes": nbytes, "cost": c,
-                "choice": _s(al.v[choice.value].name), "candidates": cands}
+                "choice": _s(al.v[choice.value].name), "forced": forced, "candidates": cands}
     finally:
         _lib.gsp_rt_algos_destroy(byref(al))
         tp.close()

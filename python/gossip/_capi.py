@@ -258,6 +258,8 @@ PROTOTYPES = [
     ("gsp_rt_algos_destroy", None, [P(RtAlgos)]),
     ("gsp_rt_choose_build", c_int, [P(RtAlgos), i64, i64, P(Cost), SKIP_FN, c_void_p, P(c_int)]),
     ("gsp_rt_predict", None, [P(RtAlgo), i64, i64, P(Cost), P(RtPred)]),
+    ("gsp_rt_find", c_int, [P(RtAlgos), c_char_p]),
+    ("gsp_rt_realize", c_int, [P(RtAlgos), c_int, P(c_bool)]),
     ("gsp_rt_registry_size", c_int, []),
     ("gsp_rt_registry_entry", c_bool, [c_int, P(RtInfo)]),
     ("gsp_cost_default", Cost, []),

@@ -478,7 +478,9 @@ class Runtime(unittest.TestCase):
         for args, kw in ((("allreduce", "torus:4x4", "65536"), {}),
                          (("allgather", "hypercube:4", "4096"), {"alpha": 2e-6, "beta": "0:3e-10,65536:1e-10"}),
                          (("broadcast", "star:4", "1000"), {"root": 5, "shared_memory": True}),
-                         (("reduce", "cycle:7", "8"), {"overhead": 1e-6, "segment": 512})):
+                         (("reduce", "cycle:7", "8"), {"overhead": 1e-6, "segment": 512}),
+                         (("allreduce", "torus:4x4", "65536"), {"algorithm": "tree"}),
+                         (("allreduce", "torus:8x8", "1048576"), {"alpha": "0:2e-6,65472:1.16e-5"})):
             with self.subTest(args=args, kw=kw):
                 opts = []
                 for k, v in kw.items():
