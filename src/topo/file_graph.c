@@ -12,7 +12,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "gossip/topo.h"
+#include "topo/topo_int.h"
 
 /* Reads one signed integer, skipping blanks; false if there is none or it overflows. */
 static bool read_int(char **p, int64_t *out) {
@@ -117,12 +117,12 @@ gsp_err_t gsp__topo_from_graphml(gsp_topo_t *t, const char *spec, const char *pa
  * Capacities are read exactly, in millionths of the unit, then scaled by the smallest power of
  * ten that keeps them integers (cap_scale). */
 #define MAX_TOKENS 4
-#define CAP_DECIMALS 6
-#define CAP_UNIT 1000000LL     /* 10^CAP_DECIMALS: capacity 1 */
-#define CAP_MAX 1000000000LL   /* largest capacity of one line */
+#define CAP_DECIMALS GSP__CAP_DECIMALS
+#define CAP_UNIT GSP__CAP_UNIT /* 10^CAP_DECIMALS: capacity 1 */
+#define CAP_MAX GSP__CAP_MAX   /* largest capacity of one line */
 
 /* A positive decimal number ("25", "12.5", "0.125") in millionths. */
-static gsp_err_t parse_capacity(const char *s, int64_t *out) {
+gsp_err_t gsp__topo_parse_capacity(const char *s, int64_t *out) {
     char what[64];
     const char *p = s;
     int64_t whole = 0, frac = 0;
@@ -335,6 +335,11 @@ gsp_err_t gsp__topo_from_file(gsp_topo_t *t, const char *spec, const char *path)
         for (int k = 0; k < ntok; k++) tok[k][tl[k]] = 0;
         bool arrow = ntok >= 3 && !strcmp(tok[1], ">");
         int iu = 0, iv = arrow ? 2 : 1, ic = iv + 1;
+        for (int k = 0; k < ntok; k++)
+            if (!strcmp(tok[k], ">") && !(arrow && k == 1)) {
+                err = gsp_error(GSP_ERR_PARSE, "%s:%lld: expected a one-way link 'u > v' or 'u > v C'", path, (long long)line);
+                goto fail;
+            }
         if (ntok < 2 || (arrow && ntok < 3)) {
             err = gsp_error(GSP_ERR_PARSE, "%s:%lld: expected an edge 'u v' (two node ids or names)", path, (long long)line);
             goto fail;
@@ -346,7 +351,13 @@ gsp_err_t gsp__topo_from_file(gsp_topo_t *t, const char *spec, const char *path)
         }
         int64_t c = CAP_UNIT;
         if (ntok == ic + 1) {
-            if ((err = parse_capacity(tok[ic], &c))) {
+            /* A word where a capacity could be is still what it was before capacities: stray text. */
+            if (!strchr("0123456789.-+", tok[ic][0])) {
+                excerpt(tok[ic], what, sizeof what);
+                err = gsp_error(GSP_ERR_PARSE, "%s:%lld: unexpected text after the edge: '%s'", path, (long long)line, what);
+                goto fail;
+            }
+            if ((err = gsp__topo_parse_capacity(tok[ic], &c))) {
                 err = gsp_error(err, "%s:%lld: %s", path, (long long)line, gsp_errmsg());
                 goto fail;
             }

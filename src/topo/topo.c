@@ -294,6 +294,12 @@ gsp_err_t gsp_topo_product(gsp_topo_t *t, gsp_topo_t *a, gsp_topo_t *b) {
         goto fail;
     }
     snprintf(spec, len, "product(%s,%s)", a->spec, b->spec);
+    if (gsp_topo_is_fabric(a) || gsp_topo_is_fabric(b)) {
+        err = gsp_error(GSP_ERR_NOTAPPLIC, "%s: a product of fabrics (capacities or switches) is not supported; give the capacities to the "
+                                           "product of Cayley graphs instead: product(A,B)@C1,C2,...",
+                        spec);
+        goto fail;
+    }
     if (!gsp_mul_ok(a->n, b->n, &n) || !gsp_mul_ok(a->m, b->n, &ma) ||
         !gsp_mul_ok(b->m, a->n, &mb) || !gsp_add_ok(ma, mb, &m)) {
         err = gsp_error(GSP_ERR_OVERFLOW, "%s: size overflows", spec);

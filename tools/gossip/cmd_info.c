@@ -104,18 +104,31 @@ static void print_set(const gsp_topo_t *t, const int64_t *set, int64_t len) {
     printf("}");
 }
 
-/* The capacity of arc a in the file's unit, as text (exact: cap / cap_scale, a power of ten). */
+/* A capacity c / cap_scale in the file's unit, exactly: a decimal when it has one, else a
+ * fraction (a fat tree's uplinks may carry 4/3). */
 static void cap_text(const gsp_topo_t *t, int64_t c, char *out, size_t size) {
-    int64_t sc = t->cap_scale > 0 ? t->cap_scale : 1;
-    int dec = 0;
-    for (int64_t k = sc; k > 1 && dec < 18; k /= 10) dec++;
-    if (dec == 0) snprintf(out, size, "%lld", (long long)c);
-    else {
-        snprintf(out, size, "%lld.%0*lld", (long long)(c / sc), dec & 31, (long long)(c % sc));
-        size_t l = strlen(out);
-        while (l > 0 && out[l - 1] == '0') out[--l] = 0;
-        if (l > 0 && out[l - 1] == '.') out[--l] = 0;
+    int64_t num = c, den = t->cap_scale > 0 ? t->cap_scale : 1, a = num, b = den;
+    while (b) {
+        int64_t r = a % b;
+        a = b;
+        b = r;
     }
+    num /= a, den /= a;
+    int64_t d = den, p10 = 1;
+    int dec = 0;
+    while (d % 10 == 0 || d % 2 == 0 || d % 5 == 0) {
+        if (d % 10 == 0) d /= 10;
+        else if (d % 2 == 0) d /= 2;
+        else d /= 5;
+    }
+    if (d != 1 || den > 1000000000000LL) {
+        snprintf(out, size, "%lld/%lld", (long long)num, (long long)den);
+        return;
+    }
+    while (p10 % den) p10 *= 10, dec++;
+    int64_t scaled = num * (p10 / den);
+    if (dec == 0) snprintf(out, size, "%lld", (long long)num);
+    else snprintf(out, size, "%lld.%0*lld", (long long)(scaled / p10), dec & 15, (long long)(scaled % p10));
 }
 
 /* Work of the optimum: about N maximum flows on m arcs, each a few BFS phases. Plain graphs
@@ -352,11 +365,14 @@ static int run(int argc, char **argv) {
             int64_t lo = INT64_MAX, hi = 0;
             for (int64_t e = 0; e < t.m; e++) lo = t.cap[e] < lo ? t.cap[e] : lo, hi = t.cap[e] > hi ? t.cap[e] : hi;
             char b[48];
+            double sc = (double)t.cap_scale;
             gsp_jw_obj_begin(&w);
+            gsp_jw_key(&w, "min"); gsp_jw_num(&w, (double)lo / sc);
+            gsp_jw_key(&w, "max"); gsp_jw_num(&w, (double)hi / sc);
             cap_text(&t, lo, b, sizeof b);
-            gsp_jw_key(&w, "min"); gsp_jw_raw(&w, b);
+            gsp_jw_key(&w, "min_exact"); gsp_jw_str(&w, b);
             cap_text(&t, hi, b, sizeof b);
-            gsp_jw_key(&w, "max"); gsp_jw_raw(&w, b);
+            gsp_jw_key(&w, "max_exact"); gsp_jw_str(&w, b);
             gsp_jw_obj_end(&w);
         } else
             gsp_jw_null(&w);
@@ -468,7 +484,10 @@ static int run(int argc, char **argv) {
             printf("%-19s not applicable (no group given%s%s)\n", "complete rotation", iso ? "; see " : "", iso ? iso : "");
         }
         if (fabric) {
-            printf("%-19s %lld (the ranks; the other %lld vertices are switches)\n", "compute nodes", (long long)ncompute, (long long)t.nswitch);
+            if (t.nswitch)
+                printf("%-19s %lld (the ranks; the other %lld %s)\n", "compute nodes", (long long)ncompute, (long long)t.nswitch,
+                       t.nswitch == 1 ? "vertex is a switch" : "vertices are switches");
+            else printf("%-19s %lld (every vertex is a rank)\n", "compute nodes", (long long)ncompute);
             if (t.nswitch) {
                 char b[24];
                 int64_t shown = 0;
