@@ -42,6 +42,10 @@ typedef struct {
  * GSP_ERR_RANGE (root not a compute node), GSP_ERR_NOTAPPLIC (another collective),
  * GSP_ERR_OVERFLOW (capacities whose sums leave 62 bits), GSP_ERR_NOMEM. */
 GSP_API gsp_err_t gsp_optimum(const gsp_topo_t *t, gsp_collective_t c, int64_t root, gsp_optimum_t *out);
+/** The four optima at once [out]: out[0] allgather, out[1] reduce-scatter, out[2] allreduce
+ * (from the first two, without computing them again), out[3] broadcast from root. Errors as
+ * gsp_optimum's; on error nothing is left to release. */
+GSP_API gsp_err_t gsp_optimum_all(const gsp_topo_t *t, int64_t root, gsp_optimum_t out[4]);
 /** Releases the cuts of o; a zeroed struct is a no-op. */
 GSP_API void gsp_optimum_destroy(gsp_optimum_t *o);
 

@@ -16,6 +16,12 @@ typedef struct {
     int64_t *res;           /* residual capacity */
     int64_t *first, *list;  /* CSR of arc ids per tail (built by gsp__flow_seal) */
     int64_t *level, *it, *queue, *path;
+    int64_t *dirty;         /* arcs whose residual differs from cap (restored lazily) */
+    int64_t ndirty;
+    uint8_t *is_dirty;
+    int64_t *lab, nlab;     /* the vertices the last BFS labelled */
+    int64_t *adm_head, *adm_next; /* the admissible arcs of a phase, chained per tail */
+    int64_t src, *src_head, *src_next; /* the arcs of source src, chained per head */
     bool sealed;
 } gsp__flow_t;
 
@@ -27,10 +33,12 @@ gsp_err_t gsp__flow_add(gsp__flow_t *f, int64_t u, int64_t v, int64_t c, int64_t
 /* Builds the per-vertex arc lists; no arc may be added afterwards. */
 gsp_err_t gsp__flow_seal(gsp__flow_t *f);
 /* Sets the capacity of arc id (even: the forward arc; odd: the reverse one). */
-static inline void gsp__flow_set_cap(gsp__flow_t *f, int64_t id, int64_t c) { f->cap[id] = c; }
+static inline void gsp__flow_set_cap(gsp__flow_t *f, int64_t id, int64_t c) { f->cap[id] = f->res[id] = c; }
 /* Maximum flow from s to t by Dinic's algorithm, from zero flow, stopping as soon as the value
  * reaches limit (INT64_MAX: no limit). Returns the value (at most limit). O(n^2 m) worst case,
- * a few BFS phases on the shallow networks of fabrics. */
+ * a few BFS phases on the shallow networks of fabrics. Only the arcs the previous flow used are
+ * reset, and each phase's BFS runs backwards from t and stops at s, so a flow that finds t
+ * near s is cheap. */
 int64_t gsp__flow_max(gsp__flow_t *f, int64_t s, int64_t t, int64_t limit);
 /* After gsp__flow_max returned less than its limit: side[x] = 1 for the vertices reachable from
  * s in the residual network (the source side of a minimum cut, the smallest one), else 0. */

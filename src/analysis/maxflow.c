@@ -19,10 +19,18 @@ gsp_err_t gsp__flow_init(gsp__flow_t *f, int64_t n, int64_t max_arcs) {
         (err = gsp_alloc_array((void **)&f->level, n + 1, sizeof *f->level, false)) ||
         (err = gsp_alloc_array((void **)&f->it, n + 1, sizeof *f->it, false)) ||
         (err = gsp_alloc_array((void **)&f->queue, n + 1, sizeof *f->queue, false)) ||
-        (err = gsp_alloc_array((void **)&f->path, n + 1, sizeof *f->path, false))) {
+        (err = gsp_alloc_array((void **)&f->path, n + 1, sizeof *f->path, false)) ||
+        (err = gsp_alloc_array((void **)&f->dirty, a, sizeof *f->dirty, false)) || (err = gsp_alloc_array((void **)&f->is_dirty, a, 1, true)) ||
+        (err = gsp_alloc_array((void **)&f->lab, n + 1, sizeof *f->lab, false)) ||
+        (err = gsp_alloc_array((void **)&f->adm_head, n + 1, sizeof *f->adm_head, false)) ||
+        (err = gsp_alloc_array((void **)&f->adm_next, a, sizeof *f->adm_next, false)) ||
+        (err = gsp_alloc_array((void **)&f->src_head, n + 1, sizeof *f->src_head, false)) ||
+        (err = gsp_alloc_array((void **)&f->src_next, a, sizeof *f->src_next, false))) {
         gsp__flow_destroy(f);
         return err;
     }
+    for (int64_t x = 0; x <= n; x++) f->level[x] = -1, f->adm_head[x] = -1;
+    f->src = -1;
     return GSP_OK;
 }
 
@@ -36,6 +44,13 @@ void gsp__flow_destroy(gsp__flow_t *f) {
     gsp_free(f->it);
     gsp_free(f->queue);
     gsp_free(f->path);
+    gsp_free(f->dirty);
+    gsp_free(f->is_dirty);
+    gsp_free(f->lab);
+    gsp_free(f->adm_head);
+    gsp_free(f->adm_next);
+    gsp_free(f->src_head);
+    gsp_free(f->src_next);
     memset(f, 0, sizeof *f);
 }
 
@@ -44,9 +59,9 @@ gsp_err_t gsp__flow_add(gsp__flow_t *f, int64_t u, int64_t v, int64_t c, int64_t
         return gsp_error(GSP_ERR_INTERNAL, "flow network: arc %lld -> %lld refused", (long long)u, (long long)v);
     int64_t a = f->m;
     f->to[a] = v;
-    f->cap[a] = c;
+    f->cap[a] = f->res[a] = c;
     f->to[a + 1] = u;
-    f->cap[a + 1] = rc;
+    f->cap[a + 1] = f->res[a + 1] = rc;
     f->m += 2;
     if (id) *id = a;
     return GSP_OK;
@@ -60,35 +75,91 @@ gsp_err_t gsp__flow_seal(gsp__flow_t *f) {
     int64_t *pos = f->queue; /* scratch: n entries */
     for (int64_t x = 0; x < f->n; x++) pos[x] = f->first[x];
     for (int64_t a = 0; a < f->m; a++) f->list[pos[f->to[a ^ 1]]++] = a;
+    /* Each list by the degree of the arc's other end, smallest first: the searches reach the
+     * sources through small vertices before they scan a hub's thousand arcs. */
+    int64_t *key = NULL;
+    gsp_err_t err = gsp_alloc_array((void **)&key, f->m + 1, sizeof *key, false);
+    if (err) return err;
+    for (int64_t a = 0; a < f->m; a++) key[a] = f->first[f->to[a] + 1] - f->first[f->to[a]];
+    for (int64_t x = 0; x < f->n; x++) {
+        /* Insertion sort for short lists, a counting pass is not worth it: lists are short
+         * except at hubs, whose neighbours mostly share one degree (already in order). */
+        int64_t b = f->first[x], e = f->first[x + 1];
+        for (int64_t i = b + 1; i < e; i++) {
+            int64_t a = f->list[i], j = i;
+            while (j > b && key[f->list[j - 1]] > key[a]) {
+                f->list[j] = f->list[j - 1];
+                j--;
+            }
+            f->list[j] = a;
+        }
+    }
+    gsp_free(key);
     f->sealed = true;
     return GSP_OK;
 }
 
-/* BFS levels from s over residual arcs; true when t is reached. */
+/* Distances to t over residual arcs (a reverse BFS from t), stopping as soon as s has one:
+ * then every vertex nearer to t than s is labelled, which is all a shortest augmenting path can
+ * use. Only what the last call labelled is cleared, so a sink near its sources costs little
+ * however large the network. The admissible arcs y -> x (level[y] = level[x] + 1) met on the
+ * way are chained per tail (adm_head, adm_next): the blocking flow walks those only, never a
+ * hub's whole list. True when s reaches t. */
 static bool levels(gsp__flow_t *f, int64_t s, int64_t t) {
-    for (int64_t x = 0; x < f->n; x++) f->level[x] = -1;
+    for (int64_t i = 0; i < f->nlab; i++) f->level[f->lab[i]] = -1, f->adm_head[f->lab[i]] = -1;
     int64_t head = 0, tail = 0;
-    f->level[s] = 0;
-    f->queue[tail++] = s;
-    while (head < tail) {
+    f->level[t] = 0;
+    f->queue[tail++] = t;
+    while (head < tail && f->level[s] < 0) {
         int64_t x = f->queue[head++];
         for (int64_t k = f->first[x]; k < f->first[x + 1]; k++) {
-            int64_t a = f->list[k], y = f->to[a];
-            if (f->res[a] > 0 && f->level[y] < 0) {
+            int64_t b = f->list[k], y = f->to[b], a = b ^ 1; /* the arc a = y -> x */
+            if (f->res[a] <= 0) continue;
+            if (f->level[y] < 0) {
                 f->level[y] = f->level[x] + 1;
                 f->queue[tail++] = y;
             }
+            if (f->level[y] == f->level[x] + 1) {
+                f->adm_next[a] = f->adm_head[y];
+                f->adm_head[y] = a;
+                if (y == s) break;
+            }
         }
     }
-    return f->level[t] >= 0;
+    /* The source's arcs into the rest of its last level, through the source's own chains (a
+     * scan of those vertices' lists could meet a hub). */
+    if (f->level[s] >= 0)
+        for (int64_t i = head; i < tail; i++) {
+            int64_t x = f->queue[i];
+            if (f->level[x] != f->level[s] - 1) continue;
+            for (int64_t a = f->src_head[x]; a >= 0; a = f->src_next[a])
+                if (f->res[a] > 0 && f->adm_head[s] != a) f->adm_next[a] = f->adm_head[s], f->adm_head[s] = a;
+        }
+    memcpy(f->lab, f->queue, (size_t)tail * sizeof *f->lab);
+    f->nlab = tail;
+    return f->level[s] >= 0;
 }
 
 int64_t gsp__flow_max(gsp__flow_t *f, int64_t s, int64_t t, int64_t limit) {
-    memcpy(f->res, f->cap, (size_t)f->m * sizeof *f->res);
+    for (int64_t i = 0; i < f->ndirty; i++) {
+        int64_t a = f->dirty[i];
+        f->res[a] = f->cap[a];
+        f->is_dirty[a] = 0;
+    }
+    f->ndirty = 0;
     if (s == t) return limit;
+    if (f->src != s) { /* chain the source's arcs by head */
+        for (int64_t x = 0; x < f->n; x++) f->src_head[x] = -1;
+        for (int64_t k = f->first[s]; k < f->first[s + 1]; k++) {
+            int64_t a = f->list[k];
+            f->src_next[a] = f->src_head[f->to[a]];
+            f->src_head[f->to[a]] = a;
+        }
+        f->src = s;
+    }
     int64_t flow = 0;
     while (flow < limit && levels(f, s, t)) {
-        for (int64_t x = 0; x < f->n; x++) f->it[x] = f->first[x];
+        for (int64_t i = 0; i < f->nlab; i++) f->it[f->lab[i]] = f->adm_head[f->lab[i]];
         /* Blocking flow: advance along admissible arcs, augment at t, retreat from dead ends.
          * path[0..depth) holds the arcs from s to the current vertex u. */
         int64_t depth = 0, u = s;
@@ -102,31 +173,29 @@ int64_t gsp__flow_max(gsp__flow_t *f, int64_t s, int64_t t, int64_t limit) {
                     int64_t a = f->path[i];
                     f->res[a] -= b;
                     f->res[a ^ 1] += b;
+                    if (!f->is_dirty[a]) f->is_dirty[a] = 1, f->dirty[f->ndirty++] = a;
+                    if (!f->is_dirty[a ^ 1]) f->is_dirty[a ^ 1] = 1, f->dirty[f->ndirty++] = a ^ 1;
                     if (f->res[a] == 0 && cut == depth) cut = i;
                 }
                 flow += b;
                 if (flow >= limit) return flow;
                 depth = cut; /* back to the tail of the first saturated arc */
-                u = depth ? f->to[f->path[depth - 1]] : s;
+                            u = depth ? f->to[f->path[depth - 1]] : s;
                 continue;
             }
             int64_t k = f->it[u];
-            for (; k < f->first[u + 1]; k++) {
-                int64_t a = f->list[k];
-                if (f->res[a] > 0 && f->level[f->to[a]] == f->level[u] + 1) break;
-            }
+            while (k >= 0 && !(f->res[k] > 0 && f->level[f->to[k]] == f->level[u] - 1)) k = f->adm_next[k];
             f->it[u] = k;
-            if (k < f->first[u + 1]) {
-                int64_t a = f->list[k];
-                f->path[depth++] = a;
-                u = f->to[a];
+            if (k >= 0) {
+                f->path[depth++] = k;
+                u = f->to[k];
                 continue;
             }
             f->level[u] = -1; /* a dead end this phase */
             if (depth == 0) break;
             depth--;
             u = depth ? f->to[f->path[depth - 1]] : s;
-            f->it[u]++;
+            f->it[u] = f->adm_next[f->it[u]];
         }
     }
     return flow;

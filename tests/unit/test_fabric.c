@@ -215,6 +215,93 @@ static void test_published_optima(void **state) {
     expect_optimum("fattree:4x8:oversub=16", GSP_COLL_ALLGATHER, 2, 3);
 }
 
+/* Larger random fabrics: the optima do not depend on how the vertices are numbered (the order
+ * of the sinks, the order of the searches), and the cut each names has the optimum's ratio. */
+static void test_optimum_relabelled(void **state) {
+    (void)state;
+    gsp_rng_t rng;
+    gsp_rng_seed(&rng, 2024);
+    for (int trial = 0; trial < 40; trial++) {
+        int64_t n = 30 + (int64_t)gsp_rng_below(&rng, 120), narcs = 0;
+        int64_t *arcs = malloc(2 * (size_t)n * 12 * sizeof *arcs), *cap = malloc((size_t)n * 12 * sizeof *cap), *perm = malloc((size_t)n * sizeof *perm),
+                *arcs2 = malloc(2 * (size_t)n * 12 * sizeof *arcs2);
+        uint8_t *sw = calloc((size_t)n, 1), *sw2 = calloc((size_t)n, 1);
+        for (int64_t x = 1; x < n; x++) { /* a random tree keeps it connected, then chords */
+            int64_t y = (int64_t)gsp_rng_below(&rng, (uint64_t)x), c = 1 + (int64_t)gsp_rng_below(&rng, 20);
+            arcs[2 * narcs] = x, arcs[2 * narcs + 1] = y, cap[narcs++] = c;
+            arcs[2 * narcs] = y, arcs[2 * narcs + 1] = x, cap[narcs++] = c + (int64_t)gsp_rng_below(&rng, 3);
+        }
+        for (int64_t e = 0; e < 3 * n; e++) {
+            int64_t x = (int64_t)gsp_rng_below(&rng, (uint64_t)n), y = (int64_t)gsp_rng_below(&rng, (uint64_t)n);
+            if (x != y) arcs[2 * narcs] = x, arcs[2 * narcs + 1] = y, cap[narcs++] = 1 + (int64_t)gsp_rng_below(&rng, 20);
+        }
+        for (int64_t x = 1; x < n; x++) sw[x] = gsp_rng_below(&rng, 3) == 0;
+        for (int64_t x = 0; x < n; x++) perm[x] = x;
+        for (int64_t x = n - 1; x > 0; x--) {
+            int64_t j = (int64_t)gsp_rng_below(&rng, (uint64_t)x + 1), tmp = perm[x];
+            perm[x] = perm[j], perm[j] = tmp;
+        }
+        for (int64_t a = 0; a < 2 * narcs; a++) arcs2[a] = perm[arcs[a]];
+        for (int64_t x = 0; x < n; x++) sw2[perm[x]] = sw[x];
+        gsp_topo_t t, u;
+        assert_int_equal(gsp_topo_from_arcs(&t, n, arcs, cap, narcs, 1, sw, NULL, "random"), GSP_OK);
+        assert_int_equal(gsp_topo_from_arcs(&u, n, arcs2, cap, narcs, 1, sw2, NULL, "relabelled"), GSP_OK);
+        gsp_optimum_t a[4], b[4];
+        assert_int_equal(gsp_optimum_all(&t, 0, a), GSP_OK); /* vertex 0 is never a switch */
+        assert_int_equal(gsp_optimum_all(&u, perm[0], b), GSP_OK);
+        int64_t N = gsp_topo_compute_count(&t);
+        for (int c = 0; c < 4; c++) {
+            if (a[c].num != b[c].num || a[c].den != b[c].den)
+                fail_msg("trial %d, n %lld, optimum %d: %lld/%lld, relabelled %lld/%lld", trial, (long long)n, c, (long long)a[c].num,
+                         (long long)a[c].den, (long long)b[c].num, (long long)b[c].den);
+        }
+        /* The named cut achieves the optimum (allgather; the cut may differ, the ratio not). */
+        int64_t k = 0, cs = 0;
+        uint8_t *in = calloc((size_t)n, 1);
+        for (int64_t i = 0; i < a[0].cut_len; i++) in[a[0].cut[i]] = 1;
+        for (int64_t x = 0; x < n; x++) {
+            k += in[x] && !t.is_switch[x];
+            for (int64_t e = t.off[x]; e < t.off[x + 1]; e++)
+                if (in[x] && !in[t.adj[e]]) cs += t.cap[e];
+        }
+        assert_true(k >= 1 && k < N);
+        assert_true((__int128)N * cs * a[0].den == (__int128)a[0].num * k);
+        for (int c = 0; c < 4; c++) gsp_optimum_destroy(&a[c]), gsp_optimum_destroy(&b[c]);
+        free(in);
+        free(arcs), free(arcs2), free(cap), free(perm), free(sw), free(sw2);
+        gsp_topo_destroy(&t);
+        gsp_topo_destroy(&u);
+    }
+}
+
+/* The one-sink shortcut of Cayley graphs against every sink: the same torus as plain arcs. */
+static void test_cayley_shortcut(void **state) {
+    (void)state;
+    const char *specs[] = {"torus:4x4x4@1,1,0.5", "torus:3x5@2,0.5", "circulant:12:1,5@3,1", "hypercube:4@1,2,3,4"};
+    for (size_t i = 0; i < sizeof specs / sizeof *specs; i++) {
+        gsp_topo_t t = build(specs[i]), u;
+        int64_t *arcs = malloc(2 * (size_t)t.m * sizeof *arcs), k = 0;
+        for (int64_t x = 0; x < t.n; x++)
+            for (int64_t a = t.off[x]; a < t.off[x + 1]; a++) arcs[2 * k] = x, arcs[2 * k + 1] = t.adj[a], k++;
+        assert_int_equal(gsp_topo_from_arcs(&u, t.n, arcs, t.cap, t.m, t.cap_scale, NULL, NULL, "plain"), GSP_OK);
+        assert_null(u.group);
+        gsp_optimum_t a[4], b[4];
+        assert_int_equal(gsp_optimum_all(&t, 0, a), GSP_OK);
+        assert_int_equal(gsp_optimum_all(&u, 0, b), GSP_OK);
+        for (int c = 0; c < 4; c++) {
+            if (a[c].num != b[c].num || a[c].den != b[c].den)
+                fail_msg("%s: %d: %lld/%lld by symmetry, %lld/%lld by every sink", specs[i], c, (long long)a[c].num, (long long)a[c].den,
+                         (long long)b[c].num, (long long)b[c].den);
+            assert_true(b[c].flows >= a[c].flows);
+            gsp_optimum_destroy(&a[c]);
+            gsp_optimum_destroy(&b[c]);
+        }
+        free(arcs);
+        gsp_topo_destroy(&t);
+        gsp_topo_destroy(&u);
+    }
+}
+
 static void test_fabric_families(void **state) {
     (void)state;
     gsp_topo_t t = build("dgx:8x2");
@@ -339,6 +426,7 @@ static void test_plan_refuses_fabrics(void **state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_maxflow),           cmocka_unit_test(test_optimum_brute_force), cmocka_unit_test(test_published_optima),
+        cmocka_unit_test(test_cayley_shortcut), cmocka_unit_test(test_optimum_relabelled),
         cmocka_unit_test(test_fabric_families),   cmocka_unit_test(test_fabric_files),        cmocka_unit_test(test_plan_refuses_fabrics),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

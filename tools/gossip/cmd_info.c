@@ -198,8 +198,7 @@ static int run(int argc, char **argv) {
         if (!t.is_switch || !t.is_switch[x]) root = x;
     /* The optimum: always on a fabric, on other graphs where N max-flows are cheap. */
     if (want_optimum && (fabric || (json && (double)ncompute * (double)(t.m + t.n) <= (double)INFO_OPTIMUM_WORK))) {
-        for (int i = 0; i < 4; i++)
-            if ((err = gsp_optimum(&t, opt_coll[i], root, &opt[i]))) goto fail;
+        if ((err = gsp_optimum_all(&t, root, opt))) goto fail;
         have_opt = true;
     }
     if ((err = gsp_vertex_transitive(&t, &vt))) goto fail;
