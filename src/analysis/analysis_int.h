@@ -22,6 +22,7 @@ typedef struct {
     int64_t *lab, nlab;     /* the vertices the last BFS labelled */
     int64_t *adm_head, *adm_next; /* the admissible arcs of a phase, chained per tail */
     int64_t src, *src_head, *src_next; /* the arcs of source src, chained per head */
+    int64_t scanned;        /* list entries the last BFS scanned */
     bool sealed;
 } gsp__flow_t;
 

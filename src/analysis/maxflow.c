@@ -105,24 +105,41 @@ gsp_err_t gsp__flow_seal(gsp__flow_t *f) {
  * however large the network. The admissible arcs y -> x (level[y] = level[x] + 1) met on the
  * way are chained per tail (adm_head, adm_next): the blocking flow walks those only, never a
  * hub's whole list. True when s reaches t. */
-static bool levels(gsp__flow_t *f, int64_t s, int64_t t) {
+#define HUB_DEGREE 64
+
+static bool levels(gsp__flow_t *f, int64_t s, int64_t t, bool full) {
+    f->scanned = 0;
     for (int64_t i = 0; i < f->nlab; i++) f->level[f->lab[i]] = -1, f->adm_head[f->lab[i]] = -1;
     int64_t head = 0, tail = 0;
     f->level[t] = 0;
     f->queue[tail++] = t;
-    while (head < tail && f->level[s] < 0) {
-        int64_t x = f->queue[head++];
+    while (head < tail) {
+        int64_t x = f->queue[head];
+        /* Once s has a level, the vertices of the level before it are finished (they give
+         * the phase its paths), but no hub: its thousand arcs would cost more than they give. */
+        if (f->level[s] >= 0 && f->level[x] >= f->level[s] - !full) break;
+        head++;
+        f->scanned += f->first[x + 1] - f->first[x];
+        if (!full && f->level[s] >= 0 && f->first[x + 1] - f->first[x] > HUB_DEGREE) continue;
         for (int64_t k = f->first[x]; k < f->first[x + 1]; k++) {
             int64_t b = f->list[k], y = f->to[b], a = b ^ 1; /* the arc a = y -> x */
             if (f->res[a] <= 0) continue;
             if (f->level[y] < 0) {
                 f->level[y] = f->level[x] + 1;
                 f->queue[tail++] = y;
+                /* Fed by the source: s is one step further, and the search need not go deeper
+                 * (nor scan the rest of a hub's list). */
+                for (int64_t c = !full && y != s && f->level[s] < 0 ? f->src_head[y] : -1; c >= 0; c = f->src_next[c])
+                    if (f->res[c] > 0) {
+                        f->level[s] = f->level[y] + 1;
+                        f->queue[tail++] = s;
+                        break;
+                    }
             }
             if (f->level[y] == f->level[x] + 1) {
                 f->adm_next[a] = f->adm_head[y];
                 f->adm_head[y] = a;
-                if (y == s) break;
+                if (!full && f->level[s] >= 0 && f->first[x + 1] - f->first[x] > HUB_DEGREE) break;
             }
         }
     }
@@ -157,8 +174,14 @@ int64_t gsp__flow_max(gsp__flow_t *f, int64_t s, int64_t t, int64_t limit) {
         }
         f->src = s;
     }
-    int64_t flow = 0;
-    while (flow < limit && levels(f, s, t)) {
+    int64_t flow = 0, paths = 2, carried = 0;
+    f->scanned = 0;
+    /* A phase that scanned much to find a single small path (a sink fed by many small sources,
+     * one at a time, far away) makes the next one search the whole level graph, as Dinic's
+     * algorithm does: all those paths in one phase. */
+    while (flow < limit && levels(f, s, t, paths < 2 && f->scanned > 16 * HUB_DEGREE && carried < (limit - flow) / 8)) {
+        paths = 0;
+        carried = 0;
         for (int64_t i = 0; i < f->nlab; i++) f->it[f->lab[i]] = f->adm_head[f->lab[i]];
         /* Blocking flow: advance along admissible arcs, augment at t, retreat from dead ends.
          * path[0..depth) holds the arcs from s to the current vertex u. */
@@ -178,6 +201,8 @@ int64_t gsp__flow_max(gsp__flow_t *f, int64_t s, int64_t t, int64_t limit) {
                     if (f->res[a] == 0 && cut == depth) cut = i;
                 }
                 flow += b;
+                paths++;
+                carried += b;
                 if (flow >= limit) return flow;
                 depth = cut; /* back to the tail of the first saturated arc */
                             u = depth ? f->to[f->path[depth - 1]] : s;

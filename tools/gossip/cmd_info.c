@@ -131,9 +131,11 @@ static void cap_text(const gsp_topo_t *t, int64_t c, char *out, size_t size) {
     else snprintf(out, size, "%lld.%0*lld", (long long)(scaled / p10), dec & 15, (long long)(scaled % p10));
 }
 
-/* Work of the optimum: about N maximum flows on m arcs, each a few BFS phases. Plain graphs
- * above this get no optimum (fabrics always do). */
+/* Work of the optimum: about N maximum flows, each at worst a few passes over the m arcs (a
+ * hub's). Plain graphs above the first limit get no optimum in --json; fabrics above the second
+ * (minutes) get none, and say so. */
 #define INFO_OPTIMUM_WORK 200000000LL
+#define INFO_OPTIMUM_WORK_FABRIC 20000000000LL
 
 static int run(int argc, char **argv) {
     const char *spec = NULL;
@@ -197,7 +199,9 @@ static int run(int argc, char **argv) {
     for (int64_t x = 0; x < t.n && root < 0; x++)
         if (!t.is_switch || !t.is_switch[x]) root = x;
     /* The optimum: always on a fabric, on other graphs where N max-flows are cheap. */
-    if (want_optimum && (fabric || (json && (double)ncompute * (double)(t.m + t.n) <= (double)INFO_OPTIMUM_WORK))) {
+    double opt_work = (double)ncompute * (double)(t.m + t.n);
+    bool opt_skipped = want_optimum && fabric && opt_work > (double)INFO_OPTIMUM_WORK_FABRIC;
+    if (want_optimum && !opt_skipped && (fabric || (json && opt_work <= (double)INFO_OPTIMUM_WORK))) {
         if ((err = gsp_optimum_all(&t, root, opt))) goto fail;
         have_opt = true;
     }
@@ -513,6 +517,9 @@ static int run(int argc, char **argv) {
                 printf("%s\n", shown > 8 ? " ..." : "");
             }
         }
+        if (opt_skipped)
+            printf("%-19s not computed: %lld compute nodes x %lld vertices and arcs is above %.0e (N max-flows)\n", "optimum", (long long)ncompute,
+                   (long long)(t.m + t.n), (double)INFO_OPTIMUM_WORK_FABRIC);
         if (have_opt) {
             static const char *const label[4] = {"  allgather", "  reduce-scatter", "  allreduce", "  broadcast"};
             printf("%-19s algbw = M / T*, exact, in the capacities' unit%s\n", "optimum", t.cap ? "" : " (1 per arc)");
