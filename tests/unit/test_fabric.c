@@ -221,8 +221,8 @@ static void test_optimum_relabelled(void **state) {
     (void)state;
     gsp_rng_t rng;
     gsp_rng_seed(&rng, 2024);
-    for (int trial = 0; trial < 40; trial++) {
-        int64_t n = 30 + (int64_t)gsp_rng_below(&rng, 120), narcs = 0;
+    for (int trial = 0; trial < 60; trial++) {
+        int64_t n = 30 + (int64_t)gsp_rng_below(&rng, 170), narcs = 0;
         int64_t *arcs = malloc(2 * (size_t)n * 12 * sizeof *arcs), *cap = malloc((size_t)n * 12 * sizeof *cap), *perm = malloc((size_t)n * sizeof *perm),
                 *arcs2 = malloc(2 * (size_t)n * 12 * sizeof *arcs2);
         uint8_t *sw = calloc((size_t)n, 1), *sw2 = calloc((size_t)n, 1);
@@ -236,6 +236,15 @@ static void test_optimum_relabelled(void **state) {
             if (x != y) arcs[2 * narcs] = x, arcs[2 * narcs + 1] = y, cap[narcs++] = 1 + (int64_t)gsp_rng_below(&rng, 20);
         }
         for (int64_t x = 1; x < n; x++) sw[x] = gsp_rng_below(&rng, 3) == 0;
+        if (trial % 2) /* two hubs (switches on a link from every vertex: the searches' hard case) */
+            for (int64_t h = n - 2; h < n; h++) {
+                sw[h] = 1;
+                for (int64_t x = 0; x < n - 2 && narcs + 2 <= n * 12; x++) {
+                    int64_t c = 1 + (int64_t)gsp_rng_below(&rng, 4);
+                    arcs[2 * narcs] = x, arcs[2 * narcs + 1] = h, cap[narcs++] = c;
+                    arcs[2 * narcs] = h, arcs[2 * narcs + 1] = x, cap[narcs++] = c;
+                }
+            }
         for (int64_t x = 0; x < n; x++) perm[x] = x;
         for (int64_t x = n - 1; x > 0; x--) {
             int64_t j = (int64_t)gsp_rng_below(&rng, (uint64_t)x + 1), tmp = perm[x];
