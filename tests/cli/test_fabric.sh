@@ -15,7 +15,7 @@ jqcheck '.optimum.allgather.binding_cut | length == 18 and (index("b0.gpu0") == 
 jqcheck '.optimum.reduce_scatter.algbw == "1040/3" and .optimum.allreduce.algbw == "520/3"'
 jqcheck '.optimum.broadcast.algbw == "200" and .optimum.broadcast.root == "b0.gpu0" and (.optimum.broadcast.binding_cut | length) == 9'
 jqcheck '.optimum.allreduce.binding_cut_reduce_scatter | length == 18'
-jqcheck '.lower_bound == null and .nodes == 19'
+jqcheck '.lower_bound == null and .nodes == 19 and (.ranks | length) == 16 and .ranks[0] == "b0.gpu0" and .ranks[15] == "b1.gpu7"'
 expect 0 info mi250:2 --json
 jqcheck '.optimum.allgather.algbw == "5312/15" and (.optimum.allgather.algbw_value * 100 | round) == 35413'
 jqcheck '.optimum.allgather.binding_cut | length == 31'
@@ -41,6 +41,10 @@ expect 0 info dgx:8x2 --root b1.gpu3 --json
 jqcheck '.optimum.broadcast.root == "b1.gpu3" and .optimum.broadcast.algbw == "200"'
 expect 2 info dgx:8x2 --root ib
 expect 2 info dgx:8x2 --root nowhere
+expect 2 info dgx:8x2 --root b0.gpu1 --no-optimum
+expect 2 info torus:4x4 --root 3
+expect 0 info torus:4x4 --root 3 --json
+jqcheck '.optimum.broadcast.root == "3" and .optimum.broadcast.algbw == "4"'
 expect 0 info dgx:8x2 --no-optimum --json
 jqcheck '.optimum == null'
 

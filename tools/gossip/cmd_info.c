@@ -198,6 +198,10 @@ static int run(int argc, char **argv) {
     }
     for (int64_t x = 0; x < t.n && root < 0; x++)
         if (!t.is_switch || !t.is_switch[x]) root = x;
+    if (root_name && (!want_optimum || (!fabric && !json))) {
+        gsp_topo_destroy(&t);
+        return cli_usage_error("info: --root applies to the throughput optimum (on a fabric, or with --json)");
+    }
     /* The optimum: always on a fabric, on other graphs where N max-flows are cheap. */
     double opt_work = (double)ncompute * (double)(t.m + t.n);
     bool opt_skipped = want_optimum && fabric && opt_work > (double)INFO_OPTIMUM_WORK_FABRIC;
@@ -363,6 +367,15 @@ static int run(int argc, char **argv) {
             if (t.is_switch[x]) gsp_jw_str(&w, gsp_topo_node_name(&t, x, b));
         }
         gsp_jw_arr_end(&w);
+        if (t.nswitch) { /* rank r is the r-th vertex that is not a switch */
+            gsp_jw_key(&w, "ranks");
+            gsp_jw_arr_begin(&w);
+            for (int64_t x = 0; x < t.n; x++) {
+                char b[24];
+                if (!t.is_switch[x]) gsp_jw_str(&w, gsp_topo_node_name(&t, x, b));
+            }
+            gsp_jw_arr_end(&w);
+        }
         gsp_jw_key(&w, "capacities");
         if (t.cap) {
             int64_t lo = INT64_MAX, hi = 0;
