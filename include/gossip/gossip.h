@@ -11,6 +11,7 @@
 #include "gossip/model.h"
 #include "gossip/topo.h"
 #include "gossip/analysis.h"
+#include "gossip/fabric.h"
 #include "gossip/bounds.h"
 #include "gossip/scatter.h"
 #include "gossip/problemb.h"

@@ -83,6 +83,14 @@ typedef struct gsp_topo {
     /* Edge-list files with host names (or 1-based ids): the name of each node as the file
      * writes it, index order; NULL when the file numbers its nodes 0..n-1. */
     char **names;
+    /* Fabrics (docs/fabrics.md): link capacities and switches. cap[a] is the capacity of arc a
+     * (CSR order) in units of 1/cap_scale of the file's unit (GB/s, or any consistent unit);
+     * cap == NULL means every arc has capacity 1 and cap_scale is 1. is_switch[x] != 0 marks a
+     * vertex that forwards but never computes (not a rank); is_switch == NULL: no switches. */
+    int64_t *cap;
+    int64_t cap_scale;
+    uint8_t *is_switch;
+    int64_t nswitch;      /* vertices with is_switch[x] != 0 */
 } gsp_topo_t;
 
 /** Parses a spec and builds its topology into caller storage `t` [out].
@@ -104,6 +112,23 @@ GSP_API gsp_err_t gsp_topo_product(gsp_topo_t *t, gsp_topo_t *a, gsp_topo_t *b);
  * merged; self-loops and ids outside [0, n) are GSP_ERR_RANGE. */
 GSP_API gsp_err_t gsp_topo_from_edges(gsp_topo_t *t, int64_t n, const int64_t *edges, int64_t nedges,
                               bool directed, const char *spec);
+
+/** Builds a fabric [out] from narcs arcs arcs[2a] -> arcs[2a+1] [in] of capacity cap[a] /
+ * cap_scale [in; NULL: capacity 1 each] on n vertices, of which those with is_switch[x] != 0
+ * [in, copied; NULL: none] are switches. Parallel arcs are one arc whose capacity is the sum
+ * (two 50 GB/s lanes are a 100 GB/s link); arcs are in ascending target order per vertex.
+ * names [in, copied; NULL: none] gives each vertex's name. Errors: GSP_ERR_RANGE (a vertex
+ * outside [0, n), a self-loop, a capacity <= 0, a switch set that holds every vertex),
+ * GSP_ERR_OVERFLOW (a summed capacity beyond 2^62), GSP_ERR_TOOBIG, GSP_ERR_NOMEM. O(n + m log m). */
+GSP_API gsp_err_t gsp_topo_from_arcs(gsp_topo_t *t, int64_t n, const int64_t *arcs, const int64_t *cap, int64_t narcs,
+                                     int64_t cap_scale, const uint8_t *is_switch, const char *const *names, const char *spec);
+/** True when t has switches or link capacities (a fabric): its ranks are not simply its
+ * vertices with unit links, and the round-based planners do not apply. */
+GSP_API bool gsp_topo_is_fabric(const gsp_topo_t *t);
+/** Number of compute vertices (ranks): n minus the switches. */
+GSP_API int64_t gsp_topo_compute_count(const gsp_topo_t *t);
+/** The name of vertex x: t->names[x], or its index written into buf [out, 24 bytes]. */
+GSP_API const char *gsp_topo_node_name(const gsp_topo_t *t, int64_t x, char *buf);
 
 /** Index of the arc from x to y, or -1. O(degree). */
 GSP_API int64_t gsp_topo_arc_index(const gsp_topo_t *t, int64_t x, int64_t y);

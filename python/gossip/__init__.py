@@ -226,6 +226,8 @@ def topology(spec, spectrum=True, rotation=True):
     average_distance (exact, or estimated on large graphs: _exact, _stderr), distance_counts,
     distinct_eigenvalues, spectrum, vertex_transitive, isomorphic_to, cayley_graph,
     complete_rotation, bounds and lower_bound (allgather, one packet per arc per round), seconds.
+    Not yet here: the fabric keys of `gossip info --json` (compute_nodes, switches, ranks,
+    capacities, optimum; docs/fabrics.md) — use the CLI for those.
     spectrum, rotation [bool]: False skips the spectrum or the complete-rotation search."""
     t0 = time.perf_counter()
     tp = _Topology(spec)

@@ -67,7 +67,8 @@ class Topo(Structure):  # topo.h
     _fields_ = [("n", i64), ("m", i64), ("off", p_i64), ("adj", p_i64), ("dmin", i64), ("dmax", i64),
                 ("in_dmin", i64), ("in_dmax", i64), ("directed", c_bool), ("spec", c_char_p),
                 ("group", c_void_p), ("gens", p_i64), ("ngens", c_int), ("fa", c_void_p), ("fb", c_void_p),
-                ("names", POINTER(c_char_p))]
+                ("names", POINTER(c_char_p)), ("cap", p_i64), ("cap_scale", i64), ("is_switch", POINTER(ctypes.c_uint8)),
+                ("nswitch", i64)]
 
 
 class Distances(Structure):  # analysis.h

@@ -55,6 +55,10 @@ gsp_err_t gsp_mpi_ctx_create(const char *spec, MPI_Comm comm, gsp_mpi_ctx_t **ou
     MPI_Comm_size(comm, &c->size);
     MPI_Comm_rank(comm, &c->rank);
     if ((err = gsp_topo_from_spec(&c->topo, spec))) goto fail;
+    if (gsp_topo_is_fabric(&c->topo)) { /* its ranks are not its vertices, its links not equal */
+        err = gsp_error(GSP_ERR_UNSUPPORTED, "%s: running on fabrics (switches or link capacities) is not yet supported", spec);
+        goto fail;
+    }
     if (c->topo.n != c->size) {
         err = gsp_error(GSP_ERR_INVAL, "%s has %lld nodes but the communicator has %d ranks", spec, (long long)c->topo.n, c->size);
         goto fail;

@@ -12,7 +12,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "gossip/topo.h"
+#include "topo/topo_int.h"
 
 /* Reads one signed integer, skipping blanks; false if there is none or it overflows. */
 static bool read_int(char **p, int64_t *out) {
@@ -113,6 +113,96 @@ static void excerpt(const char *p, char *out, size_t cap) {
 
 gsp_err_t gsp__topo_from_graphml(gsp_topo_t *t, const char *spec, const char *path);
 
+/* Fabric lines: "u v C" (a link of capacity C each way), "u > v [C]" (one way), "switch NAME...".
+ * Capacities are read exactly, in millionths of the unit, then scaled by the smallest power of
+ * ten that keeps them integers (cap_scale). */
+#define MAX_TOKENS 4
+#define CAP_DECIMALS GSP__CAP_DECIMALS
+#define CAP_UNIT GSP__CAP_UNIT /* 10^CAP_DECIMALS: capacity 1 */
+#define CAP_MAX GSP__CAP_MAX   /* largest capacity of one line */
+
+/* A positive decimal number ("25", "12.5", "0.125") in millionths. */
+gsp_err_t gsp__topo_parse_capacity(const char *s, int64_t *out) {
+    char what[64];
+    const char *p = s;
+    int64_t whole = 0, frac = 0;
+    int digits = 0, decimals = 0;
+    for (; isdigit((unsigned char)*p); p++, digits++)
+        if (whole <= CAP_MAX) whole = whole * 10 + (*p - '0');
+    if (*p == '.') {
+        for (p++; isdigit((unsigned char)*p); p++, decimals++) {
+            if (decimals < CAP_DECIMALS) {
+                frac = frac * 10 + (*p - '0');
+            } else if (*p != '0') {
+                excerpt(s, what, sizeof what);
+                return gsp_error(GSP_ERR_PARSE, "capacity '%s' has more than %d decimals", what, CAP_DECIMALS);
+            }
+        }
+    }
+    excerpt(s, what, sizeof what);
+    if (*s == '-' && isdigit((unsigned char)s[1])) return gsp_error(GSP_ERR_RANGE, "capacity '%s' is negative", what);
+    if (*p || digits + decimals == 0 || (*s == '.' && digits == 0 && decimals == 0))
+        return gsp_error(GSP_ERR_PARSE, "'%s' is not a capacity (a positive number such as 25 or 12.5, in GB/s or any one unit)", what);
+    if (whole > CAP_MAX) return gsp_error(GSP_ERR_RANGE, "capacity '%s' is above %lld", what, (long long)CAP_MAX);
+    for (int k = decimals; k < CAP_DECIMALS; k++) frac *= 10;
+    int64_t v = whole * CAP_UNIT + frac;
+    if (v <= 0) return gsp_error(GSP_ERR_RANGE, "capacity '%s' is not positive (a link of no capacity is no link: leave it out)", what);
+    *out = v;
+    return GSP_OK;
+}
+
+/* The state of the node-name resolution of one file. */
+typedef struct {
+    const char *path;
+    int64_t line, n, minid, maxid;
+    bool named, saw_int;
+    names_t nm;
+} reader_t;
+
+/* The id of a token: an integer id (>= 0) or, for a name, -1 - its index. */
+static gsp_err_t resolve(reader_t *r, const char *tok, int64_t *id) {
+    char what[64];
+    const char *q = tok;
+    char *end;
+    bool integer = false;
+    if (isdigit((unsigned char)*q) || *q == '-' || *q == '+') {
+        errno = 0;
+        long long v = strtoll(q, &end, 10);
+        integer = end != q && *end == 0 && errno != ERANGE;
+        *id = v;
+    }
+    /* Integer ids or names, not both: a stray word among ids is a typo, not a host. */
+    if (integer ? r->named : r->saw_int) {
+        excerpt(tok, what, sizeof what);
+        return gsp_error(GSP_ERR_PARSE, "%s:%lld: '%s' %s; use integer ids or names throughout", r->path, (long long)r->line, what,
+                         integer ? "is an integer id, but earlier lines name their nodes" : "is a name, but earlier lines use integer ids");
+    }
+    r->saw_int |= integer;
+    if (!integer) {
+        for (const char *c = tok; *c; c++)
+            if (!isalnum((unsigned char)*c) && !strchr("._-:@/[]", *c)) {
+                excerpt(tok, what, sizeof what);
+                return gsp_error(GSP_ERR_PARSE, "%s:%lld: '%s' is neither an integer id nor a node name", r->path, (long long)r->line, what);
+            }
+        if (r->n > 0) {
+            excerpt(tok, what, sizeof what);
+            return gsp_error(GSP_ERR_PARSE, "%s:%lld: node name '%s' with a 'nodes' line (which numbers nodes 0..N-1)", r->path,
+                             (long long)r->line, what);
+        }
+        r->named = true;
+        gsp_err_t err = names_id(&r->nm, tok, id);
+        if (err) return err;
+        *id = -1 - *id; /* names are negative until the end */
+        return GSP_OK;
+    }
+    if (*id < 0) return gsp_error(GSP_ERR_RANGE, "%s:%lld: negative node id %lld", r->path, (long long)r->line, (long long)*id);
+    int64_t hi = r->n > 0 ? r->n - 1 : GSP_MAX_ARCS - 1;
+    if (*id > hi) return gsp_error(GSP_ERR_RANGE, "%s:%lld: node id out of range 0..%lld", r->path, (long long)r->line, (long long)hi);
+    if (*id < r->minid) r->minid = *id;
+    if (*id > r->maxid) r->maxid = *id;
+    return GSP_OK;
+}
+
 /* GraphML: named *.graphml, or an XML document ('<' first). */
 static bool is_graphml(const char *path) {
     size_t len = strlen(path);
@@ -128,12 +218,17 @@ static bool is_graphml(const char *path) {
 gsp_err_t gsp__topo_from_file(gsp_topo_t *t, const char *spec, const char *path) {
     if (is_graphml(path)) return gsp__topo_from_graphml(t, spec, path);
     gsp_err_t err = GSP_OK;
-    gsp_vec_t edges = {0};
-    bool directed = false, seen_edge = false;
-    int64_t n = -1, maxid = -1, line = 0, nodes_line = 0, minid = INT64_MAX;
-    bool named = false, saw_int = false;
-    names_t nm;
-    memset(&nm, 0, sizeof nm);
+    gsp_vec_t edges = {0}, caps = {0}, oneway = {0}, switches = {0}, switch_lines = {0};
+    bool directed = false, seen_edge = false, fabric = false;
+    int64_t n = -1, line = 0, nodes_line = 0;
+    reader_t rs;
+    memset(&rs, 0, sizeof rs);
+    rs.path = path;
+    rs.n = -1;
+    rs.maxid = -1;
+    rs.minid = INT64_MAX;
+    int64_t *arcs = NULL, *acap = NULL;
+    uint8_t *sw = NULL;
     char buf[LINE_MAX_BYTES], what[64];
     size_t len;
     /* Edges are held until the graph is built: bound them by the memory limit too. */
@@ -144,6 +239,7 @@ gsp_err_t gsp__topo_from_file(gsp_topo_t *t, const char *spec, const char *path)
     int rc;
     while ((rc = read_line(f, buf, &len)) != 0) {
         line++;
+        rs.line = line;
         if (rc == -1) {
             err = gsp_error(GSP_ERR_PARSE, "%s:%lld: line longer than %d bytes (not an edge list?)", path, (long long)line, LINE_MAX_BYTES);
             goto fail;
@@ -193,72 +289,86 @@ gsp_err_t gsp__topo_from_file(gsp_topo_t *t, const char *spec, const char *path)
                 goto fail;
             }
             nodes_line = line;
+            rs.n = n;
             continue;
         }
-        /* Two tokens: integer ids or names (letters, digits, '.', '-', '_', ':'). */
-        char *tok[2];
-        size_t tl[2];
-        for (int k = 0; k < 2; k++) {
-            while (*p == ' ' || *p == '\t' || *p == ',') p++;
-            tok[k] = p;
-            while (*p && !isspace((unsigned char)*p) && *p != ',') p++;
-            tl[k] = (size_t)(p - tok[k]);
+        if (strncmp(p, "switch", 6) == 0 && (p[6] == 0 || isspace((unsigned char)p[6]))) {
+            int names_here = 0;
+            for (p += 6;;) {
+                while (*p == ' ' || *p == '\t' || *p == ',' || *p == '\r') p++;
+                if (!*p) break;
+                char *name = p;
+                while (*p && !isspace((unsigned char)*p) && *p != ',') p++;
+                char save = *p;
+                *p = 0;
+                int64_t id;
+                if ((err = resolve(&rs, name, &id))) goto fail;
+                if ((err = gsp_vec_push(&switches, id)) || (err = gsp_vec_push(&switch_lines, line))) goto fail;
+                *p = save;
+                names_here++;
+            }
+            if (!names_here) {
+                err = gsp_error(GSP_ERR_PARSE, "%s:%lld: 'switch' names no node (switch NAME [NAME ...])", path, (long long)line);
+                goto fail;
+            }
+            fabric = true;
+            continue;
         }
-        while (isspace((unsigned char)*p) || *p == ',') p++;
-        if (tl[0] == 0 || tl[1] == 0) {
+        /* Tokens: "u v", "u v C", "u > v" or "u > v C": integer ids or
+         * names (letters, digits, '.', '-', '_', ':', '@', '/', '[', ']'). */
+        char *tok[MAX_TOKENS];
+        size_t tl[MAX_TOKENS];
+        int ntok = 0;
+        for (;;) {
+            while (*p == ' ' || *p == '\t' || *p == ',' || *p == '\r') p++;
+            if (!*p) break;
+            if (ntok == MAX_TOKENS) {
+                excerpt(p, what, sizeof what);
+                err = gsp_error(GSP_ERR_PARSE, "%s:%lld: unexpected text after the edge: '%s'", path, (long long)line, what);
+                goto fail;
+            }
+            tok[ntok] = p;
+            while (*p && !isspace((unsigned char)*p) && *p != ',') p++;
+            tl[ntok] = (size_t)(p - tok[ntok]);
+            ntok++;
+        }
+        for (int k = 0; k < ntok; k++) tok[k][tl[k]] = 0;
+        bool arrow = ntok >= 3 && !strcmp(tok[1], ">");
+        int iu = 0, iv = arrow ? 2 : 1, ic = iv + 1;
+        for (int k = 0; k < ntok; k++)
+            if (!strcmp(tok[k], ">") && !(arrow && k == 1)) {
+                err = gsp_error(GSP_ERR_PARSE, "%s:%lld: expected a one-way link 'u > v' or 'u > v C'", path, (long long)line);
+                goto fail;
+            }
+        if (ntok < 2 || (arrow && ntok < 3)) {
             err = gsp_error(GSP_ERR_PARSE, "%s:%lld: expected an edge 'u v' (two node ids or names)", path, (long long)line);
             goto fail;
         }
-        if (*p) {
-            excerpt(p, what, sizeof what);
-            err = gsp_error(GSP_ERR_PARSE, "%s:%lld: unexpected text after the edge: '%s'", path,
-                            (long long)line, what);
+        if (ntok > ic + 1) {
+            excerpt(tok[ic + 1], what, sizeof what);
+            err = gsp_error(GSP_ERR_PARSE, "%s:%lld: unexpected text after the edge: '%s'", path, (long long)line, what);
             goto fail;
         }
+        int64_t c = CAP_UNIT;
+        if (ntok == ic + 1) {
+            /* A word where a capacity could be is still what it was before capacities: stray text. */
+            if (!strchr("0123456789.-+", tok[ic][0])) {
+                excerpt(tok[ic], what, sizeof what);
+                err = gsp_error(GSP_ERR_PARSE, "%s:%lld: unexpected text after the edge: '%s'", path, (long long)line, what);
+                goto fail;
+            }
+            if ((err = gsp__topo_parse_capacity(tok[ic], &c))) {
+                err = gsp_error(err, "%s:%lld: %s", path, (long long)line, gsp_errmsg());
+                goto fail;
+            }
+            fabric = true;
+        }
+        if (arrow) fabric = true;
         int64_t id[2];
-        for (int k = 0; k < 2; k++) {
-            char save = tok[k][tl[k]];
-            tok[k][tl[k]] = 0;
-            char *q = tok[k];
-            bool integer = read_int(&q, &id[k]) && *q == 0;
-            /* Integer ids or names, not both: a stray word among ids is a typo, not a host. */
-            if (integer ? named : saw_int) {
-                excerpt(tok[k], what, sizeof what);
-                err = gsp_error(GSP_ERR_PARSE, "%s:%lld: '%s' %s; use integer ids or names throughout", path, (long long)line, what,
-                                integer ? "is an integer id, but earlier lines name their nodes" : "is a name, but earlier lines use integer ids");
-                goto fail;
-            }
-            saw_int |= integer;
-            if (!integer) {
-                for (const char *c = tok[k]; *c; c++)
-                    if (!isalnum((unsigned char)*c) && !strchr("._-:@/[]", *c)) {
-                        excerpt(tok[k], what, sizeof what);
-                        err = gsp_error(GSP_ERR_PARSE, "%s:%lld: '%s' is neither an integer id nor a node name", path, (long long)line, what);
-                        goto fail;
-                    }
-                if (n > 0) {
-                    err = gsp_error(GSP_ERR_PARSE, "%s:%lld: node name '%s' with a 'nodes' line (which numbers nodes 0..N-1)", path,
-                                    (long long)line, tok[k]);
-                    goto fail;
-                }
-                named = true;
-                if ((err = names_id(&nm, tok[k], &id[k]))) goto fail;
-                id[k] = -1 - id[k]; /* names are negative until the end */
-            } else if (id[k] < 0) {
-                err = gsp_error(GSP_ERR_RANGE, "%s:%lld: negative node id %lld", path, (long long)line, (long long)id[k]);
-                goto fail;
-            }
-            tok[k][tl[k]] = save;
-        }
+        if ((err = resolve(&rs, tok[iu], &id[0])) || (err = resolve(&rs, tok[iv], &id[1]))) goto fail;
         int64_t u = id[0], v = id[1];
-        int64_t hi = n > 0 ? n - 1 : GSP_MAX_ARCS - 1;
-        if (u > hi || v > hi) {
-            err = gsp_error(GSP_ERR_RANGE, "%s:%lld: node id out of range 0..%lld", path,
-                            (long long)line, (long long)hi);
-            goto fail;
-        }
         if (u == v) {
-            err = gsp_error(GSP_ERR_RANGE, "%s:%lld: self-loop at node %s", path, (long long)line, tok[0]);
+            err = gsp_error(GSP_ERR_RANGE, "%s:%lld: self-loop at node %s", path, (long long)line, tok[iu]);
             goto fail;
         }
         if (edges.len / 2 >= max_edges) {
@@ -266,53 +376,87 @@ gsp_err_t gsp__topo_from_file(gsp_topo_t *t, const char *spec, const char *path)
                             (long long)line, (long long)max_edges);
             goto fail;
         }
-        if (u >= 0 && u < minid) minid = u;
-        if (v >= 0 && v < minid) minid = v;
         seen_edge = true;
-        if (u > maxid) maxid = u;
-        if (v > maxid) maxid = v;
         if ((err = gsp_vec_push(&edges, u)) || (err = gsp_vec_push(&edges, v))) goto fail;
+        if ((err = gsp_vec_push(&caps, c)) || (err = gsp_vec_push(&oneway, arrow))) goto fail;
     }
     if (ferror(f)) {
         err = gsp_error(GSP_ERR_IO, "%s: read error on '%s'", spec, path);
         goto fail;
     }
     /* Integer ids that never use 0 (and no "nodes" line): 1-based, as many tools write them. */
-    bool one_based = !named && n < 0 && minid >= 1 && minid != INT64_MAX;
-    if (named) {
-        /* (A named file has no integer ids: every entry is a name's index.) */
-        for (int64_t e = 0; e < edges.len; e++)
-            if (edges.v[e] >= 0) {
-                char num[24];
-                snprintf(num, sizeof num, "%lld", (long long)edges.v[e]);
-                int64_t k;
-                if ((err = names_id(&nm, num, &k))) goto fail;
-                edges.v[e] = -1 - k;
-            }
+    bool one_based = !rs.named && n < 0 && rs.minid >= 1 && rs.minid != INT64_MAX;
+    if (rs.named) {
         for (int64_t e = 0; e < edges.len; e++) edges.v[e] = -1 - edges.v[e];
-        n = nm.count;
+        for (int64_t e = 0; e < switches.len; e++) switches.v[e] = -1 - switches.v[e];
+        n = rs.nm.count;
     } else if (one_based) {
         for (int64_t e = 0; e < edges.len; e++) edges.v[e]--;
-        n = maxid;
+        for (int64_t e = 0; e < switches.len; e++) switches.v[e]--;
+        n = rs.maxid;
     }
-    if (n < 0) n = maxid + 1;
+    if (n < 0) n = rs.maxid + 1;
     if (n < 1) {
         err = gsp_error(GSP_ERR_PARSE, "%s: '%s' has no edges and no 'nodes N' line", spec, path);
         goto fail;
     }
-    err = gsp_topo_from_edges(t, n, edges.v, edges.len / 2, directed, spec);
-    if (!err && (named || one_based)) {
-        if ((err = gsp_alloc_array((void **)&t->names, n, sizeof *t->names, true))) goto fail;
+    char **names = NULL;
+    if (rs.named || one_based) {
+        if ((err = gsp_alloc_array((void **)&names, n, sizeof *names, true))) goto fail;
         for (int64_t x = 0; x < n && !err; x++) {
             char num[24];
             if (one_based) snprintf(num, sizeof num, "%lld", (long long)x + 1);
-            if (!(t->names[x] = gsp_strdup(one_based ? num : nm.name[x]))) err = gsp_error(GSP_ERR_NOMEM, "out of memory");
+            if (!(names[x] = gsp_strdup(one_based ? num : rs.nm.name[x]))) err = gsp_error(GSP_ERR_NOMEM, "out of memory");
         }
-        if (err) gsp_topo_destroy(t);
+    }
+    if (!err && !fabric) { /* a plain edge list, as before fabrics: repeated edges merge */
+        err = gsp_topo_from_edges(t, n, edges.v, edges.len / 2, directed, spec);
+        if (!err) t->names = names, names = NULL;
+    } else if (!err) {
+        /* A fabric: every line a link (both ways unless one-way), repeated links adding up;
+         * capacities in the coarsest power-of-ten unit that keeps them integers. */
+        int64_t narcs = 0, div = CAP_UNIT, scale;
+        for (int64_t e = 0; e < caps.len; e++)
+            while (div > 1 && caps.v[e] % div) div /= 10;
+        scale = CAP_UNIT / div;
+        if ((err = gsp_alloc_array((void **)&arcs, 4 * caps.len + 2, sizeof *arcs, false)) ||
+            (err = gsp_alloc_array((void **)&acap, 2 * caps.len + 1, sizeof *acap, false)) || (err = gsp_alloc_array((void **)&sw, n, 1, true)))
+            goto names_fail;
+        for (int64_t e = 0; e < caps.len; e++) {
+            int64_t u = edges.v[2 * e], v = edges.v[2 * e + 1];
+            arcs[2 * narcs] = u, arcs[2 * narcs + 1] = v, acap[narcs++] = caps.v[e] / div;
+            if (!directed && !oneway.v[e]) arcs[2 * narcs] = v, arcs[2 * narcs + 1] = u, acap[narcs++] = caps.v[e] / div;
+        }
+        for (int64_t k = 0; k < switches.len; k++) sw[switches.v[k]] = 1;
+        err = gsp_topo_from_arcs(t, n, arcs, acap, narcs, scale, sw, (const char *const *)names, spec);
+        /* A switch on no link is a typo (or a leftover): say which. */
+        memset(sw, 0, (size_t)n); /* now: on some link */
+        for (int64_t a = 0; !err && a < 2 * narcs; a++) sw[arcs[a]] = 1;
+        for (int64_t k = 0; !err && k < switches.len; k++) {
+            int64_t x = switches.v[k];
+            if (!sw[x]) {
+                char b[24];
+                err = gsp_error(GSP_ERR_PARSE, "%s:%lld: switch '%s' is on no link", path, (long long)switch_lines.v[k],
+                                gsp_topo_node_name(t, x, b));
+                gsp_topo_destroy(t);
+            }
+        }
+    }
+names_fail:
+    if (names) {
+        for (int64_t x = 0; x < n; x++) gsp_free(names[x]);
+        gsp_free(names);
     }
 fail:
     fclose(f);
     gsp_vec_destroy(&edges);
-    names_free(&nm);
+    gsp_vec_destroy(&caps);
+    gsp_vec_destroy(&oneway);
+    gsp_vec_destroy(&switches);
+    gsp_vec_destroy(&switch_lines);
+    gsp_free(arcs);
+    gsp_free(acap);
+    gsp_free(sw);
+    names_free(&rs.nm);
     return err;
 }

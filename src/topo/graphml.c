@@ -6,6 +6,11 @@
  * self-loops refused, as for edge lists; the <graph edgedefault="directed"> of a file makes a
  * directed graph.
  *
+ * Fabrics (docs/fabrics.md): an edge attribute "capacity" (a number, or a decimal string; missing
+ * values are 1) gives each edge its capacity, in both directions unless the graph is directed,
+ * parallel edges adding up; a node attribute "switch" (boolean, number or "true") marks the
+ * vertices that forward but never compute.
+ *
  * igraph reports errors through a process-wide handler, which by default aborts: the reader
  * installs its own for the duration of the call (and restores the caller's), so a malformed
  * file is one error, never an exit. */
@@ -14,7 +19,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "gossip/topo.h"
+#include "topo/topo_int.h"
 
 gsp_err_t gsp__topo_from_graphml(gsp_topo_t *t, const char *spec, const char *path);
 
@@ -26,6 +31,63 @@ static void on_error(const char *reason, const char *file, int line, igraph_erro
     (void)code;
     snprintf(graphml_reason, sizeof graphml_reason, "%s", reason ? reason : "unknown error");
     IGRAPH_FINALLY_FREE();
+}
+
+/* The type of attribute name of elements elem (vertex or edge), or -1 when absent. */
+static int attr_type(const igraph_t *g, bool edge, const char *name) {
+    igraph_strvector_t gn, vn, en;
+    igraph_vector_int_t gt, vt, et;
+    int type = -1;
+    if (igraph_strvector_init(&gn, 0) || igraph_strvector_init(&vn, 0) || igraph_strvector_init(&en, 0)) return -1;
+    igraph_vector_int_init(&gt, 0);
+    igraph_vector_int_init(&vt, 0);
+    igraph_vector_int_init(&et, 0);
+    if (igraph_cattribute_list(g, &gn, &gt, &vn, &vt, &en, &et) == IGRAPH_SUCCESS) {
+        igraph_strvector_t *names = edge ? &en : &vn;
+        igraph_vector_int_t *types = edge ? &et : &vt;
+        for (igraph_integer_t i = 0; i < igraph_strvector_size(names); i++)
+            if (!strcmp(igraph_strvector_get(names, i), name)) type = (int)VECTOR(*types)[i];
+    }
+    igraph_strvector_destroy(&gn);
+    igraph_strvector_destroy(&vn);
+    igraph_strvector_destroy(&en);
+    igraph_vector_int_destroy(&gt);
+    igraph_vector_int_destroy(&vt);
+    igraph_vector_int_destroy(&et);
+    return type;
+}
+
+/* Edge e's capacity in millionths (1 when the attribute is missing there). */
+static gsp_err_t edge_capacity(const igraph_t *g, int type, int64_t e, const char *path, int64_t *out) {
+    char text[64];
+    if (type == IGRAPH_ATTRIBUTE_NUMERIC) {
+        double c = igraph_cattribute_EAN(g, "capacity", (igraph_integer_t)e);
+        if (c != c) { /* NaN: no value for this edge */
+            *out = GSP__CAP_UNIT;
+            return GSP_OK;
+        }
+        snprintf(text, sizeof text, "%.6f", c);
+    } else {
+        const char *s = igraph_cattribute_EAS(g, "capacity", (igraph_integer_t)e);
+        if (!s || !*s) {
+            *out = GSP__CAP_UNIT;
+            return GSP_OK;
+        }
+        snprintf(text, sizeof text, "%s", s);
+    }
+    gsp_err_t err = gsp__topo_parse_capacity(text, out);
+    if (err) return gsp_error(err, "%s: edge %lld: %s", path, (long long)e + 1, gsp_errmsg());
+    return GSP_OK;
+}
+
+static bool vertex_switch(const igraph_t *g, int type, int64_t v) {
+    if (type == IGRAPH_ATTRIBUTE_BOOLEAN) return igraph_cattribute_VAB(g, "switch", (igraph_integer_t)v);
+    if (type == IGRAPH_ATTRIBUTE_NUMERIC) {
+        double x = igraph_cattribute_VAN(g, "switch", (igraph_integer_t)v);
+        return x == x && x != 0;
+    }
+    const char *s = igraph_cattribute_VAS(g, "switch", (igraph_integer_t)v);
+    return s && (!strcmp(s, "true") || !strcmp(s, "1") || !strcmp(s, "yes"));
 }
 
 gsp_err_t gsp__topo_from_graphml(gsp_topo_t *t, const char *spec, const char *path) {
@@ -79,7 +141,32 @@ gsp_err_t gsp__topo_from_graphml(gsp_topo_t *t, const char *spec, const char *pa
                             named ? igraph_cattribute_VAS(&g, "id", (igraph_integer_t)edges[2 * e]) : "?");
             goto done;
         }
-    if ((err = gsp_topo_from_edges(t, n, edges, m, igraph_is_directed(&g), spec))) goto done;
+    int cap_type = attr_type(&g, true, "capacity"), sw_type = attr_type(&g, false, "switch");
+    if (cap_type >= 0 || sw_type >= 0) {
+        /* A fabric: arcs with capacities (both ways on an undirected graph), switches. */
+        bool dir = igraph_is_directed(&g);
+        int64_t *arcs = NULL, *cap = NULL, na = 0, div = GSP__CAP_UNIT;
+        uint8_t *sw = NULL;
+        if ((err = gsp_alloc_array((void **)&arcs, 4 * m + 2, sizeof *arcs, false)) || (err = gsp_alloc_array((void **)&cap, 2 * m + 1, sizeof *cap, false)) ||
+            (err = gsp_alloc_array((void **)&sw, n, 1, true)))
+            goto fabric_done;
+        for (int64_t e = 0; e < m; e++) {
+            int64_t c = GSP__CAP_UNIT;
+            if (cap_type >= 0 && (err = edge_capacity(&g, cap_type, e, path, &c))) goto fabric_done;
+            arcs[2 * na] = edges[2 * e], arcs[2 * na + 1] = edges[2 * e + 1], cap[na++] = c;
+            if (!dir) arcs[2 * na] = edges[2 * e + 1], arcs[2 * na + 1] = edges[2 * e], cap[na++] = c;
+        }
+        for (int64_t a = 0; a < na; a++)
+            while (div > 1 && cap[a] % div) div /= 10;
+        for (int64_t a = 0; a < na; a++) cap[a] /= div;
+        for (int64_t v = 0; v < n && sw_type >= 0; v++) sw[v] = vertex_switch(&g, sw_type, v);
+        err = gsp_topo_from_arcs(t, n, arcs, cap, na, GSP__CAP_UNIT / div, sw, NULL, spec);
+    fabric_done:
+        gsp_free(arcs);
+        gsp_free(cap);
+        gsp_free(sw);
+        if (err) goto done;
+    } else if ((err = gsp_topo_from_edges(t, n, edges, m, igraph_is_directed(&g), spec))) goto done;
     if (igraph_cattribute_has_attr(&g, IGRAPH_ATTRIBUTE_VERTEX, "id")) {
         if ((err = gsp_alloc_array((void **)&names, n, sizeof *names, true))) goto done;
         for (int64_t v = 0; v < n && !err; v++)

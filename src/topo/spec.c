@@ -9,7 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "gossip/topo.h"
+#include "topo/topo_int.h"
 
 /* A character for an error message: the end of the spec, a printable character in quotes, or
  * its byte value (never a raw control character in a message). */
@@ -512,6 +512,8 @@ static const struct {
     {"torus", build_torus},       {"hypercube", build_hypercube}, {"star", build_star},
     {"circulant", build_circulant}, {"optcirc", build_optcirc}, {"cycle", build_cycle},
     {"complete", build_complete}, {"cayley", build_cayley},       {"perm", build_perm},
+    {"dgx", gsp__build_dgx},      {"mi250", gsp__build_mi250},    {"fattree", gsp__build_fattree},
+    {"dragonfly", gsp__build_dragonfly},
 };
 
 static gsp_err_t from_spec(gsp_topo_t *t, const char *spec);
@@ -554,29 +556,50 @@ static gsp_err_t from_spec(gsp_topo_t *t, const char *spec) {
     size_t len = strlen(spec);
     if (len == 0) return gsp_error(GSP_ERR_PARSE, "empty topology spec");
     if (len > 100000) return gsp_error(GSP_ERR_PARSE, "topology spec too long");
+    if (strncmp(spec, "file:", 5) == 0) return gsp__topo_from_file(t, spec, spec + 5);
+    /* SPEC@C1,C2,...: capacities per dimension, after the whole spec (outside parentheses). */
+    {
+        int depth = 0;
+        const char *at = NULL;
+        for (const char *p = spec; *p; p++) {
+            if (*p == '(') depth++;
+            else if (*p == ')') depth--;
+            else if (*p == '@' && depth == 0) at = p;
+        }
+        if (at) {
+            char *inner = gsp_malloc((size_t)(at - spec) + 1);
+            if (!inner) return gsp_error(GSP_ERR_NOMEM, "out of memory");
+            memcpy(inner, spec, (size_t)(at - spec));
+            inner[at - spec] = 0;
+            gsp_err_t err = at[1] ? from_spec(t, inner) : gsp_error(GSP_ERR_PARSE, "%s: expected capacities after '@'", spec);
+            gsp_free(inner);
+            if (err) return err;
+            return gsp__topo_dim_caps(t, spec, at + 1);
+        }
+    }
     if (strncmp(spec, "product(", 8) == 0) {
         if (spec[len - 1] != ')')
             return gsp_error(GSP_ERR_PARSE, "%s: expected product(A,B) ending in ')'", spec);
         return build_product(t, spec, spec + 8, len - 9);
     }
-    if (strncmp(spec, "file:", 5) == 0) return gsp__topo_from_file(t, spec, spec + 5);
     const char *colon = strchr(spec, ':');
     if (!colon && access(spec, R_OK) == 0)
         return gsp_error(GSP_ERR_PARSE, "%s: not a topology spec, but a file of that name exists: did you mean 'file:%s'?", spec, spec);
     if (!colon)
         return gsp_error(GSP_ERR_PARSE,
                          "%s: expected FAMILY:ARGS (torus, hypercube, star, circulant, optcirc, "
-                         "cycle, complete, cayley, perm, product(A,B), file:PATH)",
+                         "cycle, complete, cayley, perm, dgx, mi250, fattree, dragonfly, product(A,B), file:PATH)",
                          spec);
     size_t nlen = (size_t)(colon - spec);
     for (size_t i = 0; i < sizeof families / sizeof families[0]; i++)
         if (strlen(families[i].name) == nlen && strncmp(spec, families[i].name, nlen) == 0)
             return families[i].build(t, spec, colon + 1);
-    const char *names[] = {"torus", "hypercube", "star", "circulant", "optcirc", "cycle", "complete", "cayley", "perm", "file"};
+    const char *names[] = {"torus", "hypercube", "star", "circulant", "optcirc", "cycle", "complete", "cayley", "perm", "file",
+                           "dgx", "mi250", "fattree", "dragonfly"};
     const char *near = gsp_nearest(spec, nlen, names, sizeof names / sizeof *names);
     if (near) return gsp_error(GSP_ERR_PARSE, "%s: unknown family '%.*s'; did you mean '%s'?", spec, (int)nlen, spec, near);
     return gsp_error(GSP_ERR_PARSE,
                      "%s: unknown family '%.*s' (torus, hypercube, star, circulant, optcirc, "
-                     "cycle, complete, cayley, perm, product, file)",
+                     "cycle, complete, cayley, perm, dgx, mi250, fattree, dragonfly, product, file)",
                      spec, (int)nlen, spec);
 }

@@ -17,6 +17,8 @@ void gsp_topo_destroy(gsp_topo_t *t) {
         for (int64_t x = 0; x < t->n; x++) gsp_free(t->names[x]);
         gsp_free(t->names);
     }
+    gsp_free(t->cap);
+    gsp_free(t->is_switch);
     if (t->fa) {
         gsp_topo_destroy(t->fa);
         gsp_free(t->fa);
@@ -292,6 +294,12 @@ gsp_err_t gsp_topo_product(gsp_topo_t *t, gsp_topo_t *a, gsp_topo_t *b) {
         goto fail;
     }
     snprintf(spec, len, "product(%s,%s)", a->spec, b->spec);
+    if (gsp_topo_is_fabric(a) || gsp_topo_is_fabric(b)) {
+        err = gsp_error(GSP_ERR_NOTAPPLIC, "%s: a product of fabrics (capacities or switches) is not supported; give the capacities to the "
+                                           "product of Cayley graphs instead: product(A,B)@C1,C2,...",
+                        spec);
+        goto fail;
+    }
     if (!gsp_mul_ok(a->n, b->n, &n) || !gsp_mul_ok(a->m, b->n, &ma) ||
         !gsp_mul_ok(b->m, a->n, &mb) || !gsp_add_ok(ma, mb, &m)) {
         err = gsp_error(GSP_ERR_OVERFLOW, "%s: size overflows", spec);
@@ -411,6 +419,106 @@ gsp_err_t gsp_topo_from_edges(gsp_topo_t *t, int64_t n, const int64_t *edges, in
     if ((err = finish(t))) goto fail;
     return GSP_OK;
 fail:
+    gsp_topo_destroy(t);
+    return err;
+}
+
+bool gsp_topo_is_fabric(const gsp_topo_t *t) { return t->cap != NULL || t->nswitch > 0; }
+
+int64_t gsp_topo_compute_count(const gsp_topo_t *t) { return t->n - t->nswitch; }
+
+const char *gsp_topo_node_name(const gsp_topo_t *t, int64_t x, char *buf) {
+    if (t->names && t->names[x]) return t->names[x];
+    snprintf(buf, 24, "%lld", (long long)x);
+    return buf;
+}
+
+typedef struct {
+    int64_t u, v, c;
+} arc_t;
+
+static int arc_cmp(const void *p, const void *q) {
+    const arc_t *a = p, *b = q;
+    if (a->u != b->u) return a->u < b->u ? -1 : 1;
+    return (a->v > b->v) - (a->v < b->v);
+}
+
+/* A fabric's arc table: the arcs sorted by (tail, head), parallel arcs summed into one. */
+gsp_err_t gsp_topo_from_arcs(gsp_topo_t *t, int64_t n, const int64_t *arcs, const int64_t *cap, int64_t narcs, int64_t cap_scale,
+                             const uint8_t *is_switch, const char *const *names, const char *spec) {
+    gsp_err_t err = GSP_OK;
+    arc_t *a = NULL;
+    memset(t, 0, sizeof *t);
+    if (n < 1) return gsp_error(GSP_ERR_RANGE, "%s: a graph needs at least one node", spec);
+    if (cap_scale < 1) return gsp_error(GSP_ERR_RANGE, "%s: capacity scale %lld < 1", spec, (long long)cap_scale);
+    if ((err = check_size(spec, n, 1)) || (err = check_size(spec, narcs, 1))) return err;
+    if (!(t->spec = gsp_strdup(spec))) return gsp_error(GSP_ERR_NOMEM, "out of memory");
+    t->n = n;
+    if ((err = gsp_alloc_array((void **)&a, narcs + 1, sizeof *a, false))) goto fail;
+    for (int64_t e = 0; e < narcs; e++) {
+        int64_t u = arcs[2 * e], v = arcs[2 * e + 1], c = cap ? cap[e] : 1;
+        if (u < 0 || u >= n || v < 0 || v >= n) {
+            err = gsp_error(GSP_ERR_RANGE, "%s: arc %lld (%lld %lld) has a node outside 0..%lld", spec, (long long)e + 1, (long long)u,
+                            (long long)v, (long long)n - 1);
+            goto fail;
+        }
+        if (u == v) {
+            err = gsp_error(GSP_ERR_RANGE, "%s: arc %lld is a self-loop at node %lld", spec, (long long)e + 1, (long long)u);
+            goto fail;
+        }
+        if (c <= 0) {
+            err = gsp_error(GSP_ERR_RANGE, "%s: arc %lld has capacity %lld <= 0", spec, (long long)e + 1, (long long)c);
+            goto fail;
+        }
+        a[e] = (arc_t){u, v, c};
+    }
+    qsort(a, (size_t)narcs, sizeof *a, arc_cmp);
+    if ((err = gsp_alloc_array((void **)&t->off, n + 1, sizeof *t->off, true)) ||
+        (err = gsp_alloc_array((void **)&t->adj, narcs + 1, sizeof *t->adj, false)) ||
+        (err = gsp_alloc_array((void **)&t->cap, narcs + 1, sizeof *t->cap, false)))
+        goto fail;
+    int64_t k = 0;
+    for (int64_t e = 0; e < narcs; e++) {
+        if (k > 0 && e > 0 && a[e].u == a[e - 1].u && a[e].v == a[e - 1].v) {
+            if (!gsp_add_ok(t->cap[k - 1], a[e].c, &t->cap[k - 1]) || t->cap[k - 1] > ((int64_t)1 << 62)) {
+                err = gsp_error(GSP_ERR_OVERFLOW, "%s: the capacity of the links from node %lld to node %lld overflows", spec,
+                                (long long)a[e].u, (long long)a[e].v);
+                goto fail;
+            }
+            continue;
+        }
+        t->off[a[e].u + 1]++;
+        t->adj[k] = a[e].v;
+        t->cap[k++] = a[e].c;
+    }
+    for (int64_t x = 0; x < n; x++) t->off[x + 1] += t->off[x];
+    t->m = k;
+    t->cap_scale = cap_scale;
+    if (is_switch) {
+        if ((err = gsp_alloc_array((void **)&t->is_switch, n, 1, true))) goto fail;
+        for (int64_t x = 0; x < n; x++) t->nswitch += (t->is_switch[x] = is_switch[x] != 0);
+        if (t->nswitch == n) {
+            err = gsp_error(GSP_ERR_RANGE, "%s: every node is a switch: a fabric needs at least one compute node", spec);
+            goto fail;
+        }
+        if (t->nswitch == 0) {
+            gsp_free(t->is_switch);
+            t->is_switch = NULL;
+        }
+    }
+    if (names) {
+        if ((err = gsp_alloc_array((void **)&t->names, n, sizeof *t->names, true))) goto fail;
+        for (int64_t x = 0; x < n; x++)
+            if (names[x] && !(t->names[x] = gsp_strdup(names[x]))) {
+                err = gsp_error(GSP_ERR_NOMEM, "out of memory");
+                goto fail;
+            }
+    }
+    if ((err = finish(t))) goto fail;
+    gsp_free(a);
+    return GSP_OK;
+fail:
+    gsp_free(a);
     gsp_topo_destroy(t);
     return err;
 }

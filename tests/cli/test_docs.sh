@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # test_docs.sh — the tables of docs/ are what their scripts print today: each table is cut from
 # the doc (the rows after the line naming its command) and compared with a fresh run.
-# Usage: test_docs.sh BUILD_DIR SOURCE_DIR [global-sum|problemb|models]...
+# Usage: test_docs.sh BUILD_DIR SOURCE_DIR [global-sum|problemb|models|runtime|fabrics]...
 set -uo pipefail
 B=$(cd "$1" && pwd)
 S=$(cd "$2" && pwd)
@@ -31,6 +31,7 @@ for what in "${@:-global-sum}"; do
     global-sum) check global-sum "$S/docs/global-sum.md" 'Command: `bench/global_sum_table.sh build`' bash bench/global_sum_table.sh "$B" ;;
     problemb) check problemb "$S/docs/global-sum.md" 'Command: `MAXCIRC=32 bench/problemb.sh build`' env MAXCIRC=32 bash bench/problemb.sh "$B" ;;
     runtime) check runtime "$S/docs/runtime.md" 'the tests read it. Command: `gossip list --runtime`' "$B/gossip" list --runtime ;;
+    fabrics) check fabrics "$S/docs/fabrics.md" 'Command: `bench/fabrics.sh build`' bash bench/fabrics.sh "$B" ;;
     models) check models "$S/docs/models.md" 'Command: `bench/models.sh`' bash bench/models.sh "$B" ;;
     esac
 done

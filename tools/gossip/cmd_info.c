@@ -9,7 +9,7 @@
 #include "core/core_int.h"
 
 static const char usage_text[] =
-    "usage: gossip info SPEC [--json] [--no-spectrum] [--no-rotation]\n"
+    "usage: gossip info SPEC [--json] [--no-spectrum] [--no-rotation] [--root NAME] [--no-optimum]\n"
     "\n"
     "Prints the invariants of a topology: nodes, arcs, degrees, diameter, average distance,\n"
     "the number of nodes at each distance, the adjacency spectrum (distinct eigenvalues),\n"
@@ -21,6 +21,15 @@ static const char usage_text[] =
     "                  vertex_transitive, complete_rotation, bounds, ...)\n"
     "  --no-spectrum   skip the spectrum\n"
     "  --no-rotation   skip the complete-rotation search\n"
+    "  --root NAME     the broadcast root of the throughput optimum (default: the first\n"
+    "                  compute node)\n"
+    "  --no-optimum    skip the throughput optimum\n"
+    "\n"
+    "A fabric (docs/fabrics.md: link capacities, switches; file lines 'A B 25', 'A > B 25',\n"
+    "'switch S', or the dgx, mi250, fattree and dragonfly specs) also gets its compute nodes,\n"
+    "switches, capacities and the throughput optimum: the largest algorithmic bandwidth of\n"
+    "allgather, reduce-scatter, allreduce and broadcast as an exact fraction, with the binding\n"
+    "cut (--json: key optimum; on other graphs too, where N max-flows are cheap).\n"
     "\n"
     "A vertex-transitive graph (any Cayley graph, or a file graph nauty finds transitive) needs\n"
     "one BFS; other graphs need one per node. distance_counts are per node for the former and\n"
@@ -66,10 +75,73 @@ static const char *spectrum_how_name(gsp_spectrum_how_t h) {
     return "?";
 }
 
+/* Names of a vertex set, at most `most` of them (all when most < 0), into a JSON array or a line. */
+static void json_set(gsp_jw_t *w, const gsp_topo_t *t, const int64_t *set, int64_t len) {
+    char b[24];
+    gsp_jw_arr_begin(w);
+    for (int64_t i = 0; i < len; i++) gsp_jw_str(w, gsp_topo_node_name(t, set[i], b));
+    gsp_jw_arr_end(w);
+}
+
+static void print_set(const gsp_topo_t *t, const int64_t *set, int64_t len) {
+    char b[24];
+    if (2 * len > t->n) { /* a large S by what it leaves out */
+        printf("S = every vertex but {");
+        int64_t shown = 0, k = 0;
+        for (int64_t x = 0; x < t->n; x++) {
+            while (k < len && set[k] < x) k++;
+            if (k < len && set[k] == x) continue;
+            if (shown < 6) printf("%s%s", shown ? " " : "", gsp_topo_node_name(t, x, b));
+            shown++;
+        }
+        if (shown > 6) printf(" ... %lld vertices in all", (long long)shown);
+        printf("}");
+        return;
+    }
+    printf("S = {");
+    for (int64_t i = 0; i < len && i < 6; i++) printf("%s%s", i ? " " : "", gsp_topo_node_name(t, set[i], b));
+    if (len > 6) printf(" ... %lld vertices in all", (long long)len);
+    printf("}");
+}
+
+/* A capacity c / cap_scale in the file's unit, exactly: a decimal when it has one, else a
+ * fraction (a fat tree's uplinks may carry 4/3). */
+static void cap_text(const gsp_topo_t *t, int64_t c, char *out, size_t size) {
+    int64_t num = c, den = t->cap_scale > 0 ? t->cap_scale : 1, a = num, b = den;
+    while (b) {
+        int64_t r = a % b;
+        a = b;
+        b = r;
+    }
+    num /= a, den /= a;
+    int64_t d = den, p10 = 1;
+    int dec = 0;
+    while (d % 10 == 0 || d % 2 == 0 || d % 5 == 0) {
+        if (d % 10 == 0) d /= 10;
+        else if (d % 2 == 0) d /= 2;
+        else d /= 5;
+    }
+    if (d != 1 || den > 1000000000000LL) {
+        snprintf(out, size, "%lld/%lld", (long long)num, (long long)den);
+        return;
+    }
+    while (p10 % den) p10 *= 10, dec++;
+    int64_t scaled = num * (p10 / den);
+    if (dec == 0) snprintf(out, size, "%lld", (long long)num);
+    else snprintf(out, size, "%lld.%0*lld", (long long)(scaled / p10), dec & 15, (long long)(scaled % p10));
+}
+
+/* Work of the optimum: about N maximum flows, each at worst a few passes over the m arcs (a
+ * hub's). Plain graphs above the first limit get no optimum in --json; fabrics above the second
+ * (minutes) get none, and say so. */
+#define INFO_OPTIMUM_WORK 200000000LL
+#define INFO_OPTIMUM_WORK_FABRIC 20000000000LL
+
 static int run(int argc, char **argv) {
     const char *spec = NULL;
-    bool json = false, want_spectrum = true, want_rotation = true;
-    static const cli_optdef_t defs[] = {{"json", false}, {"no-spectrum", false}, {"no-rotation", false}, {NULL, false}};
+    const char *root_name = NULL;
+    bool json = false, want_spectrum = true, want_rotation = true, want_optimum = true;
+    static const cli_optdef_t defs[] = {{"json", false}, {"no-spectrum", false}, {"no-rotation", false}, {"root", true}, {"no-optimum", false}, {NULL, false}};
     cli_args_t ps;
     cli_args_init(&ps, "info", usage_text, defs, argc, argv);
     const char *a, *v;
@@ -81,6 +153,8 @@ static int run(int argc, char **argv) {
         } else if (!strcmp(a, "--help")) return cli_help(&cmd_info);
         else if (!strcmp(a, "--json")) json = true;
         else if (!strcmp(a, "--no-spectrum")) want_spectrum = false;
+        else if (!strcmp(a, "--root")) root_name = v;
+        else if (!strcmp(a, "--no-optimum")) want_optimum = false;
         else want_rotation = false; /* --no-rotation */
     }
     if (r < 0) return EXIT_USAGE;
@@ -99,18 +173,51 @@ static int run(int argc, char **argv) {
     char *iso = NULL; /* a known Cayley spec the graph is isomorphic to */
     gsp_vt_t vt;
     bool have_rot = false;
+    gsp_optimum_t opt[4] = {{0}};
+    static const gsp_collective_t opt_coll[4] = {GSP_COLL_ALLGATHER, GSP_COLL_REDUCE_SCATTER, GSP_COLL_ALLREDUCE, GSP_COLL_BROADCAST};
+    static const char *const opt_key[4] = {"allgather", "reduce_scatter", "allreduce", "broadcast"};
+    bool have_opt = false;
+    int64_t root = -1;
     double t0 = cli_now();
 
     if ((err = gsp_topo_from_spec(&t, spec))) return cli_lib_error(err);
+    bool fabric = gsp_topo_is_fabric(&t);
+    int64_t ncompute = gsp_topo_compute_count(&t);
+    if (root_name) {
+        char b[24];
+        for (int64_t x = 0; x < t.n && root < 0; x++)
+            if (!strcmp(gsp_topo_node_name(&t, x, b), root_name)) root = x;
+        if (root < 0) {
+            gsp_topo_destroy(&t);
+            return cli_usage_error("info: --root %s is not a vertex of %s", root_name, spec);
+        }
+        if (t.is_switch && t.is_switch[root]) {
+            gsp_topo_destroy(&t);
+            return cli_usage_error("info: --root %s is a switch; a broadcast starts at a compute node", root_name);
+        }
+    }
+    for (int64_t x = 0; x < t.n && root < 0; x++)
+        if (!t.is_switch || !t.is_switch[x]) root = x;
+    if (root_name && (!want_optimum || (!fabric && !json))) {
+        gsp_topo_destroy(&t);
+        return cli_usage_error("info: --root applies to the throughput optimum (on a fabric, or with --json)");
+    }
+    /* The optimum: always on a fabric, on other graphs where N max-flows are cheap. */
+    double opt_work = (double)ncompute * (double)(t.m + t.n);
+    bool opt_skipped = want_optimum && fabric && opt_work > (double)INFO_OPTIMUM_WORK_FABRIC;
+    if (want_optimum && !opt_skipped && (fabric || (json && opt_work <= (double)INFO_OPTIMUM_WORK))) {
+        if ((err = gsp_optimum_all(&t, root, opt))) goto fail;
+        have_opt = true;
+    }
     if ((err = gsp_vertex_transitive(&t, &vt))) goto fail;
     /* A vertex-transitive file graph may be a known Cayley graph relabelled (nauty). */
     int64_t *iso_map = NULL;
-    if (!t.group && vt == GSP_VT_YES_NAUTY && (err = gsp_cayley_match(&t, &iso, &iso_map))) goto fail;
+    if (!fabric && !t.group && vt == GSP_VT_YES_NAUTY && (err = gsp_cayley_match(&t, &iso, &iso_map))) goto fail;
     gsp_free(iso_map);
     /* And whether any group fits: a regular subgroup of Aut (nauty's generators, listed). */
     int cayley = t.group ? 1 : vt == GSP_VT_YES_NAUTY ? -1 : 0;
     double aut_order = 0;
-    if (!t.group && vt == GSP_VT_YES_NAUTY && !iso && (err = gsp_cayley_regular(&t, &cayley, &aut_order, NULL))) goto fail;
+    if (!fabric && !t.group && vt == GSP_VT_YES_NAUTY && !iso && (err = gsp_cayley_regular(&t, &cayley, &aut_order, NULL))) goto fail;
     if (iso) cayley = 1;
     /* Exact everywhere the cost allows; on a large graph that is not vertex-transitive the
      * diameter by iFUB and the average distance exact for a tree, else estimated (seed 1). */
@@ -131,7 +238,8 @@ static int run(int argc, char **argv) {
         have_rot = true;
     }
     gsp_model_t model = gsp_model_default();
-    bool have_bounds = dist.connected;
+    /* The round bounds count every vertex a rank with unit links: not a fabric's. */
+    bool have_bounds = dist.connected && !fabric;
     if (have_bounds && (err = gsp_bounds_compute(&t, &dist, GSP_COLL_ALLGATHER, &model, -1, &bounds)))
         goto fail;
 
@@ -251,6 +359,68 @@ static int run(int argc, char **argv) {
         gsp_jw_key(&w, "lower_bound");
         if (have_bounds) gsp_jw_int(&w, gsp_bounds_value(&bounds)); else gsp_jw_null(&w);
         gsp_jw_key(&w, "bounds_for"); gsp_jw_str(&w, "allgather, 1 packet per arc per round, all ports, full duplex");
+        gsp_jw_key(&w, "compute_nodes"); gsp_jw_int(&w, ncompute);
+        gsp_jw_key(&w, "switches");
+        gsp_jw_arr_begin(&w);
+        for (int64_t x = 0; x < t.n && t.is_switch; x++) {
+            char b[24];
+            if (t.is_switch[x]) gsp_jw_str(&w, gsp_topo_node_name(&t, x, b));
+        }
+        gsp_jw_arr_end(&w);
+        if (t.nswitch) { /* rank r is the r-th vertex that is not a switch */
+            gsp_jw_key(&w, "ranks");
+            gsp_jw_arr_begin(&w);
+            for (int64_t x = 0; x < t.n; x++) {
+                char b[24];
+                if (!t.is_switch[x]) gsp_jw_str(&w, gsp_topo_node_name(&t, x, b));
+            }
+            gsp_jw_arr_end(&w);
+        }
+        gsp_jw_key(&w, "capacities");
+        if (t.cap) {
+            int64_t lo = INT64_MAX, hi = 0;
+            for (int64_t e = 0; e < t.m; e++) lo = t.cap[e] < lo ? t.cap[e] : lo, hi = t.cap[e] > hi ? t.cap[e] : hi;
+            char b[48];
+            double sc = (double)t.cap_scale;
+            gsp_jw_obj_begin(&w);
+            gsp_jw_key(&w, "min"); gsp_jw_num(&w, (double)lo / sc);
+            gsp_jw_key(&w, "max"); gsp_jw_num(&w, (double)hi / sc);
+            cap_text(&t, lo, b, sizeof b);
+            gsp_jw_key(&w, "min_exact"); gsp_jw_str(&w, b);
+            cap_text(&t, hi, b, sizeof b);
+            gsp_jw_key(&w, "max_exact"); gsp_jw_str(&w, b);
+            gsp_jw_obj_end(&w);
+        } else
+            gsp_jw_null(&w);
+        gsp_jw_key(&w, "optimum");
+        if (have_opt) {
+            gsp_jw_obj_begin(&w);
+            for (int i = 0; i < 4; i++) {
+                gsp_jw_key(&w, opt_key[i]);
+                if (!opt[i].defined) {
+                    gsp_jw_null(&w);
+                    continue;
+                }
+                char frac[64];
+                if (opt[i].den == 1) snprintf(frac, sizeof frac, "%lld", (long long)opt[i].num);
+                else snprintf(frac, sizeof frac, "%lld/%lld", (long long)opt[i].num, (long long)opt[i].den);
+                gsp_jw_obj_begin(&w);
+                gsp_jw_key(&w, "algbw"); gsp_jw_str(&w, frac);
+                gsp_jw_key(&w, "algbw_value"); gsp_jw_num(&w, opt[i].value);
+                gsp_jw_key(&w, "binding_cut"); json_set(&w, &t, opt[i].cut, opt[i].cut_len);
+                if (opt[i].cut2) {
+                    gsp_jw_key(&w, "binding_cut_reduce_scatter"); json_set(&w, &t, opt[i].cut2, opt[i].cut2_len);
+                }
+                if (opt_coll[i] == GSP_COLL_BROADCAST) {
+                    char b[24];
+                    gsp_jw_key(&w, "root"); gsp_jw_str(&w, gsp_topo_node_name(&t, root, b));
+                }
+                gsp_jw_key(&w, "max_flows"); gsp_jw_int(&w, opt[i].flows);
+                gsp_jw_obj_end(&w);
+            }
+            gsp_jw_obj_end(&w);
+        } else
+            gsp_jw_null(&w);
         gsp_jw_key(&w, "seconds"); gsp_jw_num(&w, seconds);
         gsp_jw_obj_end(&w);
         fputc('\n', stdout);
@@ -329,6 +499,64 @@ static int run(int argc, char **argv) {
         } else if (want_rotation) {
             printf("%-19s not applicable (no group given%s%s)\n", "complete rotation", iso ? "; see " : "", iso ? iso : "");
         }
+        if (fabric) {
+            if (t.nswitch)
+                printf("%-19s %lld (the ranks; the other %lld %s)\n", "compute nodes", (long long)ncompute, (long long)t.nswitch,
+                       t.nswitch == 1 ? "vertex is a switch" : "vertices are switches");
+            else printf("%-19s %lld (every vertex is a rank)\n", "compute nodes", (long long)ncompute);
+            if (t.nswitch) {
+                char b[24];
+                int64_t shown = 0;
+                printf("%-19s %lld:", "switches", (long long)t.nswitch);
+                for (int64_t x = 0; x < t.n && shown < 8; x++)
+                    if (t.is_switch[x]) printf(" %s", gsp_topo_node_name(&t, x, b)), shown++;
+                printf("%s\n", t.nswitch > shown ? " ... (all of them in --json)" : "");
+            }
+            if (t.cap) {
+                /* Arcs by capacity, fewest distinct values first listed in increasing order. */
+                int64_t shown = 0, prev = 0;
+                printf("%-19s", "capacities");
+                for (;;) {
+                    int64_t next = INT64_MAX, count = 0;
+                    for (int64_t e = 0; e < t.m; e++)
+                        if (t.cap[e] > prev && t.cap[e] < next) next = t.cap[e];
+                    if (next == INT64_MAX) break;
+                    for (int64_t e = 0; e < t.m; e++) count += t.cap[e] == next;
+                    char b[48];
+                    cap_text(&t, next, b, sizeof b);
+                    if (shown++ < 8) printf(" %s (%lld arcs)", b, (long long)count);
+                    prev = next;
+                }
+                printf("%s\n", shown > 8 ? " ..." : "");
+            }
+        }
+        if (opt_skipped)
+            printf("%-19s not computed: %lld compute nodes x %lld vertices and arcs is above %.0e (N max-flows)\n", "optimum", (long long)ncompute,
+                   (long long)(t.m + t.n), (double)INFO_OPTIMUM_WORK_FABRIC);
+        if (have_opt) {
+            static const char *const label[4] = {"  allgather", "  reduce-scatter", "  allreduce", "  broadcast"};
+            printf("%-19s algbw = M / T*, exact, in the capacities' unit%s\n", "optimum", t.cap ? "" : " (1 per arc)");
+            for (int i = 0; i < 4; i++) {
+                if (!opt[i].defined) {
+                    printf("%-19s none (fewer than two compute nodes)\n", label[i]);
+                    continue;
+                }
+                char frac[64];
+                if (opt[i].den == 1) snprintf(frac, sizeof frac, "%lld", (long long)opt[i].num);
+                else snprintf(frac, sizeof frac, "%lld/%lld = %.6g", (long long)opt[i].num, (long long)opt[i].den, opt[i].value);
+                printf("%-19s %s", label[i], frac);
+                if (opt_coll[i] == GSP_COLL_BROADCAST) {
+                    char b[24];
+                    printf(" from %s", gsp_topo_node_name(&t, root, b));
+                }
+                if (opt_coll[i] == GSP_COLL_ALLREDUCE) printf(" (= 1 / (1/reduce-scatter + 1/allgather))\n");
+                else {
+                    printf(", binding cut ");
+                    print_set(&t, opt[i].cut, opt[i].cut_len);
+                    putchar('\n');
+                }
+            }
+        }
         if (have_bounds) {
             printf("%-19s allgather (1 packet/arc):", "lower bounds");
             for (int i = 0; i < bounds.count; i++)
@@ -341,6 +569,7 @@ static int run(int argc, char **argv) {
 fail:
     rc = cli_lib_error(err);
 done:
+    for (int i = 0; i < 4; i++) gsp_optimum_destroy(&opt[i]);
     gsp_free(eig);
     gsp_free(iso);
     gsp_rotation_destroy(&rot);

@@ -166,6 +166,12 @@ static int run_bytes(gsp_collective_t coll, const char *spec, const char *method
     gsp_vt_t vt;
     int rc = EXIT_OK;
     if ((err = gsp_topo_from_spec(&t, spec))) return cli_lib_error(err);
+    if (gsp_topo_is_fabric(&t)) {
+        gsp_topo_destroy(&t);
+        return cli_usage_error("plan: %s: planning on fabrics (switches or link capacities) is not yet supported; "
+                               "'gossip info %s' gives its throughput optimum",
+                               spec, spec);
+    }
     if (root >= t.n) {
         gsp_topo_destroy(&t);
         return cli_usage_error("plan: --root %lld is not a node of %s (0..%lld)", (long long)root, spec, (long long)t.n - 1);
@@ -426,6 +432,12 @@ static int run(int argc, char **argv) {
     gsp_vt_t vt;
     double t0 = cli_now();
     if ((err = gsp_topo_from_spec(&t, spec))) return cli_lib_error(err);
+    if (gsp_topo_is_fabric(&t)) {
+        gsp_topo_destroy(&t);
+        return cli_usage_error("plan: %s: planning on fabrics (switches or link capacities) is not yet supported; "
+                               "'gossip info %s' gives its throughput optimum",
+                               spec, spec);
+    }
     if (root >= t.n) {
         int64_t n = t.n;
         gsp_topo_destroy(&t);

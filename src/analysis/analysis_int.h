@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* analysis_int.h — the analysis module's internals shared between its files: the max-flow
+ * network of maxflow.c, used by the throughput optimum (optimum.c) and the tests. */
+#ifndef GOSSIP_ANALYSIS_INT_H
+#define GOSSIP_ANALYSIS_INT_H
+
+#include "gossip/core.h"
+
+/* A flow network in residual form: arc 2k is the k-th arc added, arc 2k+1 its reverse (capacity
+ * 0 unless given). Capacities are int64 and must keep every sum below 2^62 (the caller checks). */
+typedef struct {
+    int64_t n, m;           /* vertices; arcs including the reverse ones */
+    int64_t cap_arcs;       /* room for this many arcs */
+    int64_t *to;            /* head of each arc */
+    int64_t *cap;           /* capacity of each arc (what reset restores) */
+    int64_t *res;           /* residual capacity */
+    int64_t *first, *list;  /* CSR of arc ids per tail (built by gsp__flow_seal) */
+    int64_t *level, *it, *queue, *path;
+    int64_t *dirty;         /* arcs whose residual differs from cap (restored lazily) */
+    int64_t ndirty;
+    uint8_t *is_dirty;
+    int64_t *lab, nlab;     /* the vertices the last BFS labelled */
+    int64_t *adm_head, *adm_next; /* the admissible arcs of a phase, chained per tail */
+    int64_t src, *src_head, *src_next; /* the arcs of source src, chained per head */
+    int64_t scanned;        /* list entries the last BFS scanned */
+    bool sealed;
+} gsp__flow_t;
+
+/* A network of n vertices with room for max_arcs arcs (forward ones). */
+gsp_err_t gsp__flow_init(gsp__flow_t *f, int64_t n, int64_t max_arcs);
+void gsp__flow_destroy(gsp__flow_t *f);
+/* Adds arc u -> v of capacity c (and v -> u of capacity rc); returns its id (even) via *id. */
+gsp_err_t gsp__flow_add(gsp__flow_t *f, int64_t u, int64_t v, int64_t c, int64_t rc, int64_t *id);
+/* Builds the per-vertex arc lists; no arc may be added afterwards. */
+gsp_err_t gsp__flow_seal(gsp__flow_t *f);
+/* Sets the capacity of arc id (even: the forward arc; odd: the reverse one). */
+static inline void gsp__flow_set_cap(gsp__flow_t *f, int64_t id, int64_t c) { f->cap[id] = f->res[id] = c; }
+/* Maximum flow from s to t by Dinic's algorithm, from zero flow, stopping as soon as the value
+ * reaches limit (INT64_MAX: no limit). Returns the value (at most limit). O(n^2 m) worst case,
+ * a few BFS phases on the shallow networks of fabrics. Only the arcs the previous flow used are
+ * reset, and each phase's BFS runs backwards from t and stops at s, so a flow that finds t
+ * near s is cheap. */
+int64_t gsp__flow_max(gsp__flow_t *f, int64_t s, int64_t t, int64_t limit);
+/* After gsp__flow_max returned less than its limit: side[x] = 1 for the vertices reachable from
+ * s in the residual network (the source side of a minimum cut, the smallest one), else 0. */
+void gsp__flow_source_side(gsp__flow_t *f, int64_t s, uint8_t *side);
+
+#endif

@@ -1,0 +1,98 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+# test_fabric.sh — fabrics on the command line (docs/fabrics.md): `gossip info` on the fabric
+# specs and files with the exact optimum and its JSON keys, --root, ForestColl's published
+# optima, plan's refusal, and one error line (exit 2) for every malformed capacity or switch.
+GOSSIP=$1
+DATA=$2
+. "$(dirname "$0")/lib.sh"
+
+# ForestColl's two published optima: two DGX A100 boxes 346.67 GB/s, two MI250 boxes 354.13.
+expect 0 info dgx:8x2 --json
+jqcheck '.optimum.allgather.algbw == "1040/3" and (.optimum.allgather.algbw_value * 100 | round) == 34667'
+jqcheck '.compute_nodes == 16 and (.switches | length) == 3 and .capacities.min == 25 and .capacities.max == 300'
+jqcheck '.optimum.allgather.binding_cut | length == 18 and (index("b0.gpu0") == null)'
+jqcheck '.optimum.reduce_scatter.algbw == "1040/3" and .optimum.allreduce.algbw == "520/3"'
+jqcheck '.optimum.broadcast.algbw == "200" and .optimum.broadcast.root == "b0.gpu0" and (.optimum.broadcast.binding_cut | length) == 9'
+jqcheck '.optimum.allreduce.binding_cut_reduce_scatter | length == 18'
+jqcheck '.lower_bound == null and .nodes == 19 and (.ranks | length) == 16 and .ranks[0] == "b0.gpu0" and .ranks[15] == "b1.gpu7"'
+expect 0 info mi250:2 --json
+jqcheck '.optimum.allgather.algbw == "5312/15" and (.optimum.allgather.algbw_value * 100 | round) == 35413'
+jqcheck '.optimum.allgather.binding_cut | length == 31'
+expect 0 info "file:$DATA/dgx-a100-2box.txt" --json
+jqcheck '.optimum.allgather.algbw == "1040/3" and .compute_nodes == 16 and (.switches | length) == 20'
+
+# Text: compute nodes, switches, capacities, the optima.
+expect 0 info dgx:8x2
+grepcheck '^compute nodes +16 \(the ranks; the other 3 vertices are switches\)$'
+grepcheck '^switches +3: ib b0.nvswitch b1.nvswitch$'
+grepcheck '^capacities +25 \(32 arcs\) 300 \(32 arcs\)$'
+grepcheck '^  allgather +1040/3 = 346.667, binding cut S = every vertex but \{b0.gpu0\}$'
+grepcheck '^  broadcast +200 from b0.gpu0'
+expect 0 info "file:$DATA/fabric.txt"
+grepcheck '^  allgather +15, binding cut S = every vertex but \{h2\}$'
+grepcheck '^  reduce-scatter +75/4 = 18.75'
+grepcheck '^capacities +2.5 \(2 arcs\) 10 \(1 arcs\) 12.5 \(1 arcs\) 25 \(4 arcs\)$'
+expect 0 info "file:$DATA/fabric.graphml" --json
+jqcheck '.switches == ["nvs"] and .optimum.allgather.algbw == "75/4" and .capacities.min_exact == "1"'
+
+# --root picks the broadcast's root; a switch or an unknown name is refused.
+expect 0 info dgx:8x2 --root b1.gpu3 --json
+jqcheck '.optimum.broadcast.root == "b1.gpu3" and .optimum.broadcast.algbw == "200"'
+expect 2 info dgx:8x2 --root ib
+expect 2 info dgx:8x2 --root nowhere
+expect 2 info dgx:8x2 --root b0.gpu1 --no-optimum
+expect 2 info torus:4x4 --root 3
+expect 0 info torus:4x4 --root 3 --json
+jqcheck '.optimum.broadcast.root == "3" and .optimum.broadcast.algbw == "4"'
+expect 0 info dgx:8x2 --no-optimum --json
+jqcheck '.optimum == null'
+
+# Generators and their parameters.
+expect 0 info "dgx:8x2:nvlink=600,nic=50" --json
+jqcheck '.optimum.allgather.algbw == "2080/3"'
+expect 0 info "fattree:4x8:spines=3,oversub=2" --json
+jqcheck '.capacities.max_exact == "4/3" and .compute_nodes == 32'
+expect 0 info "fattree:4x8:oversub=16" --json
+jqcheck '.optimum.allgather.algbw == "2/3" and (.optimum.allgather.binding_cut | length) == 35'
+expect 0 info dragonfly:4x2x2 --json
+jqcheck '.compute_nodes == 72 and (.switches | length) == 36'
+expect 0 info "torus:4x4x4@1,1,0.5" --json
+jqcheck '.optimum.allgather.algbw == "320/63" and .capacities.min == 0.5 and .optimum.allgather.max_flows == 1'
+
+# Plain specs keep their output and gain the optimum in JSON (unit capacities).
+expect 0 info torus:5x5 --json
+jqcheck '.lower_bound == 6 and .optimum.allgather.algbw == "25/6" and .compute_nodes == 25 and .switches == [] and .capacities == null'
+expect 0 info torus:4x4
+grep -q 'optimum\|compute nodes' "$tmp/out" && fail "plain torus text shows fabric lines"
+
+# Planning on fabrics is item 3 of issue 24: refused, one line.
+for spec in dgx:8x2 "torus:4x4@1,2" "file:$DATA/fabric.txt"; do
+    expect 2 plan allgather "$spec" && grep -q 'planning on fabrics .* is not yet supported' "$tmp/err" || fail "plan $spec: $(cat "$tmp/err")"
+done
+expect 2 plan allreduce dgx:8x2 --bytes 1048576
+
+# Malformed capacities and switches: one line, exit 2.
+bad() { # NAME TEXT REGEX
+    printf '%b' "$2" >"$tmp/$1.txt"
+    expect 2 info "file:$tmp/$1.txt" && grep -qE -- "$3" "$tmp/err" || fail "$1: $(cat "$tmp/err")"
+}
+bad negative 'a b -25\n' "capacity '-25' is negative"
+bad zero 'a b 0\n' "not positive"
+bad word 'a b fast\n' "unexpected text after the edge: 'fast'"
+bad number 'a b 1e3\n' "'1e3' is not a capacity"
+bad decimals 'a b 0.0000001\n' "more than 6 decimals"
+bad large 'a b 99999999999\n' "above"
+bad arrow 'a > \n' "one-way link"
+bad trailing 'a > b 5 6\n' "unexpected text after the edge"
+bad noswitch 'switch\na b\n' "names no node"
+bad unlinked 'switch s\na b 2\n' "switch 's' is on no link"
+bad allswitch 'switch a b\na b 2\n' "every node is a switch"
+bad mixed 'switch 1\na b 2\n' "integer id"
+for spec in dgx:8 dgx:0x2 "dgx:8x2:nvlink=-1" "dgx:8x2:nvlnk=300" "mi250:2:xgmi=fast" fattree:4 "fattree:4x8:oversub=0" \
+    "fattree:4x8:spines=2.5" dragonfly:4x2 "torus:4x4@1" "torus:4x4@1,2,3" "torus:4x4@" "file:$DATA/fabric.txt@1" \
+    "product(dgx:8x2,cycle:3)"; do
+    expect 2 info "$spec"
+done
+
+finish

@@ -1,0 +1,442 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* test_fabric.c — fabrics (docs/fabrics.md): the max-flow engine, the exact throughput optimum
+ * against brute force over every vertex set of random small fabrics (capacities, switches,
+ * one-way links), the published optima of ForestColl (two DGX A100 boxes 1040/3, two MI250
+ * boxes 354.13), the fabric families and the errors of the edge-list format. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "analysis/analysis_int.h"
+#include "gossip/gossip.h"
+
+static gsp_topo_t build(const char *spec) {
+    gsp_topo_t t;
+    gsp_err_t err = gsp_topo_from_spec(&t, spec);
+    if (err) fail_msg("%s: %s", spec, gsp_errmsg());
+    return t;
+}
+
+static int64_t gcd(int64_t a, int64_t b) {
+    while (b) {
+        int64_t r = a % b;
+        a = b;
+        b = r;
+    }
+    return a ? a : 1;
+}
+
+/* Dinic on a textbook network (CLRS Figure 26.1: maximum flow 23) and its minimum cut. */
+static void test_maxflow(void **state) {
+    (void)state;
+    gsp__flow_t f;
+    assert_int_equal(gsp__flow_init(&f, 6, 9), GSP_OK);
+    const int64_t e[][3] = {{0, 1, 16}, {0, 2, 13}, {1, 3, 12}, {2, 1, 4}, {2, 4, 14}, {3, 2, 9}, {3, 5, 20}, {4, 3, 7}, {4, 5, 4}};
+    for (int i = 0; i < 9; i++) assert_int_equal(gsp__flow_add(&f, e[i][0], e[i][1], e[i][2], 0, NULL), GSP_OK);
+    assert_int_equal(gsp__flow_seal(&f), GSP_OK);
+    assert_int_equal(gsp__flow_max(&f, 0, 5, INT64_MAX), 23);
+    uint8_t side[6];
+    gsp__flow_source_side(&f, 0, side);
+    int64_t cut = 0;
+    for (int i = 0; i < 9; i++)
+        if (side[e[i][0]] && !side[e[i][1]]) cut += e[i][2];
+    assert_int_equal(cut, 23);
+    assert_int_equal(gsp__flow_max(&f, 0, 5, 10), 10); /* stops at the limit */
+    gsp__flow_destroy(&f);
+}
+
+/* Brute force over every S: allgather (rev: reduce-scatter) min cap(out(S)) / |S n C| as p/q, and
+ * broadcast's min cap(out(S)) over S holding root but not every compute node. */
+static void brute(const gsp_topo_t *t, bool rev, int64_t *p, int64_t *q) {
+    int64_t n = t->n, bp = -1, bq = 1;
+    for (uint32_t S = 1; S < (1u << n); S++) {
+        int64_t k = 0, miss = 0, cap = 0;
+        for (int64_t x = 0; x < n; x++) {
+            bool c = !t->is_switch || !t->is_switch[x];
+            if (c && (S >> x & 1)) k++;
+            if (c && !(S >> x & 1)) miss++;
+            for (int64_t a = t->off[x]; a < t->off[x + 1]; a++) {
+                int64_t y = t->adj[a], from = rev ? y : x, to = rev ? x : y;
+                if ((S >> from & 1) && !(S >> to & 1)) cap += t->cap ? t->cap[a] : 1;
+            }
+        }
+        if (k == 0 || miss == 0) continue;
+        if (bp < 0 || cap * bq < bp * k) bp = cap, bq = k;
+    }
+    *p = bp;
+    *q = bq;
+}
+
+static int64_t brute_broadcast(const gsp_topo_t *t, int64_t root) {
+    int64_t n = t->n, best = -1;
+    for (uint32_t S = 1; S < (1u << n); S++) {
+        if (!(S >> root & 1)) continue;
+        int64_t miss = 0, cap = 0;
+        for (int64_t x = 0; x < n; x++) {
+            if ((!t->is_switch || !t->is_switch[x]) && !(S >> x & 1)) miss++;
+            for (int64_t a = t->off[x]; a < t->off[x + 1]; a++)
+                if ((S >> x & 1) && !(S >> t->adj[a] & 1)) cap += t->cap ? t->cap[a] : 1;
+        }
+        if (miss && (best < 0 || cap < best)) best = cap;
+    }
+    return best;
+}
+
+/* The cut an optimum names: valid, and its ratio is the optimum. */
+static void check_cut(const gsp_topo_t *t, const gsp_optimum_t *o, bool rev, int64_t N) {
+    int64_t k = 0, cap = 0;
+    uint8_t in[16] = {0};
+    for (int64_t i = 0; i < o->cut_len; i++) in[o->cut[i]] = 1;
+    for (int64_t x = 0; x < t->n; x++) {
+        k += in[x] && (!t->is_switch || !t->is_switch[x]);
+        for (int64_t a = t->off[x]; a < t->off[x + 1]; a++) {
+            int64_t y = t->adj[a], from = rev ? y : x, to = rev ? x : y;
+            if (in[from] && !in[to]) cap += t->cap ? t->cap[a] : 1;
+        }
+    }
+    assert_true(k >= 1 && k < N);
+    /* N cap / (k scale) == num / den */
+    assert_true((__int128)N * cap * o->den == (__int128)o->num * k * t->cap_scale);
+}
+
+static void test_optimum_brute_force(void **state) {
+    (void)state;
+    gsp_rng_t rng;
+    gsp_rng_seed(&rng, 24);
+    int trials = 0;
+    for (int trial = 0; trial < 400; trial++) {
+        int64_t n = 2 + (int64_t)gsp_rng_below(&rng, 11); /* 2..12 vertices */
+        int64_t arcs[2 * 80], cap[80], narcs = 0;
+        uint8_t sw[12] = {0};
+        int64_t scale = 1 + (int64_t)gsp_rng_below(&rng, 3); /* capacities c / scale */
+        double density = 0.15 + 0.5 * gsp_rng_double(&rng);
+        for (int64_t x = 0; x < n; x++)
+            for (int64_t y = x + 1; y < n; y++) {
+                if (gsp_rng_double(&rng) > density || narcs + 2 > 80) continue;
+                int64_t c = 1 + (int64_t)gsp_rng_below(&rng, 9), kind = (int64_t)gsp_rng_below(&rng, 4);
+                if (kind != 1) arcs[2 * narcs] = x, arcs[2 * narcs + 1] = y, cap[narcs++] = c;                     /* x -> y */
+                if (kind != 0) arcs[2 * narcs] = y, arcs[2 * narcs + 1] = x, cap[narcs++] = kind == 3 ? c + 1 : c; /* y -> x */
+            }
+        int64_t N = n;
+        for (int64_t x = 0; x < n; x++)
+            if (N > 1 && gsp_rng_below(&rng, 4) == 0) sw[x] = 1, N--;
+        if (narcs == 0) continue;
+        gsp_topo_t t;
+        assert_int_equal(gsp_topo_from_arcs(&t, n, arcs, cap, narcs, scale, sw, NULL, "random"), GSP_OK);
+        N = gsp_topo_compute_count(&t);
+        for (int rev = 0; rev < 2; rev++) {
+            gsp_optimum_t o;
+            assert_int_equal(gsp_optimum(&t, rev ? GSP_COLL_REDUCE_SCATTER : GSP_COLL_ALLGATHER, -1, &o), GSP_OK);
+            if (N < 2) {
+                assert_false(o.defined);
+                gsp_optimum_destroy(&o);
+                continue;
+            }
+            assert_true(o.defined);
+            int64_t p, q;
+            brute(&t, rev, &p, &q);
+            /* algbw = N p / (q scale) */
+            int64_t num = N * p, den = q * scale, g = gcd(num, den);
+            if (num == 0) den = 1, g = 1;
+            assert_int_equal(o.num, num / g);
+            assert_int_equal(o.den, den / g);
+            if (num) check_cut(&t, &o, rev, N);
+            gsp_optimum_destroy(&o);
+        }
+        if (N >= 2) {
+            int64_t root = 0;
+            while (t.is_switch && t.is_switch[root]) root++;
+            gsp_optimum_t o, ag, rs;
+            assert_int_equal(gsp_optimum(&t, GSP_COLL_BROADCAST, root, &o), GSP_OK);
+            int64_t b = brute_broadcast(&t, root), g = gcd(b, scale);
+            assert_int_equal(o.num, b / g);
+            assert_int_equal(o.den, b ? scale / g : 1);
+            gsp_optimum_destroy(&o);
+            /* allreduce = 1 / (1/rs + 1/ag) */
+            assert_int_equal(gsp_optimum(&t, GSP_COLL_ALLREDUCE, -1, &o), GSP_OK);
+            assert_int_equal(gsp_optimum(&t, GSP_COLL_ALLGATHER, -1, &ag), GSP_OK);
+            assert_int_equal(gsp_optimum(&t, GSP_COLL_REDUCE_SCATTER, -1, &rs), GSP_OK);
+            if (ag.num && rs.num)
+                assert_true((__int128)o.num * (ag.num * rs.den + rs.num * ag.den) == (__int128)o.den * ag.num * rs.num);
+            else
+                assert_int_equal(o.num, 0);
+            gsp_optimum_destroy(&o);
+            gsp_optimum_destroy(&ag);
+            gsp_optimum_destroy(&rs);
+            /* A switch is no root. */
+            for (int64_t x = 0; x < n; x++)
+                if (t.is_switch && t.is_switch[x]) {
+                    assert_int_equal(gsp_optimum(&t, GSP_COLL_BROADCAST, x, &o), GSP_ERR_RANGE);
+                    break;
+                }
+        }
+        trials++;
+        gsp_topo_destroy(&t);
+    }
+    assert_true(trials > 300);
+}
+
+static void expect_optimum(const char *spec, gsp_collective_t c, int64_t num, int64_t den) {
+    gsp_topo_t t = build(spec);
+    gsp_optimum_t o;
+    int64_t root = 0;
+    while (t.is_switch && t.is_switch[root]) root++;
+    assert_int_equal(gsp_optimum(&t, c, c == GSP_COLL_BROADCAST ? root : -1, &o), GSP_OK);
+    if (o.num != num || o.den != den)
+        fail_msg("%s %s: %lld/%lld, want %lld/%lld", spec, gsp_collective_name(c), (long long)o.num, (long long)o.den, (long long)num,
+                 (long long)den);
+    gsp_optimum_destroy(&o);
+    gsp_topo_destroy(&t);
+}
+
+/* ForestColl's published optima (Zhao et al. 2024): 346.67 GB/s and 354.13 GB/s. */
+static void test_published_optima(void **state) {
+    (void)state;
+    expect_optimum("dgx:8x2", GSP_COLL_ALLGATHER, 1040, 3);
+    expect_optimum("mi250:2", GSP_COLL_ALLGATHER, 5312, 15);
+    expect_optimum("dgx:8x2", GSP_COLL_ALLREDUCE, 520, 3);
+    expect_optimum("dgx:8x2", GSP_COLL_BROADCAST, 200, 1); /* the 8 NICs of a box */
+    /* The box's own: every GPU receives 7/8 of M through 300 GB/s. */
+    expect_optimum("dgx:8x1", GSP_COLL_ALLGATHER, 2400, 7);
+    /* Options: NVLink 600 (DGX H100-like), NIC 50. S = all but a GPU: (650) 16/15. */
+    expect_optimum("dgx:8x2:nvlink=600,nic=50", GSP_COLL_ALLGATHER, 2080, 3);
+    /* A slower third dimension: out of the cut V - {v}: in-capacity 1+1+1+1+.5+.5 = 5, 64/63. */
+    expect_optimum("torus:4x4x4@1,1,0.5", GSP_COLL_ALLGATHER, 320, 63);
+    /* Unit capacities of a plain graph: a cycle of 8, cut of half: 2 / 4, times 8. */
+    expect_optimum("cycle:8", GSP_COLL_ALLGATHER, 16, 7);
+    /* A fat tree oversubscribed 16:1 is bound by a leaf's uplinks (8/16): the 24 hosts of the
+     * other leaves send their data into it, 32 (1/2) / 24. */
+    expect_optimum("fattree:4x8:oversub=16", GSP_COLL_ALLGATHER, 2, 3);
+}
+
+/* Larger random fabrics: the optima do not depend on how the vertices are numbered (the order
+ * of the sinks, the order of the searches), and the cut each names has the optimum's ratio. */
+static void test_optimum_relabelled(void **state) {
+    (void)state;
+    gsp_rng_t rng;
+    gsp_rng_seed(&rng, 2024);
+    for (int trial = 0; trial < 60; trial++) {
+        int64_t n = 30 + (int64_t)gsp_rng_below(&rng, 170), narcs = 0;
+        int64_t *arcs = malloc(2 * (size_t)n * 12 * sizeof *arcs), *cap = malloc((size_t)n * 12 * sizeof *cap), *perm = malloc((size_t)n * sizeof *perm),
+                *arcs2 = malloc(2 * (size_t)n * 12 * sizeof *arcs2);
+        uint8_t *sw = calloc((size_t)n, 1), *sw2 = calloc((size_t)n, 1);
+        for (int64_t x = 1; x < n; x++) { /* a random tree keeps it connected, then chords */
+            int64_t y = (int64_t)gsp_rng_below(&rng, (uint64_t)x), c = 1 + (int64_t)gsp_rng_below(&rng, 20);
+            arcs[2 * narcs] = x, arcs[2 * narcs + 1] = y, cap[narcs++] = c;
+            arcs[2 * narcs] = y, arcs[2 * narcs + 1] = x, cap[narcs++] = c + (int64_t)gsp_rng_below(&rng, 3);
+        }
+        for (int64_t e = 0; e < 3 * n; e++) {
+            int64_t x = (int64_t)gsp_rng_below(&rng, (uint64_t)n), y = (int64_t)gsp_rng_below(&rng, (uint64_t)n);
+            if (x != y) arcs[2 * narcs] = x, arcs[2 * narcs + 1] = y, cap[narcs++] = 1 + (int64_t)gsp_rng_below(&rng, 20);
+        }
+        for (int64_t x = 1; x < n; x++) sw[x] = gsp_rng_below(&rng, 3) == 0;
+        if (trial % 2) /* two hubs (switches on a link from every vertex: the searches' hard case) */
+            for (int64_t h = n - 2; h < n; h++) {
+                sw[h] = 1;
+                for (int64_t x = 0; x < n - 2 && narcs + 2 <= n * 12; x++) {
+                    int64_t c = 1 + (int64_t)gsp_rng_below(&rng, 4);
+                    arcs[2 * narcs] = x, arcs[2 * narcs + 1] = h, cap[narcs++] = c;
+                    arcs[2 * narcs] = h, arcs[2 * narcs + 1] = x, cap[narcs++] = c;
+                }
+            }
+        for (int64_t x = 0; x < n; x++) perm[x] = x;
+        for (int64_t x = n - 1; x > 0; x--) {
+            int64_t j = (int64_t)gsp_rng_below(&rng, (uint64_t)x + 1), tmp = perm[x];
+            perm[x] = perm[j], perm[j] = tmp;
+        }
+        for (int64_t a = 0; a < 2 * narcs; a++) arcs2[a] = perm[arcs[a]];
+        for (int64_t x = 0; x < n; x++) sw2[perm[x]] = sw[x];
+        gsp_topo_t t, u;
+        assert_int_equal(gsp_topo_from_arcs(&t, n, arcs, cap, narcs, 1, sw, NULL, "random"), GSP_OK);
+        assert_int_equal(gsp_topo_from_arcs(&u, n, arcs2, cap, narcs, 1, sw2, NULL, "relabelled"), GSP_OK);
+        gsp_optimum_t a[4], b[4];
+        assert_int_equal(gsp_optimum_all(&t, 0, a), GSP_OK); /* vertex 0 is never a switch */
+        assert_int_equal(gsp_optimum_all(&u, perm[0], b), GSP_OK);
+        int64_t N = gsp_topo_compute_count(&t);
+        for (int c = 0; c < 4; c++) {
+            if (a[c].num != b[c].num || a[c].den != b[c].den)
+                fail_msg("trial %d, n %lld, optimum %d: %lld/%lld, relabelled %lld/%lld", trial, (long long)n, c, (long long)a[c].num,
+                         (long long)a[c].den, (long long)b[c].num, (long long)b[c].den);
+        }
+        /* The named cut achieves the optimum (allgather; the cut may differ, the ratio not). */
+        int64_t k = 0, cs = 0;
+        uint8_t *in = calloc((size_t)n, 1);
+        for (int64_t i = 0; i < a[0].cut_len; i++) in[a[0].cut[i]] = 1;
+        for (int64_t x = 0; x < n; x++) {
+            k += in[x] && !t.is_switch[x];
+            for (int64_t e = t.off[x]; e < t.off[x + 1]; e++)
+                if (in[x] && !in[t.adj[e]]) cs += t.cap[e];
+        }
+        assert_true(k >= 1 && k < N);
+        assert_true((__int128)N * cs * a[0].den == (__int128)a[0].num * k);
+        for (int c = 0; c < 4; c++) gsp_optimum_destroy(&a[c]), gsp_optimum_destroy(&b[c]);
+        free(in);
+        free(arcs), free(arcs2), free(cap), free(perm), free(sw), free(sw2);
+        gsp_topo_destroy(&t);
+        gsp_topo_destroy(&u);
+    }
+}
+
+/* The one-sink shortcut of Cayley graphs against every sink: the same torus as plain arcs. */
+static void test_cayley_shortcut(void **state) {
+    (void)state;
+    const char *specs[] = {"torus:4x4x4@1,1,0.5", "torus:3x5@2,0.5", "circulant:12:1,5@3,1", "hypercube:4@1,2,3,4"};
+    for (size_t i = 0; i < sizeof specs / sizeof *specs; i++) {
+        gsp_topo_t t = build(specs[i]), u;
+        int64_t *arcs = malloc(2 * (size_t)t.m * sizeof *arcs), k = 0;
+        for (int64_t x = 0; x < t.n; x++)
+            for (int64_t a = t.off[x]; a < t.off[x + 1]; a++) arcs[2 * k] = x, arcs[2 * k + 1] = t.adj[a], k++;
+        assert_int_equal(gsp_topo_from_arcs(&u, t.n, arcs, t.cap, t.m, t.cap_scale, NULL, NULL, "plain"), GSP_OK);
+        assert_null(u.group);
+        gsp_optimum_t a[4], b[4];
+        assert_int_equal(gsp_optimum_all(&t, 0, a), GSP_OK);
+        assert_int_equal(gsp_optimum_all(&u, 0, b), GSP_OK);
+        for (int c = 0; c < 4; c++) {
+            if (a[c].num != b[c].num || a[c].den != b[c].den)
+                fail_msg("%s: %d: %lld/%lld by symmetry, %lld/%lld by every sink", specs[i], c, (long long)a[c].num, (long long)a[c].den,
+                         (long long)b[c].num, (long long)b[c].den);
+            assert_true(b[c].flows >= a[c].flows);
+            gsp_optimum_destroy(&a[c]);
+            gsp_optimum_destroy(&b[c]);
+        }
+        free(arcs);
+        gsp_topo_destroy(&t);
+        gsp_topo_destroy(&u);
+    }
+}
+
+static void test_fabric_families(void **state) {
+    (void)state;
+    gsp_topo_t t = build("dgx:8x2");
+    assert_int_equal(t.n, 19);
+    assert_int_equal(t.nswitch, 3);
+    assert_int_equal(gsp_topo_compute_count(&t), 16);
+    assert_true(gsp_topo_is_fabric(&t));
+    assert_string_equal(t.names[0], "ib");
+    gsp_topo_destroy(&t);
+    t = build("mi250:2");
+    assert_int_equal(t.n, 33);
+    /* Every GCD has 7 xGMI lanes of 50 and a NIC of 16: 366 out. */
+    for (int64_t x = 1; x < t.n; x++) {
+        int64_t out = 0;
+        for (int64_t a = t.off[x]; a < t.off[x + 1]; a++) out += t.cap[a];
+        assert_int_equal(out, 366 * t.cap_scale);
+    }
+    gsp_topo_destroy(&t);
+    t = build("dragonfly:4x2x2");
+    assert_int_equal(t.n, 9 * 4 * 3);
+    assert_int_equal(t.nswitch, 36);
+    /* Each router: 3 local, 2 global, 2 hosts. */
+    for (int64_t x = 0; x < t.n; x++)
+        if (t.is_switch[x]) assert_int_equal(t.off[x + 1] - t.off[x], 7);
+    gsp_topo_destroy(&t);
+    t = build("fattree:4x8:spines=3,oversub=2");
+    assert_int_equal(t.n, 3 + 4 + 32);
+    assert_int_equal(t.cap_scale, 3); /* uplinks of 4/3 */
+    gsp_topo_destroy(&t);
+    t = build("torus:4x4");
+    assert_false(gsp_topo_is_fabric(&t));
+    gsp_topo_destroy(&t);
+    const char *bad[] = {"dgx:8", "dgx:1x1", "dgx:8x2:nvlink=0", "dgx:8x2:nvlnk=300", "mi250:0", "fattree:4x8:spines=1.5",
+                         "dragonfly:4x2", "torus:4x4@1", "torus:4x4@1,2,3", "torus:4x4@1,-2", "file:x@1",
+                         "product(dgx:8x2,cycle:3)", "torus:4x4@"};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        gsp_topo_t u;
+        if (gsp_topo_from_spec(&u, bad[i]) == GSP_OK) fail_msg("%s: accepted", bad[i]);
+    }
+}
+
+static gsp_err_t from_text(const char *text, gsp_topo_t *t, char *msg, size_t size) {
+    char path[] = "/tmp/gossip_fabric_XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    FILE *f = fdopen(fd, "w");
+    fputs(text, f);
+    fclose(f);
+    char spec[64];
+    snprintf(spec, sizeof spec, "file:%s", path);
+    gsp_err_t err = gsp_topo_from_spec(t, spec);
+    if (msg) snprintf(msg, size, "%s", err ? gsp_errmsg() : "");
+    unlink(path);
+    return err;
+}
+
+static void test_fabric_files(void **state) {
+    (void)state;
+    gsp_topo_t t;
+    char msg[512];
+    /* Capacities, one-way links, parallel links adding up, switches, decimals. */
+    assert_int_equal(from_text("# a fabric\nswitch sw\na sw 12.5\nb sw 25\nc > sw 2.25\nsw > c 1\na b\na b\n", &t, msg, sizeof msg), GSP_OK);
+    assert_int_equal(t.n, 4);
+    assert_int_equal(t.nswitch, 1);
+    assert_int_equal(t.cap_scale, 100);
+    assert_false(t.directed); /* c -> sw and sw -> c both exist, of different capacities */
+    /* Vertices in order of appearance: sw 0, a 1, b 2, c 3. */
+    assert_int_equal(t.cap[t.off[0] + gsp_topo_arc_index(&t, 0, 3)], 100);  /* sw -> c */
+    assert_int_equal(t.cap[t.off[3] + gsp_topo_arc_index(&t, 3, 0)], 225);  /* c -> sw */
+    assert_int_equal(t.cap[t.off[1] + gsp_topo_arc_index(&t, 1, 2)], 200);  /* a -> b: two links of 1 */
+    assert_int_equal(t.cap[t.off[1] + gsp_topo_arc_index(&t, 1, 0)], 1250); /* a -> sw */
+    gsp_topo_destroy(&t);
+    assert_int_equal(from_text("a > b 2\nb > c\nc > a 3\n", &t, msg, sizeof msg), GSP_OK);
+    assert_true(t.directed);
+    assert_int_equal(t.m, 3);
+    gsp_topo_destroy(&t);
+    /* A plain file stays plain (repeated edges merge, no capacities). */
+    assert_int_equal(from_text("0 1\n1 2\n0 1\n", &t, msg, sizeof msg), GSP_OK);
+    assert_false(gsp_topo_is_fabric(&t));
+    assert_int_equal(t.m, 4);
+    gsp_topo_destroy(&t);
+    /* Integer ids with switches, 1-based. */
+    assert_int_equal(from_text("switch 3\n1 3 2\n2 3 2\n", &t, msg, sizeof msg), GSP_OK);
+    assert_int_equal(t.nswitch, 1);
+    assert_true(t.is_switch[2]);
+    gsp_topo_destroy(&t);
+    const struct {
+        const char *text, *says;
+    } bad[] = {
+        {"a b -5\n", "negative"},
+        {"a b 0\n", "not positive"},
+        {"a b 0.0\n", "not positive"},
+        {"a b fast\n", "unexpected text after the edge: 'fast'"},
+        {"a b 1.2.3\n", "not a capacity"},
+        {"a b 1e3\n", "not a capacity"},
+        {"a b 1.0000001\n", "decimals"},
+        {"a b 25 7\n", "unexpected text"},
+        {"a > \n", "one-way link"},
+        {"a\n", "expected an edge"},
+        {"switch\na b\n", "names no node"},
+        {"switch c\na b 1\n", "on no link"},
+        {"switch a b\na b 1\n", "every node is a switch"},
+        {"a b 1\n0 1 1\n", "integer id"},
+        {"a a 3\n", "self-loop"},
+        {"a b 99999999999\n", "above"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        if (from_text(bad[i].text, &t, msg, sizeof msg) == GSP_OK) fail_msg("accepted: %s", bad[i].text);
+        if (!strstr(msg, bad[i].says)) fail_msg("'%s': message '%s' does not say '%s'", bad[i].text, msg, bad[i].says);
+    }
+}
+
+/* A plan on a fabric is refused, never made on switches as ranks. */
+static void test_plan_refuses_fabrics(void **state) {
+    (void)state;
+    gsp_plan_t p;
+    assert_int_equal(gsp_plan_spec("dgx:8x2", GSP_COLL_ALLGATHER, NULL, &p), GSP_ERR_UNSUPPORTED);
+    assert_non_null(strstr(gsp_errmsg(), "not yet supported"));
+    assert_int_equal(gsp_plan_spec("torus:4x4@1,2", GSP_COLL_ALLGATHER, NULL, &p), GSP_ERR_UNSUPPORTED);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_maxflow),           cmocka_unit_test(test_optimum_brute_force), cmocka_unit_test(test_published_optima),
+        cmocka_unit_test(test_cayley_shortcut), cmocka_unit_test(test_optimum_relabelled),
+        cmocka_unit_test(test_fabric_families),   cmocka_unit_test(test_fabric_files),        cmocka_unit_test(test_plan_refuses_fabrics),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
