@@ -35,15 +35,18 @@ done
 echo "| graph | N | D | best construction | its rounds | D-round linear protocol (Problem B) |"
 echo "|---|---|---|---|---|---|"
 found=0; missing=0
+# One error file per run: two runs at once (two checkouts) must not read each other's.
+errf=$(mktemp)
+trap 'rm -f "$errf"' EXIT
 for s in "${specs[@]}"; do
     best=$("$G" plan allreduce "$s" --json) || continue
     # spectral and linear schedules are single-value linear protocols: Problem B is answered.
     case $(jq -r .method <<<"$best") in
-    spectral | linear) [ "$(jq .rounds <<<"$best")" = "$(jq .diameter <<<"$best")" ] && lin=$best || lin=$("$G" plan allreduce "$s" --method linear --json 2>/tmp/problemb_err) ;;
-    *) lin=$("$G" plan allreduce "$s" --method linear --json 2>/tmp/problemb_err) ;;
+    spectral | linear) [ "$(jq .rounds <<<"$best")" = "$(jq .diameter <<<"$best")" ] && lin=$best || lin=$("$G" plan allreduce "$s" --method linear --json 2>"$errf") ;;
+    *) lin=$("$G" plan allreduce "$s" --method linear --json 2>"$errf") ;;
     esac
     name=${s/file:$D\//file:}
-    if [ -n "$lin" ]; then r="found (verified)"; found=$((found + 1)); else r="not found: $(sed 's/.*(\(.*\))/\1/' /tmp/problemb_err)"; missing=$((missing + 1)); fi
+    if [ -n "$lin" ]; then r="found (verified)"; found=$((found + 1)); else r="not found: $(sed 's/.*(\(.*\))/\1/' "$errf")"; missing=$((missing + 1)); fi
     jq -rn --argjson b "$best" --arg s "$name" --arg r "$r" '"| \($s) | \($b.nodes) | \($b.diameter) | \($b.method) | \($b.rounds) | \($r) |"'
 done
 echo
