@@ -295,7 +295,9 @@ gsp_err_t gsp__topo_from_file(gsp_topo_t *t, const char *spec, const char *path)
         if (strncmp(p, "switch", 6) == 0 && (p[6] == 0 || isspace((unsigned char)p[6]))) {
             int names_here = 0;
             for (p += 6;;) {
-                while (*p == ' ' || *p == '\t' || *p == ',' || *p == '\r') p++;
+                /* Every character the name loop stops at is skipped here (isspace has \f and \v
+                 * too): otherwise an empty name would be read at the same place forever. */
+                while (isspace((unsigned char)*p) || *p == ',') p++;
                 if (!*p) break;
                 char *name = p;
                 while (*p && !isspace((unsigned char)*p) && *p != ',') p++;

@@ -559,13 +559,14 @@ static gsp_err_t from_spec(gsp_topo_t *t, const char *spec) {
     if (strncmp(spec, "file:", 5) == 0) return gsp__topo_from_file(t, spec, spec + 5);
     /* SPEC@C1,C2,...: capacities per dimension, after the whole spec (outside parentheses). */
     {
-        int depth = 0;
+        int depth = 0, nat = 0;
         const char *at = NULL;
         for (const char *p = spec; *p; p++) {
             if (*p == '(') depth++;
             else if (*p == ')') depth--;
-            else if (*p == '@' && depth == 0) at = p;
+            else if (*p == '@' && depth == 0) at = p, nat++;
         }
+        if (nat > 1) return gsp_error(GSP_ERR_PARSE, "%s: capacities given twice ('@' once, after the whole spec)", spec);
         if (at) {
             char *inner = gsp_malloc((size_t)(at - spec) + 1);
             if (!inner) return gsp_error(GSP_ERR_NOMEM, "out of memory");

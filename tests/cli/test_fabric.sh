@@ -89,9 +89,11 @@ bad noswitch 'switch\na b\n' "names no node"
 bad unlinked 'switch s\na b 2\n' "switch 's' is on no link"
 bad allswitch 'switch a b\na b 2\n' "every node is a switch"
 bad mixed 'switch 1\na b 2\n' "integer id"
+# Found by fuzz_edges: a form feed between switch names looped forever.
+bad formfeed 'switch a\fb\na c 2\n' "switch 'b' is on no link"
 for spec in dgx:8 dgx:0x2 "dgx:8x2:nvlink=-1" "dgx:8x2:nvlnk=300" "mi250:2:xgmi=fast" fattree:4 "fattree:4x8:oversub=0" \
     "fattree:4x8:spines=2.5" dragonfly:4x2 "torus:4x4@1" "torus:4x4@1,2,3" "torus:4x4@" "file:$DATA/fabric.txt@1" \
-    "product(dgx:8x2,cycle:3)"; do
+    "product(dgx:8x2,cycle:3)" "torus:554@2@29296"; do
     expect 2 info "$spec"
 done
 
