@@ -403,6 +403,14 @@ gsp_err_t gsp__topo_from_file(gsp_topo_t *t, const char *spec, const char *path)
         goto fail;
     }
     char **names = NULL;
+    /* Nodes are sized before anything is built: a 1-based file whose largest id is 5*10^7 would
+     * otherwise allocate a name for every node below it (about 32 bytes each) before the graph's
+     * own check could say no. */
+    if ((double)n * 32 > (double)gsp_memory_limit()) {
+        err = gsp_error(GSP_ERR_TOOBIG, "%s: %lld nodes (its largest id) are above the memory limit of %lld bytes (GOSSIP_MEMORY_LIMIT)",
+                        spec, (long long)n, (long long)gsp_memory_limit());
+        goto fail;
+    }
     if (rs.named || one_based) {
         if ((err = gsp_alloc_array((void **)&names, n, sizeof *names, true))) goto fail;
         for (int64_t x = 0; x < n && !err; x++) {
