@@ -220,7 +220,7 @@ for j in "${jobs[@]}"; do
     read -r name n spec coll mode alg b <<<"$j"
     [ "$n" -gt 64 ] && continue
     echo "$name $n $spec $coll $mode $alg"
-done | xargs -P "${SMPI_JOBS:-1}" -L 1 bash -c 'run_small "$0" "$@" >>"bench/out/smpi/$0.txt"'
+done | xargs -r -P "${SMPI_JOBS:-1}" -L 1 bash -c 'run_small "$0" "$@" >>"bench/out/smpi/$0.txt"'
 for j in "${jobs[@]}"; do
     read -r name n spec coll mode alg b <<<"$j"
     [ "$n" -gt 64 ] || continue
