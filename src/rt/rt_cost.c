@@ -70,38 +70,37 @@ static gsp_err_t parse_table(const char *name, const char *text, const char *wha
     return GSP_OK;
 }
 
-gsp_err_t gsp_cost_parse_beta(const char *name, const char *text, gsp_cost_t *c) {
+/* One figure or a table by size into *scalar / *n, from, val (unchanged on error); a table
+ * sets *scalar to its first (first) or last entry. */
+static gsp_err_t parse_figure(const char *name, const char *text, const char *what, bool first, double *scalar, int *n, int64_t *from,
+                              double *val) {
     if (text && *text && !strchr(text, ':')) {
         double v;
         gsp_err_t err = gsp_cost_parse(name, text, &v);
         if (err) return err;
-        c->beta = v;
-        c->nbeta = 0;
+        *scalar = v;
+        *n = 0;
         return GSP_OK;
     }
-    gsp_cost_t t = *c;
-    gsp_err_t err = parse_table(name, text, "seconds per byte", &t.nbeta, t.beta_from, t.beta_val);
+    int k = 0;
+    int64_t f[GSP_COST_MAX_BETA] = {0};
+    double x[GSP_COST_MAX_BETA] = {0};
+    gsp_err_t err = parse_table(name, text, what, &k, f, x);
     if (err) return err;
-    t.beta = t.beta_val[t.nbeta - 1];
-    *c = t;
+    if (k < 1) return gsp_error(GSP_ERR_PARSE, "%s='': expected %s", name, what); /* parse_table refuses it: for the compiler */
+    memcpy(from, f, sizeof f);
+    memcpy(val, x, sizeof x);
+    *n = k;
+    *scalar = first ? x[0] : x[k - 1];
     return GSP_OK;
 }
 
+gsp_err_t gsp_cost_parse_beta(const char *name, const char *text, gsp_cost_t *c) {
+    return parse_figure(name, text, "seconds per byte", false, &c->beta, &c->nbeta, c->beta_from, c->beta_val);
+}
+
 gsp_err_t gsp_cost_parse_alpha(const char *name, const char *text, gsp_cost_t *c) {
-    if (text && *text && !strchr(text, ':')) {
-        double v;
-        gsp_err_t err = gsp_cost_parse(name, text, &v);
-        if (err) return err;
-        c->alpha = v;
-        c->nalpha = 0;
-        return GSP_OK;
-    }
-    gsp_cost_t t = *c;
-    gsp_err_t err = parse_table(name, text, "seconds per message", &t.nalpha, t.alpha_from, t.alpha_val);
-    if (err) return err;
-    t.alpha = t.alpha_val[0];
-    *c = t;
-    return GSP_OK;
+    return parse_figure(name, text, "seconds per message", true, &c->alpha, &c->nalpha, c->alpha_from, c->alpha_val);
 }
 
 double gsp_cost_alpha(const gsp_cost_t *c, double bytes) {

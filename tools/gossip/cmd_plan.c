@@ -157,6 +157,28 @@ static gsp_err_t show_program(const gsp_rt_algo_t *a, const gsp_topo_t *t, int64
     return err;
 }
 
+/* A cost figure by message size as JSON ([[bytes, seconds], ...] under key; nothing when n is 0)
+ * and as text ("S:V,..." or the plain figure and its unit). */
+static void json_table(gsp_jw_t *w, const char *key, int n, const int64_t *from, const double *val) {
+    if (!n) return;
+    gsp_jw_key(w, key);
+    gsp_jw_arr_begin(w);
+    for (int i = 0; i < n; i++) {
+        gsp_jw_arr_begin(w);
+        gsp_jw_int(w, from[i]);
+        gsp_jw_num(w, val[i]);
+        gsp_jw_arr_end(w);
+    }
+    gsp_jw_arr_end(w);
+}
+
+static void text_table(char *buf, size_t size, double plain, const char *unit, int n, const int64_t *from, const double *val) {
+    size_t used = 0;
+    if (!n) snprintf(buf, size, "%g %s", plain, unit);
+    for (int i = 0; i < n && used < size; i++)
+        used += (size_t)snprintf(buf + used, size - used, "%s%lld:%g", i ? "," : "", (long long)from[i], val[i]);
+}
+
 static int run_bytes(gsp_collective_t coll, const char *spec, const char *method, const char *algorithm, int64_t root, int64_t bytes,
                      const gsp_cost_t *cost, bool json, int64_t rank) {
     gsp_err_t err;
@@ -212,29 +234,9 @@ static int run_bytes(gsp_collective_t coll, const char *spec, const char *method
         gsp_jw_key(&w, "cost");
         gsp_jw_obj_begin(&w);
         gsp_jw_key(&w, "alpha"); gsp_jw_num(&w, cost->alpha);
-        if (cost->nalpha) {
-            gsp_jw_key(&w, "alpha_by_size");
-            gsp_jw_arr_begin(&w);
-            for (int i = 0; i < cost->nalpha; i++) {
-                gsp_jw_arr_begin(&w);
-                gsp_jw_int(&w, cost->alpha_from[i]);
-                gsp_jw_num(&w, cost->alpha_val[i]);
-                gsp_jw_arr_end(&w);
-            }
-            gsp_jw_arr_end(&w);
-        }
+        json_table(&w, "alpha_by_size", cost->nalpha, cost->alpha_from, cost->alpha_val);
         gsp_jw_key(&w, "beta"); gsp_jw_num(&w, cost->beta);
-        if (cost->nbeta) {
-            gsp_jw_key(&w, "beta_by_size");
-            gsp_jw_arr_begin(&w);
-            for (int i = 0; i < cost->nbeta; i++) {
-                gsp_jw_arr_begin(&w);
-                gsp_jw_int(&w, cost->beta_from[i]);
-                gsp_jw_num(&w, cost->beta_val[i]);
-                gsp_jw_arr_end(&w);
-            }
-            gsp_jw_arr_end(&w);
-        }
+        json_table(&w, "beta_by_size", cost->nbeta, cost->beta_from, cost->beta_val);
         gsp_jw_key(&w, "gamma"); gsp_jw_num(&w, cost->gamma);
         gsp_jw_key(&w, "hop"); gsp_jw_num(&w, cost->hop);
         gsp_jw_key(&w, "overhead"); gsp_jw_num(&w, cost->overhead);
@@ -247,14 +249,8 @@ static int run_bytes(gsp_collective_t coll, const char *spec, const char *method
         gsp_jw_arr_begin(&w);
     } else {
         char beta[GSP_COST_MAX_BETA * 40 + 32], alpha[GSP_COST_MAX_BETA * 40 + 32];
-        size_t used = 0;
-        if (!cost->nbeta) snprintf(beta, sizeof beta, "%g s/B", cost->beta);
-        for (int i = 0; i < cost->nbeta; i++)
-            used += (size_t)snprintf(beta + used, sizeof beta - used, "%s%lld:%g", i ? "," : "", (long long)cost->beta_from[i], cost->beta_val[i]);
-        used = 0;
-        if (!cost->nalpha) snprintf(alpha, sizeof alpha, "%g s", cost->alpha);
-        for (int i = 0; i < cost->nalpha; i++)
-            used += (size_t)snprintf(alpha + used, sizeof alpha - used, "%s%lld:%g", i ? "," : "", (long long)cost->alpha_from[i], cost->alpha_val[i]);
+        text_table(beta, sizeof beta, cost->beta, "s/B", cost->nbeta, cost->beta_from, cost->beta_val);
+        text_table(alpha, sizeof alpha, cost->alpha, "s", cost->nalpha, cost->alpha_from, cost->alpha_val);
         printf("%s on %s (%lld nodes), %lld bytes; cost model%s alpha %s, beta %s, gamma %g s/B, hop %g s, overhead %g s\n",
                gsp_collective_name(coll), t.spec, (long long)t.n, (long long)bytes, cost->shared ? " (shared memory)" : "", alpha, beta,
                cost->gamma, cost->hop, cost->overhead);
