@@ -93,6 +93,12 @@ jqcheck '(.candidates[] | select(.algorithm == "flat") | .rounds == 1 and .busie
 # A latency of 10 us: one round of direct messages (flat) beats 6 rounds of anything.
 expect 0 plan reduce hypercube:6 --bytes 64 --alpha 1e-5 --json
 jqcheck '.choice == "flat" and .cost.alpha == 1e-05'
+# alpha by message size: the table is read, echoed, and its first entry is alpha; a table not
+# starting at 0 is one line, exit 2.
+expect 0 plan allreduce torus:4x4 --bytes 1M --alpha 0:2e-6,65472:1.16e-5 --json
+jqcheck '.cost.alpha == 2e-06 and .cost.alpha_by_size == [[0, 2e-06], [65472, 1.16e-05]]'
+expect 2 plan allreduce torus:4x4 --bytes 1M --alpha 5:2e-6
+grep -q "sizes increasing from 0" "$tmp/err" || fail "alpha table from 5: $(cat "$tmp/err")"
 # beta by message size; free hops and messages make flat the small-message choice.
 expect 0 plan broadcast torus:4x4x4 --bytes 1024 --alpha 1e-5 --hop 1e-5 --overhead 0 --beta 0:9.85e-10,257:2.37e-9,5776:7.36e-10 --json
 jqcheck '.choice == "dims" and .cost.beta_by_size == [[0, 9.85e-10], [257, 2.37e-9], [5776, 7.36e-10]] and .cost.beta == 7.36e-10'
