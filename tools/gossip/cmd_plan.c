@@ -9,6 +9,7 @@
 #include "gossip/algo.h"
 #include "gossip/runtime.h"
 #include "core/core_int.h"
+#include "plan_int.h"
 
 static const char usage_text[] =
     "usage: gossip plan COLLECTIVE SPEC [--packets P|inf] [--ports all|1] [--duplex full|half]\n"
@@ -179,8 +180,31 @@ static void text_table(char *buf, size_t size, double plain, const char *unit, i
         used += (size_t)snprintf(buf + used, size - used, "%s%lld:%g", i ? "," : "", (long long)from[i], val[i]);
 }
 
+void cli_cost_json(gsp_jw_t *w, const gsp_cost_t *cost) {
+    gsp_jw_key(w, "cost");
+    gsp_jw_obj_begin(w);
+    gsp_jw_key(w, "alpha"); gsp_jw_num(w, cost->alpha);
+    json_table(w, "alpha_by_size", cost->nalpha, cost->alpha_from, cost->alpha_val);
+    gsp_jw_key(w, "beta"); gsp_jw_num(w, cost->beta);
+    json_table(w, "beta_by_size", cost->nbeta, cost->beta_from, cost->beta_val);
+    gsp_jw_key(w, "gamma"); gsp_jw_num(w, cost->gamma);
+    gsp_jw_key(w, "hop"); gsp_jw_num(w, cost->hop);
+    gsp_jw_key(w, "overhead"); gsp_jw_num(w, cost->overhead);
+    gsp_jw_key(w, "segment"); gsp_jw_int(w, cost->segment);
+    gsp_jw_key(w, "shared_memory"); gsp_jw_bool(w, cost->shared);
+    gsp_jw_obj_end(w);
+}
+
+void cli_cost_text(char *buf, size_t size, const gsp_cost_t *cost) {
+    char beta[GSP_COST_MAX_BETA * 40 + 32], alpha[GSP_COST_MAX_BETA * 40 + 32];
+    text_table(beta, sizeof beta, cost->beta, "s/B", cost->nbeta, cost->beta_from, cost->beta_val);
+    text_table(alpha, sizeof alpha, cost->alpha, "s", cost->nalpha, cost->alpha_from, cost->alpha_val);
+    snprintf(buf, size, "cost model%s alpha %s, beta %s, gamma %g s/B, hop %g s, overhead %g s", cost->shared ? " (shared memory)" : "", alpha,
+             beta, cost->gamma, cost->hop, cost->overhead);
+}
+
 static int run_bytes(gsp_collective_t coll, const char *spec, const char *method, const char *algorithm, int64_t root, int64_t bytes,
-                     const gsp_cost_t *cost, bool json, int64_t rank) {
+                     const gsp_cost_t *cost, bool json, int64_t rank, const cli_sweep_t *sweep, const char *svgpath) {
     gsp_err_t err;
     gsp_topo_t t;
     gsp_distances_t dist = {0};
@@ -209,6 +233,10 @@ static int run_bytes(gsp_collective_t coll, const char *spec, const char *method
         goto fail;
     }
     if ((err = gsp_rt_algos(&t, &dist, coll, root < 0 ? 0 : root, method, &al))) goto fail;
+    if (sweep) {
+        rc = cli_plan_sweep(&al, &t, coll, sweep, cost, json, svgpath);
+        goto done;
+    }
     int choice;
     /* --algorithm forces one, as gossip-mpi --algorithm and GOSSIP_ALGORITHM do: the runtime
      * runs it whatever the cost model predicts (its name was checked against the registry). */
@@ -231,29 +259,15 @@ static int run_bytes(gsp_collective_t coll, const char *spec, const char *method
         gsp_jw_key(&w, "topology"); gsp_jw_str(&w, t.spec);
         gsp_jw_key(&w, "nodes"); gsp_jw_int(&w, t.n);
         gsp_jw_key(&w, "bytes"); gsp_jw_int(&w, bytes);
-        gsp_jw_key(&w, "cost");
-        gsp_jw_obj_begin(&w);
-        gsp_jw_key(&w, "alpha"); gsp_jw_num(&w, cost->alpha);
-        json_table(&w, "alpha_by_size", cost->nalpha, cost->alpha_from, cost->alpha_val);
-        gsp_jw_key(&w, "beta"); gsp_jw_num(&w, cost->beta);
-        json_table(&w, "beta_by_size", cost->nbeta, cost->beta_from, cost->beta_val);
-        gsp_jw_key(&w, "gamma"); gsp_jw_num(&w, cost->gamma);
-        gsp_jw_key(&w, "hop"); gsp_jw_num(&w, cost->hop);
-        gsp_jw_key(&w, "overhead"); gsp_jw_num(&w, cost->overhead);
-        gsp_jw_key(&w, "segment"); gsp_jw_int(&w, cost->segment);
-        gsp_jw_key(&w, "shared_memory"); gsp_jw_bool(&w, cost->shared);
-        gsp_jw_obj_end(&w);
+        cli_cost_json(&w, cost);
         gsp_jw_key(&w, "choice"); gsp_jw_str(&w, al.v[choice].name);
         gsp_jw_key(&w, "forced"); gsp_jw_bool(&w, forced);
         gsp_jw_key(&w, "candidates");
         gsp_jw_arr_begin(&w);
     } else {
-        char beta[GSP_COST_MAX_BETA * 40 + 32], alpha[GSP_COST_MAX_BETA * 40 + 32];
-        text_table(beta, sizeof beta, cost->beta, "s/B", cost->nbeta, cost->beta_from, cost->beta_val);
-        text_table(alpha, sizeof alpha, cost->alpha, "s", cost->nalpha, cost->alpha_from, cost->alpha_val);
-        printf("%s on %s (%lld nodes), %lld bytes; cost model%s alpha %s, beta %s, gamma %g s/B, hop %g s, overhead %g s\n",
-               gsp_collective_name(coll), t.spec, (long long)t.n, (long long)bytes, cost->shared ? " (shared memory)" : "", alpha, beta,
-               cost->gamma, cost->hop, cost->overhead);
+        char head[2 * GSP_COST_MAX_BETA * 40 + 256];
+        cli_cost_text(head, sizeof head, cost);
+        printf("%s on %s (%lld nodes), %lld bytes; %s\n", gsp_collective_name(coll), t.spec, (long long)t.n, (long long)bytes, head);
         printf("  %-18s %7s %9s %14s %12s  %s\n", "algorithm", "rounds", "transfers", "busiest link B", "predicted", "built from");
     }
     for (int i = 0; i < al.n; i++) {
@@ -304,8 +318,9 @@ done:
 
 static int run(int argc, char **argv) {
     const char *coll_s = NULL, *spec = NULL, *method = "auto", *outpath = NULL, *algorithm = NULL;
-    const char *tuning = NULL;
+    const char *tuning = NULL, *svgpath = NULL;
     int64_t bytes = -1, segment = -1;
+    cli_sweep_t sweep = {0};
     gsp_cost_t cost = gsp_cost_default();
     bool json = false;
     int64_t root = -1, seed = 1, degree = 0, rank = -1;
@@ -321,7 +336,7 @@ static int run(int argc, char **argv) {
         {"shared-memory", false}, {"json", false}, {"prove", false}, {"packets", true}, {"ports", true},     {"duplex", true},
         {"bytes", true},          {"alpha", true}, {"beta", true},   {"gamma", true},   {"hop", true},       {"overhead", true},
         {"method", true},         {"segment", true}, {"time-limit", true}, {"root", true}, {"degree", true}, {"seed", true},
-        {"rank", true},           {"o", true},       {"tuning", true}, {"algorithm", true}, {NULL, false}};
+        {"rank", true},           {"o", true},       {"tuning", true}, {"algorithm", true}, {"svg", true}, {NULL, false}};
     cli_args_t ps;
     cli_args_init(&ps, "plan", usage_text, defs, argc, argv);
     const char *a, *v;
@@ -340,7 +355,10 @@ static int run(int argc, char **argv) {
         else if (!strcmp(a, "--packets") || !strcmp(a, "--ports") || !strcmp(a, "--duplex")) {
             if (!cli_parse_model(a, v, &model)) return EXIT_USAGE;
         } else if (!strcmp(a, "--bytes")) {
-            if (!cli_parse_size(v, 0, INT64_C(1) << 40, "--bytes", &bytes)) return EXIT_USAGE;
+            /* LO:HI[:FACTOR] is a sweep; the last --bytes given counts, as for any option. */
+            sweep.n = 0;
+            if (strchr(v, ':') ? !cli_sweep_parse(v, &sweep) : !cli_parse_size(v, 0, INT64_C(1) << 40, "--bytes", &bytes)) return EXIT_USAGE;
+            if (sweep.n) bytes = sweep.lo;
         } else if (!strcmp(a, "--alpha") || !strcmp(a, "--beta") || !strcmp(a, "--gamma") || !strcmp(a, "--hop") ||
                    !strcmp(a, "--overhead")) {
             if (ncost == 16) return cli_usage_error("plan: too many cost options");
@@ -365,6 +383,7 @@ static int run(int argc, char **argv) {
         } else if (!strcmp(a, "--seed")) {
             if (!cli_parse_int(v, 0, INT64_MAX, "--seed", &seed)) return EXIT_USAGE;
         } else if (!strcmp(a, "-o")) outpath = v;
+        else if (!strcmp(a, "--svg")) svgpath = v;
     }
     if (pr < 0) return EXIT_USAGE;
     if (!coll_s || !spec) return cli_usage_error("plan: expected COLLECTIVE and SPEC (see 'gossip plan --help')");
@@ -378,6 +397,19 @@ static int run(int argc, char **argv) {
         return cli_usage_error("plan: --root applies to broadcast and reduce (the root of the collective), not %s", gsp_collective_name(coll));
     if (bytes >= 0) {
         /* The runtime's algorithms use the default model (1 packet, all ports, full duplex). */
+        if (sweep.n) {
+            /* A sweep compares the cost model's choices across sizes: what concerns one size
+             * or overrides the choice has no meaning there. */
+            if (cli_args_given(&ps, "-o"))
+                return cli_usage_error("plan: -o writes a schedule; a sweep's picture is --svg FILE (--bytes LO:HI)");
+            if (cli_args_given(&ps, "--rank"))
+                return cli_usage_error("plan: --rank shows one size's program, not a sweep's: give one size (--bytes B)");
+            if (cli_args_given(&ps, "--algorithm"))
+                return cli_usage_error("plan: --algorithm forces one algorithm at every size; a sweep (--bytes LO:HI) shows the cost model's choice");
+            if (svgpath && json && cli_output_is_stdout(svgpath))
+                return cli_usage_error("plan: --svg %s and --json would both write standard output (write the picture to a file)", svgpath);
+        } else if (svgpath)
+            return cli_usage_error("plan: --svg draws a sweep: give a range of sizes, --bytes LO:HI (8:16MiB)");
         static const char *const not_with_bytes[] = {"--packets", "--ports", "--duplex", "--prove", "--time-limit", "--degree", "--seed", "-o", NULL};
         if ((given = cli_args_any(&ps, not_with_bytes)))
             return cli_usage_error("plan: %s does not apply with --bytes (the runtime's algorithms)", given);
@@ -398,9 +430,9 @@ static int run(int argc, char **argv) {
                                    : gsp_cost_parse(o, cval[k], t))
                 return cli_usage_error("plan: %s", gsp_errmsg());
         }
-        return run_bytes(coll, spec, method, algorithm, root, bytes, &cost, json, rank);
+        return run_bytes(coll, spec, method, algorithm, root, bytes, &cost, json, rank, sweep.n ? &sweep : NULL, svgpath);
     }
-    static const char *const bytes_only[] = {"--rank", "--shared-memory", "--tuning", "--alpha", "--beta", "--gamma", "--hop", "--overhead", "--segment", "--algorithm", NULL};
+    static const char *const bytes_only[] = {"--rank", "--shared-memory", "--tuning", "--alpha", "--beta", "--gamma", "--hop", "--overhead", "--segment", "--algorithm", "--svg", NULL};
     if ((given = cli_args_any(&ps, bytes_only))) {
         if (!strcmp(given, "--algorithm"))
             return cli_usage_error("plan: --algorithm chooses among the runtime's algorithms and applies with --bytes only; a schedule's construction is --method");
