@@ -298,4 +298,77 @@ expect 0 plan allgather torus:4x4 --json
 jqcheck '.tried[0].method == "flood" and (.tried[0].not_applicable | test("inf")) and any(.tried[]; .method == "rotation" and .rounds == 4)'
 jqcheck 'any(.tried[]; .method == "greedy" and (.skipped | test("meet the lower bound")))'
 expect 0 plan allgather torus:4x4 --method greedy --json && jqcheck '.tried == []'
+# Size sweeps (--bytes LO:HI[:F]), checked against what --bytes says of each size alone.
+# sweep_agrees ARGS...: the last sweep's JSON in $tmp/sweep.json; every size's choice is the one
+# `plan ... --bytes B` gives, and at each crossover b the choice is `to` at b and `from` at b - 1.
+sweep_agrees() {
+    local coll=$1 spec=$2 b f t c p
+    shift 2
+    checks=$((checks + 1))
+    for b in $(jq -r '.sizes[].bytes' "$tmp/sweep.json"); do
+        c=$("$GOSSIP" plan "$coll" "$spec" --bytes "$b" "$@" --json | jq -r .choice)
+        [ "$c" = "$(jq -r --argjson b "$b" '.sizes[] | select(.bytes == $b) | .choice' "$tmp/sweep.json")" ] || fail "sweep $coll $spec $*: choice at $b differs from --bytes $b ($c)"
+    done
+    while read -r b f t; do
+        c=$("$GOSSIP" plan "$coll" "$spec" --bytes "$b" "$@" --json | jq -r .choice)
+        p=$("$GOSSIP" plan "$coll" "$spec" --bytes "$((b - 1))" "$@" --json | jq -r .choice)
+        [ "$c" = "$t" ] && [ "$p" = "$f" ] || fail "sweep $coll $spec $*: crossover at $b is $f -> $t, --bytes gives $p -> $c"
+    done < <(jq -r '.crossovers[] | "\(.bytes) \(.from) \(.to)"' "$tmp/sweep.json")
+}
+expect 0 plan allreduce torus:8x8 --bytes 8:16MiB --json && cp "$tmp/out" "$tmp/sweep.json"
+jqcheck '(.sizes | length) == 22 and .sizes[0].bytes == 8 and .sizes[-1].bytes == 16777216 and .sweep.factor == 2'
+jqcheck '[.algorithms[].algorithm] as $a | all(.sizes[]; [.candidates[].algorithm] == $a and ([.candidates[] | select(.chosen)] | length) == 1 and ([.candidates[] | select(.chosen)][0].algorithm == .choice))'
+# The choice is the least predicted time of the row; crossovers are in increasing order.
+jqcheck 'all(.sizes[]; ([.candidates[].predicted_seconds] | min) as $m | any(.candidates[]; .chosen and .predicted_seconds == $m))'
+jqcheck '(.crossovers | length) >= 2 and ([.crossovers[].bytes] == ([.crossovers[].bytes] | sort)) and .svg == null'
+sweep_agrees allreduce torus:8x8
+expect 0 plan broadcast torus:4x4x4 --bytes 100:10M:3 --alpha 0:2e-6,65472:1.2e-5 --beta 0:3e-10,65536:1e-10 --json && cp "$tmp/out" "$tmp/sweep.json"
+jqcheck '[.sizes[].bytes] == [100, 300, 900, 2700, 8100, 24300, 72900, 218700, 656100, 1968300, 5904900, 10485760] and (.cost.alpha_by_size | length) == 2'
+jqcheck 'any(.algorithms[]; .built | not) and all(.sizes[]; all(.candidates[]; .built or (.chosen | not)))'
+sweep_agrees broadcast torus:4x4x4 --alpha 0:2e-6,65472:1.2e-5 --beta 0:3e-10,65536:1e-10
+expect 0 plan reduce hypercube:5 --bytes 1:1G:16 --shared-memory --root 3 --json && cp "$tmp/out" "$tmp/sweep.json"
+jqcheck '.cost.shared_memory and .sizes[-1].bytes == 1073741824'
+sweep_agrees reduce hypercube:5 --shared-memory --root 3
+expect 0 plan allgather torus:4x4x4 --bytes 1K:4M --tuning "$tmp/tuning.json" --json && cp "$tmp/out" "$tmp/sweep.json"
+jqcheck '.cost.alpha == 1e-5 and (.cost.beta_by_size | length) == 5'
+sweep_agrees allgather torus:4x4x4 --tuning "$tmp/tuning.json"
+# A sweep of one size is --bytes B: the same candidates, predictions (lower bounds kept) and choice.
+for args in "broadcast torus:16x16 1M" "allreduce torus:4x4x4 100000" "reduce-scatter torus:8x8 4096"; do
+    set -- $args
+    expect 0 plan "$1" "$2" --bytes "$3" --json && jq -c '[.candidates[] | [.algorithm, .predicted_seconds, .built, .chosen]]' "$tmp/out" >"$tmp/one"
+    expect 0 plan "$1" "$2" --bytes "$3:$3" --json && jq -c '[.sizes[0].candidates[] | [.algorithm, .predicted_seconds, .built, .chosen]]' "$tmp/out" >"$tmp/sw1"
+    cmp -s "$tmp/one" "$tmp/sw1" || fail "plan $args: a one-size sweep differs from --bytes: $(cat "$tmp/one") vs $(cat "$tmp/sw1")"
+done
+expect 0 plan broadcast torus:16x16 --bytes 1M:1M && grepcheck '^ +1 MiB( +>?[0-9.]+ [mun]?s| +\*[0-9.]+ [mun]?s)+$' && grepcheck '^  from 1 MiB: '
+# The table: a row per size, the choice starred; the crossovers listed.
+expect 0 plan allreduce torus:8x8 --bytes 8:16MiB:8
+grepcheck '^allreduce on torus:8x8 \(64 nodes\), 8 B to 16 MiB \(8 sizes, factor 8\); cost model alpha'
+grepcheck '^ +16 MiB +\*?[0-9.]+ ms' && grepcheck '^  from 8 B: doubling$' && grepcheck '^  from [0-9]+ B \([0-9.]+ MiB\): rs-ag$'
+[ "$(grep -c '^ *[0-9]\+ [KMG]\?i\?B ' "$tmp/out")" = 8 ] || fail "sweep table: want 8 rows"
+# The picture: well-formed SVG, one polyline per algorithm, a disc per size, the legend.
+expect 0 plan allreduce torus:8x8 --bytes 8:16MiB --svg "$tmp/sweep.svg" && grepcheck "^written $tmp/sweep.svg\$"
+xmllint --noout "$tmp/sweep.svg" 2>"$tmp/xml" || fail "sweep SVG is not well-formed XML: $(head -3 "$tmp/xml")"
+n=$(xmllint --xpath 'count(//*[local-name()="polyline"])' "$tmp/sweep.svg")
+[ "$n" = 6 ] || fail "sweep SVG: $n polylines, want 6 (one per allreduce algorithm on torus:8x8)"
+n=$(xmllint --xpath 'count(//*[local-name()="circle"]/*[local-name()="title"])' "$tmp/sweep.svg")
+[ "$n" = 22 ] || fail "sweep SVG: $n choice marks, want 22 (one per size)"
+for a in rs-ag rs-ag-flood gather rings doubling tree; do
+    grep -q "data-algorithm=\"$a\"" "$tmp/sweep.svg" && grep -q ">$a</text>" "$tmp/sweep.svg" || fail "sweep SVG: no line or legend for $a"
+done
+grep -q 'predicted time' "$tmp/sweep.svg" && grep -q 'size in bytes' "$tmp/sweep.svg" && grep -q '>16 MiB<' "$tmp/sweep.svg" || fail "sweep SVG: axis labels"
+expect 0 plan allreduce torus:8x8 --bytes 8:1M --svg - && xmllint --noout "$tmp/out" && grep -q '^  from 8 B: doubling' "$tmp/err" || fail "--svg -: the picture on stdout, the table on stderr"
+expect 0 plan allreduce torus:8x8 --bytes 8:1M --svg "$tmp/sweep2.svg" --json && jqcheck ".svg == \"$tmp/sweep2.svg\"" && [ -s "$tmp/sweep2.svg" ] || fail "--svg with --json"
+# Bad ranges and what does not apply to a sweep: one error line, exit 2.
+for r in 64K:8 0:1M 8:2T 8:1M:1 8:1M:x 8:1M:2:3 8: :8 -8:1M 8:1M:1.0001; do
+    expect 2 plan allreduce torus:4x4 --bytes "$r"
+done
+expect 2 plan allreduce torus:4x4 --bytes 64K:8 && grep -q 'HI (8) is below LO (65536)' "$tmp/err" || fail "HI < LO"
+expect 2 plan allreduce torus:4x4 --bytes 8:2T && grep -q "too large" "$tmp/err" || fail "overflowing HI"
+expect 2 plan allreduce torus:4x4 --bytes 8:1M --rank 3 && grep -q -- '--rank' "$tmp/err" || fail "--rank with a sweep"
+expect 2 plan allreduce torus:4x4 --bytes 8:1M --algorithm rings && grep -q -- '--algorithm' "$tmp/err" || fail "--algorithm with a sweep"
+expect 2 plan allreduce torus:4x4 --bytes 8:1M -o "$tmp/x.json" && grep -q -- '--svg FILE' "$tmp/err" || fail "-o with a sweep"
+expect 2 plan allreduce torus:4x4 --bytes 8 --svg "$tmp/x.svg" && grep -q -- 'draws a sweep' "$tmp/err" || fail "--svg without a sweep"
+expect 2 plan allreduce torus:4x4 --svg "$tmp/x.svg" && grep -q -- '--svg applies with --bytes only' "$tmp/err" || fail "--svg without --bytes"
+expect 2 plan allreduce torus:4x4 --bytes 8:1M --svg - --json
+[ ! -e "$tmp/x.svg" ] || fail "a refused --svg left a file"
 finish

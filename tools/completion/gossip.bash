@@ -17,7 +17,7 @@ _gossip() {
     --algorithm)
         COMPREPLY=($(compgen -W "auto $(gossip list --runtime --json 2>/dev/null | grep -o '"name": *"[^"]*"' | sed 's/.*"\([^"]*\)"$/\1/' | sort -u)" -- "$cur"))
         return ;;
-    -o | --output | --file | --tuning) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+    -o | --output | --file | --tuning | --svg | --plot) COMPREPLY=($(compgen -f -- "$cur")); return ;;
     --ports) COMPREPLY=($(compgen -W "all 1" -- "$cur")); return ;;
     --duplex) COMPREPLY=($(compgen -W "full half" -- "$cur")); return ;;
     --format) COMPREPLY=($(compgen -W "msccl-json msccl-xml" -- "$cur")); return ;;

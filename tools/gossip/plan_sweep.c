@@ -370,8 +370,10 @@ int cli_plan_sweep(gsp_rt_algos_t *al, const gsp_topo_t *t, gsp_collective_t col
         fmt_size(lo, sizeof lo, sw->lo);
         fmt_size(hi, sizeof hi, sw->hi);
         cli_cost_text(head, sizeof head, cost);
-        fprintf(rep, "%s on %s (%lld nodes), %s to %s (%d size%s, factor %g); %s\n", gsp_collective_name(coll), t->spec, (long long)t->n, lo, hi, n,
-                n == 1 ? "" : "s", sw->factor, head);
+        if (n == 1) fprintf(rep, "%s on %s (%lld nodes), %s; %s\n", gsp_collective_name(coll), t->spec, (long long)t->n, lo, head);
+        else
+            fprintf(rep, "%s on %s (%lld nodes), %s to %s (%d sizes, factor %g); %s\n", gsp_collective_name(coll), t->spec, (long long)t->n, lo,
+                    hi, n, sw->factor, head);
         /* A column per candidate, as wide as its name or a time with its marks. */
         fprintf(rep, "%12s", "bytes");
         for (int i = 0; i < na; i++) fprintf(rep, " %*s", col_width(al->v[i].name), al->v[i].name);
@@ -398,7 +400,14 @@ int cli_plan_sweep(gsp_rt_algos_t *al, const gsp_topo_t *t, gsp_collective_t col
         for (int c = 0; c < ncx; c++) {
             char s[32];
             fmt_size(s, sizeof s, cx[c].bytes);
-            fprintf(rep, "  from %s: %s\n", s, cx[c].name);
+            /* A crossover found by bisection is rarely a round size: its order of magnitude too. */
+            double b = (double)cx[c].bytes;
+            char approx[32] = "";
+            if (s[strlen(s) - 2] == ' ' && b >= 1024) {
+                int u = b >= 1073741824.0 ? 3 : b >= 1048576.0 ? 2 : 1;
+                snprintf(approx, sizeof approx, " (%.1f %s)", b / pow(1024, u), u == 3 ? "GiB" : u == 2 ? "MiB" : "KiB");
+            }
+            fprintf(rep, "  from %s%s: %s\n", s, approx, cx[c].name);
         }
         if (svgpath) fprintf(rep, "written %s\n", svg_stdout ? "standard output" : svgpath);
     }
