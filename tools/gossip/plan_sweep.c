@@ -209,6 +209,10 @@ static void svg(FILE *f, const gsp_rt_algos_t *al, const gsp_topo_t *t, gsp_coll
         fprintf(f, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2\"%s data-algorithm=\"%s\" points=\"", col, dash, al->v[i].name);
         for (int k = 0; k < n; k++) fprintf(f, "%s%.1f,%.1f", k ? " " : "", PX(sw->sizes[k]), PY(sec[k * na + i]));
         fputs("\"/>\n", f);
+        /* One size draws no line: a short dash of the algorithm's colour at its time instead. */
+        if (n == 1)
+            fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" stroke-width=\"3\"/>\n", PX(sw->lo) - 14, PY(sec[i]),
+                    PX(sw->lo) + 14, PY(sec[i]), col);
     }
     for (int k = 0; k < n; k++) {
         int i = choice[k];
