@@ -25,7 +25,7 @@ typedef struct {
     gsp_progress_fn progress;    /* may be NULL */
     void *progress_ctx;
     int64_t degree;              /* approx: polynomial degree (rounds); 0 = D - 1 */
-    double time_limit;           /* sat: seconds per solve (0: 60) */
+    double time_limit;           /* sat: seconds for the whole search, every solve (0: 60) */
 } gsp_plan_in_t;
 
 typedef struct gsp_method {
@@ -133,7 +133,8 @@ GSP_API gsp_err_t gsp_plan_spec(const char *spec, gsp_collective_t c, const gsp_
 /** Settles an allgather plan's optimality with the SAT solver (gossip/sat.h): asks for a
  * schedule of one round fewer, again and again, until the solver says none exists (optimality
  * GSP_OPT_PROVED; GSP_OPT_PROVED_SYMMETRIC when only symmetric schedules were searched), the
- * lower bound is reached (GSP_OPT_BOUND), or a solve runs out of `seconds` (GSP_OPT_OPEN).
+ * lower bound is reached (GSP_OPT_BOUND), or the search runs out of `seconds`, which bound all
+ * its solves together (GSP_OPT_OPEN).
  * Each shorter schedule found replaces plan's, verified. The explicit form is used up to
  * GSP_PROVE_EXPLICIT_MAX nodes, the symmetric form on larger Cayley graphs; other graphs are
  * GSP_ERR_NOTAPPLIC. plan->proof says what was decided and how long it took. */

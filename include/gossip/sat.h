@@ -25,8 +25,10 @@ typedef struct {
 /** Decides whether an allgather of `rounds` rounds exists on t [in] under m [in], in the
  * given form, within `seconds` (0: no limit; then *ans may be GSP_SAT_UNKNOWN). On
  * GSP_SAT_YES, out [out] holds the schedule (method "sat"; release with gsp_sched_destroy);
- * otherwise out is empty. progress (may be NULL) is called during the search with the
- * fraction of the time limit used. st [out] (may be NULL): the encoding's size and the time.
+ * otherwise out is empty. progress (may be NULL) is called while encoding and during the
+ * search, named by the round count ("SAT solver, trying 7 rounds ..."), with the fraction of
+ * the time limit used (0 without one). A deadline passed while encoding is GSP_SAT_UNKNOWN
+ * without a search. st [out] (may be NULL): the encoding's size and the time.
  * Errors: GSP_ERR_NOTAPPLIC (symmetric form on a non-Cayley or disconnected graph),
  * GSP_ERR_TOOBIG (the encoding would exceed 5e7 variables symmetric, 2e7 explicit). */
 GSP_API gsp_err_t gsp_sat_allgather(const gsp_topo_t *t, const gsp_model_t *m, int64_t rounds, gsp_sat_form_t form, double seconds,

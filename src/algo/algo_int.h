@@ -9,6 +9,7 @@
 
 #include "gossip/algo.h"
 #include "gossip/problemb.h"
+#include "gossip/sat.h"
 
 /* The packets per arc per round of in's model: 0 (a zero-initialised model) reads as 1. Methods
  * read the model's packets through this, never in->model.packets directly. */
@@ -50,6 +51,21 @@ gsp_err_t gsp__deliver_round(const gsp_sched_t *out, int64_t b, gsp_word_t *held
  * Shared by the matching-tree broadcast and allreduce. */
 gsp_err_t gsp__telephone_tree(const gsp_topo_t *t, int64_t root, uint64_t seed, int64_t **parent, int64_t **when,
                               int64_t *rounds);
+
+/* A SAT search of several solves (method sat, gsp_plan_prove) under one time limit: every solve
+ * gets the time left, so the limit bounds the whole search rather than each solve, and the
+ * progress it reports is the share of that whole limit used, named by the round count tried. */
+typedef struct {
+    double started, deadline; /* CLOCK_MONOTONIC seconds; deadline 0: none */
+    double seconds;           /* the limit, for messages */
+    gsp_progress_fn progress;
+    void *progress_ctx;
+} gsp__sat_search_t;
+/* Starts the clock of a search of at most seconds (0: no limit). */
+void gsp__sat_search_begin(gsp__sat_search_t *s, double seconds, gsp_progress_fn progress, void *progress_ctx);
+/* gsp_sat_allgather within the search's time left; GSP_SAT_UNKNOWN at once when none is. */
+gsp_err_t gsp__sat_search_solve(gsp__sat_search_t *s, const gsp_topo_t *t, const gsp_model_t *m, int64_t rounds, gsp_sat_form_t form,
+                                gsp_sat_answer_t *ans, gsp_sched_t *out, gsp_sat_stats_t *st);
 
 typedef struct {
     int64_t y; /* element added */

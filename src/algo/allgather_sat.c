@@ -3,8 +3,8 @@
  * bound up, the first number of rounds the solver can schedule. Every model (ports, duplex,
  * packets); graphs of up to GSP_PROVE_EXPLICIT_MAX nodes in the explicit form (the result is
  * optimal among all schedules), larger Cayley graphs in the compact symmetric form (optimal
- * among symmetric schedules). Each solve is limited to the plan's time limit (default 60 s);
- * a solve that runs out is an error rather than a guess. Run only when named: `gossip plan
+ * among symmetric schedules). The plan's time limit (default 60 s) bounds the whole search,
+ * every solve together; running out is an error rather than a guess. Run only when named: `gossip plan
  * allgather SPEC --method sat`. Example: hypercube:3 with one port and p = 1 in 7 rounds. */
 #include <stdio.h>
 #include <string.h>
@@ -34,12 +34,15 @@ static gsp_err_t build(const gsp_plan_in_t *in, gsp_sched_t *out) {
     if ((err = gsp_bounds_compute(t, in->dist, GSP_COLL_ALLGATHER, &in->model, -1, &b))) return err;
     /* Enough rounds always exist: N - 1 rounds of one packet along a spanning tree's edges
      * would do, so the loop ends. */
+    gsp__sat_search_t search;
+    gsp__sat_search_begin(&search, limit, in->progress, in->progress_ctx);
     for (int64_t R = gsp_bounds_value(&b); R <= t->n * t->n; R++) {
         gsp_sat_answer_t ans;
-        if ((err = gsp_sat_allgather(t, &in->model, R, form, limit, in->progress, in->progress_ctx, &ans, out, NULL))) return err;
+        if ((err = gsp__sat_search_solve(&search, t, &in->model, R, form, &ans, out, NULL))) return err;
         if (ans == GSP_SAT_YES) return GSP_OK;
         if (ans == GSP_SAT_UNKNOWN)
-            return gsp_error(GSP_ERR_LIMIT, "%s: the SAT solver found no answer for %lld rounds within %g s", t->spec, (long long)R, limit);
+            return gsp_error(GSP_ERR_LIMIT, "%s: the SAT search ran out of its time limit (%g s) at %lld rounds (fewer have no schedule)",
+                             t->spec, limit, (long long)R);
     }
     return gsp_error(GSP_ERR_INTERNAL, "%s: no schedule found", t->spec);
 }

@@ -40,18 +40,26 @@ gsp_err_t gsp_plan_prove(const gsp_plan_in_t *in, gsp_plan_t *plan, double secon
         plan->proof[0] = 0; /* nothing to prove */
         return GSP_OK;
     }
+    /* seconds bounds the whole proof: every solve gets what is left of it. */
+    gsp__sat_search_t search;
+    gsp__sat_search_begin(&search, seconds, in->progress, in->progress_ctx);
     for (int64_t R = plan->sched.nrounds - 1;; R--) {
         gsp_sat_answer_t ans;
         gsp_sched_t s;
         gsp_sat_stats_t st;
-        if ((err = gsp_sat_allgather(t, &in->model, R, form, seconds, in->progress, in->progress_ctx, &ans, &s, &st))) return err;
+        if ((err = gsp__sat_search_solve(&search, t, &in->model, R, form, &ans, &s, &st))) return err;
         total += st.seconds;
         vars = st.vars;
         clauses = st.clauses;
         if (ans == GSP_SAT_UNKNOWN) {
             plan->optimality = GSP_OPT_OPEN;
-            snprintf(plan->proof, sizeof plan->proof, "no answer for%s schedules of %lld round%s within %g s (%lld variables, %lld clauses)",
-                     scope, (long long)R, R == 1 ? "" : "s", seconds, (long long)vars, (long long)clauses);
+            /* The limit is the whole search's: "within 20 s" counts every solve before. */
+            if (st.vars)
+                snprintf(plan->proof, sizeof plan->proof, "no answer for%s schedules of %lld round%s within %g s (%lld variables, %lld clauses)",
+                         scope, (long long)R, R == 1 ? "" : "s", seconds, (long long)vars, (long long)clauses);
+            else
+                snprintf(plan->proof, sizeof plan->proof, "no answer for%s schedules of %lld round%s: the search's %g s were spent", scope,
+                         (long long)R, R == 1 ? "" : "s", seconds);
             return GSP_OK;
         }
         if (ans == GSP_SAT_NO) {

@@ -19,6 +19,7 @@
  * generator with its inverse, nor an involution). Nodes are pruned by distance (x(t, v) is
  * false beyond distance t). A "yes" comes with the schedule, which the caller verifies. */
 #include <ccadical.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -33,8 +34,9 @@ typedef struct {
     double deadline; /* CLOCK_MONOTONIC seconds; 0: none */
     gsp_progress_fn progress;
     void *progress_ctx;
-    double started;
+    double started; /* progress is the fraction of [started, deadline] used */
     int64_t polls;
+    char what[96]; /* "SAT solver, trying 7 rounds": a log says which round count is tried */
 } enc_t;
 
 static double now(void) {
@@ -43,12 +45,13 @@ static double now(void) {
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-/* CaDiCaL polls this during the search: stop at the deadline; report elapsed time. */
+/* CaDiCaL polls this during the search: stop at the deadline; report the share of the time
+ * limit used (of the whole search, for a search of several solves). */
 static int terminate(void *ctx) {
     enc_t *e = ctx;
     if ((++e->polls & 1023) != 0) return 0;
     double t = now();
-    if (e->progress && e->deadline > 0) e->progress(e->progress_ctx, "SAT solver (time limit)", (t - e->started) / (e->deadline - e->started));
+    if (e->progress) e->progress(e->progress_ctx, e->what, e->deadline > 0 ? (t - e->started) / (e->deadline - e->started) : 0);
     return e->deadline > 0 && t > e->deadline;
 }
 
@@ -94,6 +97,10 @@ static void at_most(enc_t *e, const int *lits, int n, int64_t k) {
 }
 
 static gsp_sat_answer_t solve(enc_t *e) {
+    /* Encoding a large instance takes seconds of its own, which the solver's polls cannot
+     * interrupt: a deadline passed meanwhile is no answer, without starting the search. */
+    if (e->deadline > 0 && now() > e->deadline) return GSP_SAT_UNKNOWN;
+    if (e->progress) e->progress(e->progress_ctx, e->what, e->deadline > 0 ? (now() - e->started) / (e->deadline - e->started) : 0);
     int r = ccadical_solve(e->s);
     return r == 10 ? GSP_SAT_YES : r == 20 ? GSP_SAT_NO : GSP_SAT_UNKNOWN;
 }
@@ -170,7 +177,6 @@ static gsp_err_t symmetric(const gsp_topo_t *t, const gsp_model_t *m, int64_t R,
                 }
         }
     }
-    if (e->progress) e->progress(e->progress_ctx, "SAT solver", 0);
     *ans = solve(e);
     if (*ans != GSP_SAT_YES) goto done;
     if ((err = gsp_sched_init(out, GSP_COLL_ALLGATHER, t->spec, n, m, -1, "sat"))) goto done;
@@ -299,7 +305,6 @@ static gsp_err_t explicit_form(const gsp_topo_t *t, const gsp_model_t *m, int64_
 #undef W
         }
     }
-    if (e->progress) e->progress(e->progress_ctx, "SAT solver", 0);
     *ans = solve(e);
     if (*ans != GSP_SAT_YES) goto done;
     if ((err = gsp_sched_init(out, GSP_COLL_ALLGATHER, t->spec, n, m, -1, "sat"))) goto done;
@@ -335,8 +340,10 @@ done:
     return err;
 }
 
-gsp_err_t gsp_sat_allgather(const gsp_topo_t *t, const gsp_model_t *m, int64_t rounds, gsp_sat_form_t form, double seconds,
-                            gsp_progress_fn progress, void *progress_ctx, gsp_sat_answer_t *ans, gsp_sched_t *out, gsp_sat_stats_t *st) {
+/* gsp_sat_allgather until the absolute deadline (0: none); progress reports the fraction of
+ * [origin, deadline] used. */
+static gsp_err_t sat_until(const gsp_topo_t *t, const gsp_model_t *m, int64_t rounds, gsp_sat_form_t form, double deadline, double origin,
+                           gsp_progress_fn progress, void *progress_ctx, gsp_sat_answer_t *ans, gsp_sched_t *out, gsp_sat_stats_t *st) {
     gsp_err_t err;
     memset(out, 0, sizeof *out);
     *ans = GSP_SAT_UNKNOWN;
@@ -354,10 +361,18 @@ gsp_err_t gsp_sat_allgather(const gsp_topo_t *t, const gsp_model_t *m, int64_t r
     memset(&e, 0, sizeof e);
     e.s = ccadical_init();
     if (!e.s) return gsp_error(GSP_ERR_NOMEM, "out of memory (SAT solver)");
-    e.started = now();
-    e.deadline = seconds > 0 ? e.started + seconds : 0;
+    double t0 = now();
+    e.started = origin;
+    e.deadline = deadline;
     e.progress = progress;
     e.progress_ctx = progress_ctx;
+    const char *share = deadline > 0 ? " (share of the time limit)" : "";
+    snprintf(e.what, sizeof e.what, "SAT solver, trying %lld round%s%s", (long long)rounds, rounds == 1 ? "" : "s", share);
+    if (progress) {
+        char enc[96];
+        snprintf(enc, sizeof enc, "SAT solver, encoding %lld round%s%s", (long long)rounds, rounds == 1 ? "" : "s", share);
+        progress(progress_ctx, enc, deadline > 0 ? (t0 - origin) / (deadline - origin) : 0);
+    }
     ccadical_set_option(e.s, "quiet", 1); /* the library never prints */
     ccadical_set_terminate(e.s, &e, terminate);
     if (form == GSP_SAT_SYMMETRIC) {
@@ -373,8 +388,34 @@ gsp_err_t gsp_sat_allgather(const gsp_topo_t *t, const gsp_model_t *m, int64_t r
     if (st) {
         st->vars = e.nvars;
         st->clauses = e.nclauses;
-        st->seconds = now() - e.started;
+        st->seconds = now() - t0;
     }
     ccadical_release(e.s);
     return err;
+}
+
+gsp_err_t gsp_sat_allgather(const gsp_topo_t *t, const gsp_model_t *m, int64_t rounds, gsp_sat_form_t form, double seconds,
+                            gsp_progress_fn progress, void *progress_ctx, gsp_sat_answer_t *ans, gsp_sched_t *out, gsp_sat_stats_t *st) {
+    double t0 = now();
+    return sat_until(t, m, rounds, form, seconds > 0 ? t0 + seconds : 0, t0, progress, progress_ctx, ans, out, st);
+}
+
+void gsp__sat_search_begin(gsp__sat_search_t *s, double seconds, gsp_progress_fn progress, void *progress_ctx) {
+    s->started = now();
+    s->seconds = seconds;
+    s->deadline = seconds > 0 ? s->started + seconds : 0;
+    s->progress = progress;
+    s->progress_ctx = progress_ctx;
+}
+
+gsp_err_t gsp__sat_search_solve(gsp__sat_search_t *s, const gsp_topo_t *t, const gsp_model_t *m, int64_t rounds, gsp_sat_form_t form,
+                                gsp_sat_answer_t *ans, gsp_sched_t *out, gsp_sat_stats_t *st) {
+    if (s->deadline > 0 && now() >= s->deadline) {
+        /* The search's time is spent: no answer, as a solve that ran out would give. */
+        memset(out, 0, sizeof *out);
+        if (st) memset(st, 0, sizeof *st);
+        *ans = GSP_SAT_UNKNOWN;
+        return GSP_OK;
+    }
+    return sat_until(t, m, rounds, form, s->deadline, s->started, s->progress, s->progress_ctx, ans, out, st);
 }

@@ -51,7 +51,7 @@ expect 2 plan allgather torus:3x3 --pakets 2 && grep -q "did you mean '--packets
 # given a value refused, "--" ends the options.
 expect 0 plan allgather torus:3x3 --packets=2 --json && jqcheck '.model.packets == 2'
 expect 0 plan allgather torus:3x3 --pack 2 --json && jqcheck '.model.packets == 2'
-expect 2 plan allgather torus:3x3 --p 2 && grep -q -- "--p is ambiguous (--prove, --packets, --ports)" "$tmp/err" || fail "ambiguous prefix"
+expect 2 plan allgather torus:3x3 --p 2 && grep -q -- "--p is ambiguous (--prove, --packets, --ports, --progress)" "$tmp/err" || fail "ambiguous prefix"
 expect 2 plan allgather torus:3x3 --json=yes && grep -q -- "--json takes no value" "$tmp/err" || fail "flag with a value"
 expect 2 plan allgather torus:3x3 --packets && grep -q -- "--packets needs a value" "$tmp/err" || fail "missing value"
 expect 0 plan --json -- allgather torus:3x3 && jqcheck '.rounds == 2'
@@ -147,6 +147,25 @@ jqcheck '.rounds == 11 and .lower_bound == 11 and .optimality == "bound met" and
 expect 0 plan allgather torus:3x5 --ports 1 --packets inf --prove --json
 jqcheck '.rounds == 5 and .lower_bound == 4 and .optimality == "proved" and .optimal and (.proof | test("no schedule of 4 rounds"))'
 expect 0 plan allgather torus:3x5 --ports 1 --packets inf --json && jqcheck '.optimality == "open" and (.optimal | not)'
+# --time-limit bounds the whole SAT search, not each solve: on torus:4x8 half duplex the proof
+# finds 17 rounds (about 4 s here) and cannot decide 16; with 4 s per solve this took 8 s.
+# --progress prints plain lines to a non-terminal stderr, naming the round count tried.
+t0=$(date +%s.%N)
+expect 0 plan allgather torus:4x8 --duplex half --prove --time-limit 4 --progress --json
+t1=$(date +%s.%N)
+awk -v a="$t0" -v b="$t1" 'BEGIN { exit !(b - a < 6) }' || fail "--time-limit 4 bounds the whole search: took $(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }') s"
+jqcheck '.optimality == "open" and (.proof | test("^no answer for schedules of 1[67] rounds"))'
+grep -qE '^gossip: progress [0-9.]+ s: SAT solver, trying 17 rounds \(share of the time limit\): [0-9]+%$' "$tmp/err" || fail "--progress: no line naming 17 rounds: $(head -c 300 "$tmp/err")"
+grep -vqE '^gossip: progress ' "$tmp/err" && fail "--progress: stray stderr lines: $(grep -vE '^gossip: progress ' "$tmp/err" | head -3)"
+[ "$(grep -c 'trying 17 rounds' "$tmp/err")" -le 7 ] || fail "--progress: more than a line a second: $(grep -c 'trying 17 rounds' "$tmp/err") lines"
+expect 2 plan allgather torus:5x6 --ports 1 --packets inf --method sat --time-limit 1 && grep -q 'ran out of its time limit (1 s) at [0-9]* rounds' "$tmp/err" || fail "--method sat: the search's limit"
+# Without --progress stderr (not a terminal) stays quiet; GOSSIP_PROGRESS=1 forces the lines,
+# GOSSIP_PROGRESS=0 silences them, anything else is refused.
+expect 0 plan allgather torus:3x5 --ports 1 --packets inf --prove && [ ! -s "$tmp/err" ] || fail "progress on a non-terminal without --progress"
+GOSSIP_PROGRESS=1 expect 0 plan allgather torus:3x5 --ports 1 --packets inf --prove && grep -qE '^gossip: progress [0-9.]+ s: SAT solver, trying 4 rounds' "$tmp/err" || fail "GOSSIP_PROGRESS=1"
+GOSSIP_PROGRESS=0 expect 0 plan allgather torus:3x5 --ports 1 --packets inf --prove && [ ! -s "$tmp/err" ] || fail "GOSSIP_PROGRESS=0"
+GOSSIP_PROGRESS=yes expect 2 info torus:3x3 && grep -q "GOSSIP_PROGRESS='yes'" "$tmp/err" || fail "GOSSIP_PROGRESS=yes refused"
+expect 0 info torus:3x3 --progress && expect 0 scatter 16 --exact --progress
 expect 2 plan broadcast torus:4x4 --prove
 expect 2 plan allgather torus:4x4 --prove --time-limit 0
 expect 2 plan allgather torus:4x4 --time-limit 5

@@ -74,19 +74,62 @@ bool cli_output_is_stdout(const char *path) {
     return stat(path, &a) == 0 && fstat(STDOUT_FILENO, &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino;
 }
 
+/* Progress: drawn in place on a terminal; in plain lines when forced (--progress,
+ * GOSSIP_PROGRESS=1) and stderr is a file or a pipe, as in a batch job's log; never with
+ * GOSSIP_PROGRESS=0. */
 static bool progress_shown;
+static int progress_forced = -1; /* --progress: 1; -1: as GOSSIP_PROGRESS says */
+static double progress_origin = -1, progress_last = -1, progress_last_fraction;
+static char progress_what[128];
+
+void cli_progress_force(void) { progress_forced = 1; }
+
+bool cli_progress_env_ok(void) {
+    const char *v = getenv("GOSSIP_PROGRESS");
+    return !v || !*v || !strcmp(v, "0") || !strcmp(v, "1");
+}
+
+void cli_progress_start(void) { progress_origin = cli_now(); }
+
+/* 0: none, 1: drawn in place (a terminal), 2: plain lines. */
+static int progress_mode(void) {
+    const char *v = getenv("GOSSIP_PROGRESS");
+    int want = progress_forced > 0 ? 1 : v && !strcmp(v, "0") ? 0 : v && !strcmp(v, "1") ? 1 : -1;
+    if (want == 0) return 0;
+    if (isatty(STDERR_FILENO)) return 1;
+    return want == 1 ? 2 : 0;
+}
 
 void cli_progress(void *ctx, const char *what, double fraction) {
     (void)ctx;
-    if (!isatty(STDERR_FILENO)) return;
-    fprintf(stderr, "\r%s: %5.1f%%", what, 100 * fraction);
+    int mode = progress_mode();
+    if (mode == 0) return;
+    if (fraction < 0) fraction = 0;
+    if (fraction > 1) fraction = 1;
+    if (mode == 1) {
+        fprintf(stderr, "\r%s: %5.1f%%", what, 100 * fraction);
+        fflush(stderr);
+        progress_shown = true;
+        return;
+    }
+    /* A line when a stage starts (a new what: "SAT solver: 7 rounds"), then when it has
+     * advanced by 10 % or 10 s have passed; at most one a second within a stage, so that a
+     * log stays readable however often the library reports. */
+    double t = cli_now();
+    if (progress_origin < 0) progress_origin = t;
+    bool fresh = strncmp(what, progress_what, sizeof progress_what - 1) != 0;
+    if (!fresh && (t - progress_last < 1 || (fraction - progress_last_fraction < 0.1 && t - progress_last < 10))) return;
+    fprintf(stderr, "%s: progress %.1f s: %s: %.0f%%\n", cli_program, t - progress_origin, what, 100 * fraction);
     fflush(stderr);
-    progress_shown = true;
+    snprintf(progress_what, sizeof progress_what, "%s", what);
+    progress_last = t;
+    progress_last_fraction = fraction;
 }
 
 void cli_progress_done(void) {
     if (progress_shown) fputs("\r\033[K", stderr);
     progress_shown = false;
+    progress_what[0] = 0; /* the next stage gets its line, even under the same name */
 }
 
 bool cli_is_help(const char *arg) { return !strcmp(arg, "-h") || !strcmp(arg, "--help"); }

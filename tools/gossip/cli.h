@@ -39,9 +39,17 @@ int cli_runtime_error(const char *fmt, ...) __attribute__((format(printf, 1, 2))
 /** True when writing path writes standard output: "-", or the file standard output is
  * (/dev/stdout, or the same file by device and inode): a command's report then goes to stderr. */
 bool cli_output_is_stdout(const char *path);
-/** Progress callback: draws a line on stderr when stderr is a terminal, else does nothing. */
+/** Progress callback: draws a line in place on stderr when stderr is a terminal; prints plain
+ * lines (rate-limited) when progress is forced (cli_progress_force, GOSSIP_PROGRESS=1) and
+ * stderr is not a terminal; nothing with GOSSIP_PROGRESS=0 or otherwise. */
 void cli_progress(void *ctx, const char *what, double fraction);
 void cli_progress_done(void);
+/** --progress: progress lines even when stderr is not a terminal (over GOSSIP_PROGRESS). */
+void cli_progress_force(void);
+/** The origin of the times progress lines print (the program's start). */
+void cli_progress_start(void);
+/** False when GOSSIP_PROGRESS is set to something other than 0 or 1. */
+bool cli_progress_env_ok(void);
 /** True when arg is -h or --help. */
 bool cli_is_help(const char *arg);
 /** Parses a whole decimal int64 in [lo, hi]; prints an error naming what and returns false. */

@@ -9,13 +9,15 @@
 #include "core/core_int.h"
 
 static const char usage_text[] =
-    "usage: gossip info SPEC [--json] [--no-spectrum] [--no-rotation] [--root NAME] [--no-optimum]\n"
+    "usage: gossip info SPEC [--json] [--no-spectrum] [--no-rotation] [--root NAME] [--no-optimum] [--progress]\n"
     "\n"
     "Prints the invariants of a topology: nodes, arcs, degrees, diameter, average distance,\n"
     "the number of nodes at each distance, the adjacency spectrum (distinct eigenvalues),\n"
     "vertex-transitivity, a complete rotation (packet-gossip paper, Def. 12) with its fixed\n"
     "points, and the lower bounds on gossip rounds with one packet per arc per round.\n"
     "\n"
+    "  --progress      progress on stderr even when it is not a terminal: plain lines, one when a\n"
+    "                  stage starts and then every 10 % or 10 s (GOSSIP_PROGRESS=1; 0 silences it)\n"
     "  --json          one JSON object on stdout (keys: nodes, arcs, degree, diameter,\n"
     "                  average_distance, distance_counts, distinct_eigenvalues,\n"
     "                  vertex_transitive, complete_rotation, bounds, ...)\n"
@@ -141,7 +143,7 @@ static int run(int argc, char **argv) {
     const char *spec = NULL;
     const char *root_name = NULL;
     bool json = false, want_spectrum = true, want_rotation = true, want_optimum = true;
-    static const cli_optdef_t defs[] = {{"json", false}, {"no-spectrum", false}, {"no-rotation", false}, {"root", true}, {"no-optimum", false}, {NULL, false}};
+    static const cli_optdef_t defs[] = {{"json", false}, {"no-spectrum", false}, {"no-rotation", false}, {"root", true}, {"no-optimum", false}, {"progress", false}, {NULL, false}};
     cli_args_t ps;
     cli_args_init(&ps, "info", usage_text, defs, argc, argv);
     const char *a, *v;
@@ -152,6 +154,7 @@ static int run(int argc, char **argv) {
             spec = v;
         } else if (!strcmp(a, "--help")) return cli_help(&cmd_info);
         else if (!strcmp(a, "--json")) json = true;
+        else if (!strcmp(a, "--progress")) cli_progress_force();
         else if (!strcmp(a, "--no-spectrum")) want_spectrum = false;
         else if (!strcmp(a, "--root")) root_name = v;
         else if (!strcmp(a, "--no-optimum")) want_optimum = false;

@@ -13,7 +13,7 @@
 
 static const char usage_text[] =
     "usage: gossip plan COLLECTIVE SPEC [--packets P|inf] [--ports all|1] [--duplex full|half]\n"
-    "                   [--method NAME|auto] [--root R] [--seed S] [--prove] [--time-limit S] [-o FILE] [--json]\n"
+    "                   [--method NAME|auto] [--root R] [--seed S] [--prove] [--time-limit S] [-o FILE] [--json] [--progress]\n"
     "       gossip plan COLLECTIVE SPEC --bytes B [--algorithm A|auto] [--tuning FILE] [--alpha S] [--beta S] [--gamma S]\n"
     "                   [--hop S] [--overhead S] [--segment B] [--shared-memory] [--method M] [--root R] [--rank R] [--json]\n"
     "       gossip plan COLLECTIVE SPEC --bytes LO:HI[:F] [--svg FILE] [--tuning FILE] [--alpha S] [--beta S] [--gamma S]\n"
@@ -37,7 +37,11 @@ static const char usage_text[] =
     "  --degree M    approx: rounds (polynomial degree) of the estimate (default D - 1)\n"
     "  --prove       allgather: settle optimality with a SAT solver (CaDiCaL): ask for one round\n"
     "                fewer until none exists (optimal: proved), the bound is met, or time runs out\n"
-    "  --time-limit S  seconds per SAT solve, for --prove and --method sat (default 60)\n"
+    "  --time-limit S  seconds for the whole SAT search, every solve together: --method sat and\n"
+    "                --prove (default 60); a search that runs out says at which round count\n"
+    "  --progress    progress on stderr even when it is not a terminal: plain lines, one when a stage\n"
+    "                starts (the SAT solver's names the round count tried) and then every 10 % or\n"
+    "                10 s (GOSSIP_PROGRESS=1; GOSSIP_PROGRESS=0 silences it)\n"
     "  -o FILE       write the schedule (JSON, docs/schedule-format.md, version 1): whole or not at\n"
     "                all (a temporary file renamed over FILE); '-' is standard output (the report\n"
     "                then goes to stderr), a device or a FIFO is written in place\n"
@@ -351,7 +355,7 @@ static int run(int argc, char **argv) {
         {"shared-memory", false}, {"json", false}, {"prove", false}, {"packets", true}, {"ports", true},     {"duplex", true},
         {"bytes", true},          {"alpha", true}, {"beta", true},   {"gamma", true},   {"hop", true},       {"overhead", true},
         {"method", true},         {"segment", true}, {"time-limit", true}, {"root", true}, {"degree", true}, {"seed", true},
-        {"rank", true},           {"o", true},       {"tuning", true}, {"algorithm", true}, {"svg", true}, {NULL, false}};
+        {"rank", true},           {"o", true},       {"tuning", true}, {"algorithm", true}, {"svg", true}, {"progress", false}, {NULL, false}};
     cli_args_t ps;
     cli_args_init(&ps, "plan", usage_text, defs, argc, argv);
     const char *a, *v;
@@ -366,6 +370,7 @@ static int run(int argc, char **argv) {
         if (!strcmp(a, "--help")) return cli_help(&cmd_plan);
         if (!strcmp(a, "--shared-memory")) shared = true;
         else if (!strcmp(a, "--json")) json = true;
+        else if (!strcmp(a, "--progress")) cli_progress_force();
         else if (!strcmp(a, "--prove")) prove = true;
         else if (!strcmp(a, "--packets") || !strcmp(a, "--ports") || !strcmp(a, "--duplex")) {
             if (!cli_parse_model(a, v, &model)) return EXIT_USAGE;
@@ -498,9 +503,12 @@ static int run(int argc, char **argv) {
         fprintf(stderr, "gossip: note: --degree %lld >= the diameter %lld: an exact sum in %lld rounds exists (method auto)\n",
                 (long long)degree, (long long)dist.diameter, (long long)dist.diameter);
     gsp_plan_in_t in = {&t, &dist, model, root, (uint64_t)seed, cli_progress, NULL, degree, time_limit};
+    /* --time-limit bounds the whole SAT search: --method sat and --prove share it. */
+    double limit = time_limit > 0 ? time_limit : 60, sat_start = cli_now();
     if ((err = gsp_plan(&in, coll, method, &plan))) goto fail;
     cli_progress_done();
-    if (prove && (err = gsp_plan_prove(&in, &plan, time_limit > 0 ? time_limit : 60))) goto fail;
+    double left = strcmp(method, "sat") ? limit : limit - (cli_now() - sat_start);
+    if (prove && (err = gsp_plan_prove(&in, &plan, left > 1e-3 ? left : 1e-3))) goto fail;
     cli_progress_done();
     double seconds = cli_now() - t0;
     plan.sched.names = (const char *const *)t.names; /* host names travel with the schedule */

@@ -10,7 +10,7 @@
 #include "core/core_int.h"
 
 static const char usage_text[] =
-    "usage: gossip scatter N [--rounds J] (--exact | --simulate --trials T --seed S) [--variant V] [--json]\n"
+    "usage: gossip scatter N [--rounds J] (--exact | --simulate --trials T --seed S) [--variant V] [--json] [--progress]\n"
     "       gossip scatter --plot OUT.svg [--sizes N1,N2,...] [--trials T] [--seed S]\n"
     "\n"
     "Random scattering: every node sends, each step, one message to a random other node; the\n"
@@ -22,6 +22,8 @@ static const char usage_text[] =
     "(1 + ln 2) log2 N (Theorem 2) and 2 ln 2 log2 N (Theorem 3).\n"
     "\n"
     "  --rounds J   stop the exact distribution at step J (default: when p > 1 - 1e-12)\n"
+    "  --progress   progress on stderr even when it is not a terminal: plain lines, one when a\n"
+    "               stage starts and then every 10 % or 10 s (GOSSIP_PROGRESS=1; 0 silences it)\n"
     "  --json       with --exact: n, p (list of p(j, n)), mean; with --simulate: n, trials,\n"
     "               seed, variant, mean, stderr, quantiles, p (empirical), sends_per_second\n"
     "  --plot OUT   SVG of p(j, N) against j: exact curves, simulated points (default sizes\n"
@@ -143,7 +145,7 @@ static int run(int argc, char **argv) {
     const char *plotpath = NULL, *sizes = "8,64,512,4096";
     gsp_scatter_variant_t var = GSP_SCATTER_PUSH;
     static const cli_optdef_t defs[] = {{"exact", false}, {"simulate", false}, {"json", false}, {"rounds", true}, {"trials", true},
-                                        {"seed", true},   {"variant", true},   {"plot", true},  {"sizes", true},  {NULL, false}};
+                                        {"seed", true},   {"variant", true},   {"plot", true},  {"sizes", true},  {"progress", false}, {NULL, false}};
     cli_args_t ps;
     cli_args_init(&ps, "scatter", usage_text, defs, argc, argv);
     const char *a, *v;
@@ -156,6 +158,7 @@ static int run(int argc, char **argv) {
         else if (!strcmp(a, "--exact")) exact = true;
         else if (!strcmp(a, "--simulate")) sim = true;
         else if (!strcmp(a, "--json")) json = true;
+        else if (!strcmp(a, "--progress")) cli_progress_force();
         else {
             if (!strcmp(a, "--rounds")) {
                 if (!cli_parse_int(v, 0, 100000, "--rounds", &rounds)) return EXIT_USAGE;

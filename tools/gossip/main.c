@@ -89,6 +89,8 @@ int main(int argc, char **argv) {
     const char *limit = getenv("GOSSIP_MEMORY_LIMIT");
     uint64_t bytes;
     if (limit && *limit && gsp_parse_size("GOSSIP_MEMORY_LIMIT", limit, 1, INT64_MAX, &bytes)) return cli_usage_error("%s", gsp_errmsg());
+    if (!cli_progress_env_ok()) return cli_usage_error("GOSSIP_PROGRESS='%s': expected 1 (progress lines even in a log) or 0 (none)", getenv("GOSSIP_PROGRESS"));
+    cli_progress_start();
     /* Every command parses its arguments with getopt_long (--option=value included). */
     char **args = argv + 1;
     int n = argc - 1;
