@@ -624,8 +624,8 @@ def plan(collective, spec, *, method="auto", packets=1, ports="all", duplex="ful
     method: a name from methods(), or "auto" (the fewest rounds); packets [int >= 1 or "inf"],
     ports ["all" or 1], duplex ["full" or "half"]: the round model; root: the broadcast root
     (default 0); seed: randomized methods; degree: the approx method's rounds; time_limit:
-    seconds per SAT solve (method "sat", prove); prove [bool]: allgather, settle optimality with
-    the SAT solver (gsp_plan_prove).
+    seconds for the whole SAT search (method "sat" and prove together; 0: 60), as gossip plan
+    --time-limit; prove [bool]: allgather, settle optimality with the SAT solver (gsp_plan_prove).
     Raises GossipError (a malformed spec, a method that does not apply — GSP_ERR_NOTAPPLIC with
     why — a graph that is not connected, a root outside it) and ValueError (a bad option)."""
     t0 = time.perf_counter()
@@ -648,11 +648,14 @@ def plan(collective, spec, *, method="auto", packets=1, ports="all", duplex="ful
         pin = _capi.PlanIn(topo=ctypes.pointer(tp.t), dist=ctypes.pointer(dist), model=model,
                            root=-1 if root is None else root, seed=seed, degree=degree, time_limit=time_limit)
         p = _capi.Plan()
+        limit, sat_start = time_limit if time_limit > 0 else 60.0, time.perf_counter()
         _check(_lib.gsp_plan(byref(pin), coll, method.encode(), byref(p)))
         sched = Schedule(_plan=p, _topo=tp)
         tp = None  # the schedule owns it now
         if prove:
-            _check(_lib.gsp_plan_prove(byref(pin), byref(p), time_limit if time_limit > 0 else 60.0))
+            # One limit for the whole search: what method "sat" used is not given again.
+            left = limit - (time.perf_counter() - sat_start) if method == "sat" else limit
+            _check(_lib.gsp_plan_prove(byref(pin), byref(p), max(left, 1e-3)))
         p.sched.names = sched._topo.t.names  # host names travel with the schedule, as gossip plan -o writes
         sched.plan = _plan_info(p, coll, pin, sched._topo, time.perf_counter() - t0)
         return sched
