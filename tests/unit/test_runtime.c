@@ -356,14 +356,20 @@ static void test_alpha_lanes(void **state) {
     c.segment = 2048;
     assert_int_equal(gsp_rt_lanes(&ph, 8192, &c), 4);
     c.segment = 0;
-    /* Large messages pay 11.6 us, those under 64 KiB 3.5, at the same beta: with k = 2 the big
-     * rounds' messages are 64 KiB (still large), with k = 4 32 KiB: 8 (11.6 - 3.5) us saved;
-     * k = 4 is also the most chosen automatically. A beta table alone takes no lanes. */
+    /* Large messages pay 11.6 us, those from 15424 B 3.5, smaller ones 2, at the same beta: with
+     * k = 2 the big rounds' messages are 64 KiB (still large), with k = 4 32 KiB (8 x 8.1 us
+     * saved), k = 8 16 KiB (the same), k = 16 8 KiB (8 x 9.6 us saved; the small rounds' 512 B
+     * messages pay 2 us whatever k): 16, the most chosen automatically. A beta table alone
+     * takes no lanes. */
     assert_int_equal(gsp_cost_parse_beta("beta", "0:1e-10,5776:5e-11,9376:1e-10", &c), GSP_OK);
     assert_int_equal(gsp_rt_lanes(&ph, 8192, &c), 1);
     assert_int_equal(gsp_cost_parse_beta("beta", "1e-10", &c), GSP_OK);
     assert_int_equal(gsp_cost_parse_alpha("alpha", "0:2e-6,15424:3.5e-6,65472:1.16e-5", &c), GSP_OK);
-    assert_int_equal(gsp_rt_lanes(&ph, 8192, &c), 4);
+    assert_int_equal(gsp_rt_lanes(&ph, 8192, &c), GSP_RT_AUTO_LANES);
+    assert_int_equal(GSP_RT_AUTO_LANES, 16);
+    /* Blocks of 2 KiB: the big rounds' 32 KiB messages reach the 2 us protocol in 4 lanes
+     * (8 KiB); more lanes cost the same here (ties keep the fewest). */
+    assert_int_equal(gsp_rt_lanes(&ph, 2048, &c), 4);
     /* A per-message overhead larger than the saving keeps one lane: 4 lanes add 3 x 4 messages
      * a round, 16 rounds: 192 overheads against 8 x 8.1 us. */
     c.overhead = 1e-6;
