@@ -127,7 +127,7 @@ static int run(int argc, char **argv) {
     } else
         err = msccl ? gsp_import_msccl_json(&s, path, topology) : gsp_sched_load(&s, path);
     if (err) return cli_lib_error(err);
-    if ((err = gsp_topo_from_spec(&t, s.topology)) || (err = gsp_sched_verify(&s, &t, (uint64_t)seed, &rep))) {
+    if ((err = cli_sched_topology(&s, &t)) || (err = gsp_sched_verify(&s, &t, (uint64_t)seed, &rep))) {
         rc = cli_lib_error(err);
         goto done;
     }
