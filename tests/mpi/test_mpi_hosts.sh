@@ -8,12 +8,13 @@
 # host on nodes named HOST:k, and fall through to MPI's own collectives — with one line naming
 # the host — when a host is no node's name. Without GOSSIP_TOPOLOGY, GOSSIP_VERBOSE=1 says the
 # drop-in is loaded and idle. At most 8 ranks.
-# Usage: test_mpi_hosts.sh LIBGOSSIP_PMPI EXACT_MPI DROPIN_MPI PLAIN_MPI DATA_DIR
+# Usage: test_mpi_hosts.sh LIBGOSSIP_PMPI EXACT_MPI DROPIN_MPI PLAIN_MPI DATA_DIR GOSSIP_MPI
 PRELOAD=$1
 EXACT=$2
 DROPIN=$3
 PLAIN=$4
 DATA=$5
+GM=$6
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
 export GOSSIP_TUNING=none
 tmp=$(mktemp -d)
@@ -67,6 +68,18 @@ check "permuted hosts: dropin_mpi (mixed datatypes, holes, error classes)" $?
 hosts "$CUBE" "$PLAIN" 100 "golf bravo echo alpha hotel delta charlie foxtrot"
 grep -q "all results correct" <<<"$out" && grep -q "(MPI's placement is the file's order): rank 0 runs node 0 'golf'" <<<"$out"
 check "hosts in the file's order: said so" $?
+
+# gossip-mpi places its ranks alike (its checks compare with MPI's own, rank by rank).
+for coll in allgather reduce-scatter "broadcast --root 3"; do
+    args=() sep=()
+    for h in charlie alpha hotel bravo golf echo foxtrot delta; do
+        args+=("${sep[@]}" -n 1 env GOSSIP_VERBOSE=1 GOSSIP_HOSTNAME=$h "$GM" run $coll "$CUBE" --count 333 --reps 1)
+        sep=(:)
+    done
+    out=$(timeout 300 mpirun --oversubscribe "${args[@]}" 2>&1)
+    grep -q "results \(identical to MPI's\|equal the standard's\)" <<<"$out" && grep -q "rank 0 runs node 6 'charlie'" <<<"$out"
+    check "gossip-mpi run $coll on permuted hosts" $?
+done
 
 # Several ranks on one host: the k-th rank of host H runs node H:k.
 printf 'alpha:0 beta:0\nbeta:0 alpha:1\nalpha:1 beta:1\nbeta:1 alpha:0\n' >"$tmp/two.txt"
