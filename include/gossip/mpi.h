@@ -63,8 +63,21 @@ GSP_API gsp_err_t gsp_mpi_plan_spec(const char *spec, gsp_collective_t c, const 
  * fall back on MPI's own). Every call is collective over the communicator. */
 typedef struct gsp_mpi_ctx gsp_mpi_ctx_t;
 
-/** Context for topology spec on comm [in] (duplicated; N must equal comm's size). */
+/** Context for topology spec on comm [in] (duplicated; N must equal comm's size). When the
+ * topology names its nodes (an edge list or GraphML with host names, not integer ids), ranks
+ * are placed by host name: every rank's processor name (MPI_Get_processor_name, or the
+ * environment's GOSSIP_HOSTNAME, for tests and containers) is gathered once, and the rank whose
+ * host is node v's name runs node v; the k-th rank (in rank order) of a host H with several
+ * ranks runs the node named "H:k". A host that is no node's name (or several ranks on a host
+ * the file names once) is GSP_ERR_NOTAPPLIC naming the first such host, on every rank alike.
+ * GOSSIP_PLACEMENT=order keeps rank r on node r (the file's order). Collective. */
 GSP_API gsp_err_t gsp_mpi_ctx_create(const char *spec, MPI_Comm comm, gsp_mpi_ctx_t **ctx);
+/** How ctx placed the ranks: NULL when rank r runs node r because the topology has no names;
+ * else one line (which node each rank runs, and whether that is the file's order) for
+ * diagnostics. Borrowed from ctx. */
+GSP_API const char *gsp_mpi_ctx_placement(const gsp_mpi_ctx_t *ctx);
+/** The node rank r of ctx's communicator runs (r itself unless placed by host name). */
+GSP_API int64_t gsp_mpi_ctx_node(const gsp_mpi_ctx_t *ctx, int r);
 /** Releases ctx and its duplicated communicator; NULL is a no-op. Collective. */
 GSP_API void gsp_mpi_ctx_free(gsp_mpi_ctx_t *ctx);
 /** The cost model ctx chooses with: gsp_cost_shared_memory() when every rank of the

@@ -72,6 +72,13 @@ typedef struct {
     /* Borrowed, may be NULL: the topology's node names (host names of an edge-list file),
      * written as "names" so that a reader of the file can map indices back to hosts. */
     const char *const *names;
+    /* The graph of a topology read from a file (a spec with file:PATH), written as "graph" so
+     * that the schedule can be checked where the file is not (docs/schedule-format.md). For a
+     * writer: borrowed, the planned-on topology (ignored unless the spec names a file). After
+     * gsp_sched_load/read: owned (graph_owned), built from the file's "graph" object and already
+     * checked against its hash; NULL when the file has none (the spec alone names the graph). */
+    gsp_topo_t *graph;
+    bool graph_owned;
 } gsp_sched_t;
 
 /** Starts an empty schedule [out] in caller storage. root is ignored unless broadcast. */
@@ -131,6 +138,22 @@ GSP_API gsp_err_t gsp_sched_load(gsp_sched_t *s, const char *path);
 /** Reads a schedule from the stream f [in] to its end (name [in] for messages), as
  * gsp_sched_load; GSP_ERR_IO on a read error. */
 GSP_API gsp_err_t gsp_sched_read(gsp_sched_t *s, FILE *f, const char *name);
+
+/** Where gsp_sched_topology found the graph, and what it found beside it. */
+typedef struct {
+    bool embedded;        /* built from the schedule's own graph ("graph" in the file) */
+    bool file_read;       /* embedded, and the spec's file(s) could be read here too ... */
+    bool file_differs;    /* ... and hold another graph than the embedded one */
+    char hash[GSP_TOPO_HASH_LEN];      /* the embedded graph's hash ("" when not embedded) */
+    char file_hash[GSP_TOPO_HASH_LEN]; /* the file's graph's hash (when file_read) */
+} gsp_sched_graph_t;
+
+/** Builds into t [out] the topology schedule s [in] was planned on: a copy of its embedded
+ * graph when it has one (then the spec's file is not needed; when it can be read, it is built
+ * too and compared: check->file_differs), else the topology of its spec. An older schedule of a
+ * file: spec whose file cannot be opened is GSP_ERR_IO with a message naming the path and what
+ * to do. check [out, may be NULL] says which. O(n + m), plus reading the file. */
+GSP_API gsp_err_t gsp_sched_topology(const gsp_sched_t *s, gsp_topo_t *t, gsp_sched_graph_t *check);
 
 typedef enum {
     GSP_RULE_NONE = 0,

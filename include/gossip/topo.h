@@ -130,6 +130,16 @@ GSP_API int64_t gsp_topo_compute_count(const gsp_topo_t *t);
 /** The name of vertex x: t->names[x], or its index written into buf [out, 24 bytes]. */
 GSP_API const char *gsp_topo_node_name(const gsp_topo_t *t, int64_t x, char *buf);
 
+/** Size of the buffer gsp_topo_hash fills: "fnv1a64:" and 16 hex digits. */
+#define GSP_TOPO_HASH_LEN 25
+/** The canonical hash of t's graph [in] into buf [out, GSP_TOPO_HASH_LEN bytes]: FNV-1a, 64
+ * bits, over the node count, each node's name (when t has names) and switch mark, and each
+ * arc in CSR order with its capacity and the capacity scale. Two topologies with the same arcs,
+ * names, capacities and switches hash alike whatever spec or file built them (the schedule
+ * file's embedded graph is checked against it). Not a cryptographic hash: it detects a changed
+ * or damaged graph, not a forged one. O(n + m). */
+GSP_API void gsp_topo_hash(const gsp_topo_t *t, char *buf);
+
 /** Index of the arc from x to y, or -1. O(degree). */
 GSP_API int64_t gsp_topo_arc_index(const gsp_topo_t *t, int64_t x, int64_t y);
 /** Index of the generator inverse to generator i (Cayley graphs only). */

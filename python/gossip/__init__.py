@@ -20,6 +20,7 @@ import os
 import sys
 import tempfile
 import time
+import warnings
 from ctypes import POINTER, byref, c_double, c_int, c_size_t, c_void_p
 
 from . import _capi, _config
@@ -159,12 +160,22 @@ def set_memory_limit(nbytes):
 class _Topology:
     """A parsed spec (gsp_topo_t) with its vertex-transitivity and distances, computed once."""
 
-    def __init__(self, spec):
+    def __init__(self, spec, _sched=None):
         self.t = _capi.Topo()
         self._live = False
         self._dist = None
         self._vt = None
-        _check(_lib.gsp_topo_from_spec(byref(self.t), _enc(spec, "spec")))
+        if _sched is None:
+            _check(_lib.gsp_topo_from_spec(byref(self.t), _enc(spec, "spec")))
+        else:
+            # The graph a schedule was planned on: its embedded copy for a file topology, so
+            # that the file need not be reachable (gsp_sched_topology).
+            check = _capi.SchedGraph()
+            _check(_lib.gsp_sched_topology(byref(_sched), byref(self.t), byref(check)))
+            if check.file_differs:
+                warnings.warn(f"gossip: {_s(_sched.topology)} is not the graph this schedule was planned on (file "
+                              f"{_s(check.file_hash)}, schedule {_s(check.hash)}): checked on the schedule's own graph",
+                              stacklevel=3)
         self._live = True
 
     @property
@@ -393,7 +404,7 @@ class Schedule:
 
     def _topology(self):
         if self._topo is None:
-            self._topo = _Topology(_s(self._sched_ref().topology))
+            self._topo = _Topology(None, _sched=self._sched_ref())
         return self._topo
 
     @property
@@ -455,7 +466,7 @@ class Schedule:
             out = _capi.Sched()
             try:
                 _check(_lib.gsp_sched_expand(byref(s), byref(self._topology().t), byref(out)))
-                out.names = s.names
+                out.names, out.graph = s.names, s.graph
                 return _write_text(lambda f: _lib.gsp_sched_write(byref(out), f))
             finally:
                 _lib.gsp_sched_destroy(byref(out))
@@ -657,6 +668,7 @@ def plan(collective, spec, *, method="auto", packets=1, ports="all", duplex="ful
             left = limit - (time.perf_counter() - sat_start) if method == "sat" else limit
             _check(_lib.gsp_plan_prove(byref(pin), byref(p), max(left, 1e-3)))
         p.sched.names = sched._topo.t.names  # host names travel with the schedule, as gossip plan -o writes
+        p.sched.graph = ctypes.pointer(sched._topo.t)  # and a file's graph (borrowed: the schedule keeps _topo)
         sched.plan = _plan_info(p, coll, pin, sched._topo, time.perf_counter() - t0)
         return sched
     finally:

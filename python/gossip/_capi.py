@@ -120,7 +120,13 @@ class Sched(Structure):  # sched.h
                 ("cap_sends", i64), ("comb_off", Vec), ("combines", POINTER(Combine)), ("ncombines", i64),
                 ("cap_combines", i64), ("terms", POINTER(Term)), ("nterms", i64), ("cap_terms", i64),
                 ("result", p_i64), ("blocks", c_bool), ("reduce_rounds", i64), ("symmetric", c_bool),
-                ("sym", POINTER(SymSend)), ("nsym", i64), ("cap_sym", i64), ("names", POINTER(c_char_p))]
+                ("sym", POINTER(SymSend)), ("nsym", i64), ("cap_sym", i64), ("names", POINTER(c_char_p)),
+                ("graph", POINTER(Topo)), ("graph_owned", c_bool)]
+
+
+class SchedGraph(Structure):  # sched.h
+    _fields_ = [("embedded", c_bool), ("file_read", c_bool), ("file_differs", c_bool), ("hash", c_char * 25),
+                ("file_hash", c_char * 25)]
 
 
 class Report(Structure):  # sched.h
@@ -200,7 +206,7 @@ STRUCTS = {
     "gsp_vec_t": Vec, "gsp_topo_t": Topo, "gsp_distances_t": Distances, "gsp_distances_opts_t": DistancesOpts,
     "gsp_rotation_t": Rotation, "gsp_bound_t": Bound, "gsp_bounds_t": Bounds, "gsp_model_t": Model,
     "gsp_send_t": Send, "gsp_term_t": Term, "gsp_combine_t": Combine, "gsp_symsend_t": SymSend,
-    "gsp_sched_t": Sched, "gsp_report_t": Report, "gsp_export_opts_t": ExportOpts, "gsp_method_t": Method,
+    "gsp_sched_t": Sched, "gsp_sched_graph_t": SchedGraph, "gsp_report_t": Report, "gsp_export_opts_t": ExportOpts, "gsp_method_t": Method,
     "gsp_plan_in_t": PlanIn, "gsp_tried_t": Tried, "gsp_plan_t": Plan, "gsp_cost_t": Cost,
     "gsp_rt_phase_t": RtPhase, "gsp_rt_algo_t": RtAlgo, "gsp_rt_algos_t": RtAlgos, "gsp_rt_pred_t": RtPred,
     "gsp_rt_info_t": RtInfo,
@@ -249,6 +255,7 @@ PROTOTYPES = [
     ("gsp_sched_save", c_int, [P(Sched), c_char_p]),
     ("gsp_sched_load", c_int, [P(Sched), c_char_p]),
     ("gsp_sched_read", c_int, [P(Sched), FILEP, c_char_p]),
+    ("gsp_sched_topology", c_int, [P(Sched), P(Topo), P(SchedGraph)]),
     ("gsp_rule_name", c_char_p, [c_int]),
     ("gsp_sched_verify_flags", c_int, [P(Sched), P(Topo), c_uint64, c_uint, P(Report)]),
     ("gsp_draw_svg", c_int, [P(Sched), P(Topo), FILEP]),

@@ -162,7 +162,7 @@ gsp_err_t gsp__mpi_prepare(gsp_mpi_ctx_t *c, gsp_collective_t coll, int root, in
 
 
 const gsp_rt_algo_t *gsp_mpi_ctx_choice(gsp_mpi_ctx_t *c, gsp_collective_t coll, int root, int64_t bytes) {
-    entry_t *e = entry_for(c, coll, root);
+    entry_t *e = entry_for(c, coll, (int)gsp_mpi_ctx_node(c, root));
     if (!e || !e->ready) return NULL;
     int i = c->force[coll] ? gsp_rt_find(&e->algos, c->force[coll]) : (int)e->choice[size_class(bytes)];
     return i >= 0 ? &e->algos.v[i] : NULL;

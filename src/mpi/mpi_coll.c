@@ -127,6 +127,39 @@ static gsp_err_t unpack(gsp_mpi_ctx_t *c, const void *in, int64_t bytes, void *b
     return GSP_OK;
 }
 
+/* Placed by host name (mpi_ctx.c): the n blocks of `bytes` bytes at base, in node order (block
+ * v is node v's), moved into the user's rank order (block rank_of[v]) — cycle by cycle, one
+ * block aside. */
+static gsp_err_t blocks_to_ranks(gsp_mpi_ctx_t *c, char *base, int64_t bytes) {
+    int n = c->size;
+    unsigned char *done = NULL;
+    gsp_err_t err;
+    if ((err = gsp__mpi_reserve((void **)&c->perm, &c->perm_cap, (size_t)bytes + 1)) ||
+        (err = gsp_alloc_array((void **)&done, n, 1, true)))
+        return err;
+    for (int v = 0; v < n; v++) {
+        if (done[v] || c->rank_of[v] == v) continue;
+        /* The cycle v -> rank_of[v] -> ...: carry each block to its place, holding the one it
+         * displaces. */
+        memcpy(c->perm, base + (size_t)v * (size_t)bytes, (size_t)bytes);
+        int x = v;
+        do {
+            int y = c->rank_of[x];
+            done[x] = 1;
+            char *dst = base + (size_t)y * (size_t)bytes;
+            /* swap perm <-> dst: one block in hand, the other placed */
+            for (int64_t b = 0; b < bytes; b++) {
+                char tmp = dst[b];
+                dst[b] = c->perm[b];
+                c->perm[b] = tmp;
+            }
+            x = y;
+        } while (x != v);
+    }
+    gsp_free(done);
+    return GSP_OK;
+}
+
 gsp_err_t gsp_mpi_ctx_allgather(gsp_mpi_ctx_t *c, const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                                 int recvcount, MPI_Datatype recvtype) {
     gsp_err_t err;
@@ -151,11 +184,14 @@ gsp_err_t gsp_mpi_ctx_allgather(gsp_mpi_ctx_t *c, const void *sendbuf, int sendc
         /* A receive type with holes: the blocks travel packed, unpacked at the end. */
         if ((err = gsp__mpi_reserve((void **)&c->work, &c->work_cap, (size_t)(bytes * n) + 1))) return err;
         base = c->work;
-        const void *mine = sendbuf == MPI_IN_PLACE ? at(recvbuf, me * recvcount, &dr) : sendbuf;
+        const void *mine = sendbuf == MPI_IN_PLACE ? at(recvbuf, (int64_t)c->urank * recvcount, &dr) : sendbuf;
         if ((err = pack(c, mine, sendbuf == MPI_IN_PLACE ? recvcount : sendcount, sendbuf == MPI_IN_PLACE ? recvtype : sendtype,
                         base + me * bytes, bytes)))
             return err;
-    } else if (sendbuf != MPI_IN_PLACE) {
+    } else if (sendbuf == MPI_IN_PLACE) {
+        /* My block is where my rank puts it; the schedule reads it where my node does. */
+        if (c->urank != me) memcpy(base + me * bytes, base + (int64_t)c->urank * bytes, (size_t)bytes);
+    } else {
         /* A plain send type: sends read my block from sendbuf and the copy into recvbuf waits
          * until the messages are out; otherwise a self message converts it. */
         late_copy = ds.plain;
@@ -170,6 +206,7 @@ gsp_err_t gsp_mpi_ctx_allgather(gsp_mpi_ctx_t *c, const void *sendbuf, int sendc
     err = gsp__mpi_run_phase(c, &pg[0], 0, base, &l, &db, MPI_OP_NULL);
     c->mine = NULL;
     if (!err && late_copy) memcpy(base + me * bytes, sendbuf, (size_t)bytes);
+    if (!err && c->rank_of) err = blocks_to_ranks(c, base, bytes);
     if (!err && !dr.plain) err = unpack(c, base, bytes * n, recvbuf, recvcount * (int)n, recvtype);
     return err;
 }
@@ -252,12 +289,20 @@ gsp_err_t gsp_mpi_ctx_reduce_scatter_block(gsp_mpi_ctx_t *c, const void *sendbuf
     if (blk == 0) return GSP_OK;
     size_t vb = (size_t)(count * d.size);
     char *w;
-    if (sendbuf == MPI_IN_PLACE) w = recvbuf;
+    const void *in = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
+    if (sendbuf == MPI_IN_PLACE && !c->rank_of) w = recvbuf;
     else {
         if ((err = gsp__mpi_reserve((void **)&c->work, &c->work_cap, vb + 1))) return err;
         w = c->work;
     }
-    if ((err = run_algo(c, a, pg, w, sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf, count, &d, op))) return err;
+    if (c->rank_of) {
+        /* Placed by host name: block v of the schedule is the one for node v, at its rank's
+         * place in the user's vector. */
+        for (int v = 0; v < c->size; v++)
+            memcpy(w + (size_t)v * (size_t)bytes, (const char *)in + (size_t)c->rank_of[v] * (size_t)bytes, (size_t)bytes);
+        in = w;
+    }
+    if ((err = run_algo(c, a, pg, w, in, count, &d, op))) return err;
     lay_t l = gsp__mpi_layout(c, GSP_RT_SPLIT, count, &d);
     memmove(recvbuf, w + (size_t)whole_first(&l, c->rank) * (size_t)d.size, (size_t)bytes);
     return GSP_OK;
@@ -272,6 +317,7 @@ gsp_err_t gsp_mpi_ctx_bcast(gsp_mpi_ctx_t *c, void *buf, int count, MPI_Datatype
     int64_t bytes = (int64_t)count * d.size;
     c->mpi_err = 0;
     c->communicated = false;
+    root = (int)gsp_mpi_ctx_node(c, root); /* the root's node: the schedule's numbering */
     if (!d.plain && bytes > INT_MAX)
         return gsp_error(GSP_ERR_TOOBIG, "%lld bytes of a datatype with holes: more than MPI_Pack's int", (long long)bytes);
     if ((err = gsp__mpi_prepare(c, GSP_COLL_BROADCAST, root, bytes, (double)bytes, (double)bytes, &a, &pg))) return err;
@@ -293,6 +339,7 @@ gsp_err_t gsp_mpi_ctx_reduce(gsp_mpi_ctx_t *c, const void *sendbuf, void *recvbu
     c->mpi_err = 0;
     c->communicated = false;
     if ((err = reduction_type(c, dt, op, &d, &per))) return err;
+    root = (int)gsp_mpi_ctx_node(c, root); /* the root's node: the schedule's numbering */
     int64_t n = (int64_t)count * per, bytes = n * d.size;
     if ((err = gsp__mpi_prepare(c, GSP_COLL_REDUCE, root, bytes, (double)bytes, (double)bytes, &a, &pg))) return err;
     if (n == 0) return GSP_OK;

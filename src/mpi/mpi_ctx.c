@@ -38,11 +38,169 @@ void gsp_mpi_ctx_free(gsp_mpi_ctx_t *c) {
     gsp_free(c->idx);
     gsp_free(c->fresh);
     gsp_free(c->method);
+    gsp_free(c->rank_of);
+    gsp_free(c->node_of);
+    gsp_free(c->placement);
+    gsp_free(c->perm);
     gsp_distances_destroy(&c->dist);
     gsp_topo_destroy(&c->topo);
     if (c->comm != MPI_COMM_NULL) MPI_Comm_free(&c->comm);
     gsp_free(c);
 }
+
+/* Names that are all integers are a 1-based file's ids, not hosts: such files keep the order. */
+static bool names_are_hosts(const gsp_topo_t *t) {
+    if (!t->names) return false;
+    for (int64_t x = 0; x < t->n; x++) {
+        const char *p = t->names[x];
+        if (!p) return false;
+        p += *p == '-' || *p == '+';
+        if (!*p) return true;
+        while (*p >= '0' && *p <= '9') p++;
+        if (*p) return true;
+    }
+    return false;
+}
+
+/* A name and its index, sorted by name, then index (so equal hosts stay in rank order). */
+typedef struct {
+    const char *name;
+    int64_t i;
+} named_t;
+
+static int by_name(const void *a, const void *b) {
+    const named_t *x = a, *y = b;
+    int cmp = strcmp(x->name, y->name);
+    return cmp ? cmp : (x->i > y->i) - (x->i < y->i);
+}
+
+/* The node named `name`, or -1: bisection in the nodes sorted by name. */
+static int64_t find_node(const named_t *sorted, int64_t n, const char *name) {
+    int64_t lo = 0, hi = n;
+    while (lo < hi) {
+        int64_t mid = lo + (hi - lo) / 2;
+        int cmp = strcmp(sorted[mid].name, name);
+        if (cmp == 0) return sorted[mid].i;
+        if (cmp < 0) lo = mid + 1;
+        else hi = mid;
+    }
+    return -1;
+}
+
+#define HOST_MAX MPI_MAX_PROCESSOR_NAME
+
+/* Places the ranks of comm on the topology's named nodes by host name (gsp_mpi_ctx_create's
+ * doc): fills c->node_of and c->rank_of (left NULL when the placement is rank r on node r) and
+ * c->placement. Every rank gathers the same names and decides alike, so an error is returned
+ * on every rank or on none. The gather goes through PMPI: under the drop-in, MPI_Allgather is
+ * gossip's own, and the context it would need is the one being built. */
+static gsp_err_t place(gsp_mpi_ctx_t *c, MPI_Comm comm, const char *spec) {
+    const gsp_topo_t *t = &c->topo;
+    gsp_err_t err = GSP_OK;
+    if (!names_are_hosts(t)) return GSP_OK;
+    const char *how = getenv("GOSSIP_PLACEMENT");
+    if (how && *how && strcmp(how, "names") && strcmp(how, "order"))
+        return gsp_error(GSP_ERR_INVAL, "GOSSIP_PLACEMENT=%s: expected names (by host name, the default) or order", how);
+    if (how && !strcmp(how, "order")) {
+        if (!(c->placement = gsp_strdup("ranks placed in the file's order (GOSSIP_PLACEMENT=order): rank r runs node r")))
+            return gsp_error(GSP_ERR_NOMEM, "out of memory");
+        return GSP_OK;
+    }
+    char me[HOST_MAX], *all = NULL;
+    named_t *nodes = NULL, *ranks = NULL;
+    int len = 0, n = c->size;
+    memset(me, 0, sizeof me);
+    const char *forced = getenv("GOSSIP_HOSTNAME");
+    if (forced && *forced) snprintf(me, sizeof me, "%s", forced);
+    else if (PMPI_Get_processor_name(me, &len) != MPI_SUCCESS) snprintf(me, sizeof me, "?");
+    me[HOST_MAX - 1] = 0;
+    if ((err = gsp_alloc_array((void **)&all, n, HOST_MAX, true)) || (err = gsp_alloc_array((void **)&nodes, t->n, sizeof *nodes, false)) ||
+        (err = gsp_alloc_array((void **)&ranks, n, sizeof *ranks, false)) ||
+        (err = gsp_alloc_array((void **)&c->node_of, n, sizeof *c->node_of, false)) ||
+        (err = gsp_alloc_array((void **)&c->rank_of, n, sizeof *c->rank_of, false)))
+        goto done;
+    int rc = PMPI_Allgather(me, HOST_MAX, MPI_CHAR, all, HOST_MAX, MPI_CHAR, comm);
+    if (rc != MPI_SUCCESS) {
+        err = gsp__mpi_fail(c, rc, "gathering the host names (MPI_Allgather)");
+        goto done;
+    }
+    for (int64_t x = 0; x < t->n; x++) nodes[x] = (named_t){t->names[x], x};
+    qsort(nodes, (size_t)t->n, sizeof *nodes, by_name);
+    /* The ranks of each host together, in rank order. */
+    for (int r = 0; r < n; r++) {
+        all[(size_t)r * HOST_MAX + HOST_MAX - 1] = 0;
+        ranks[r] = (named_t){all + (size_t)r * HOST_MAX, r};
+    }
+    qsort(ranks, (size_t)n, sizeof *ranks, by_name);
+    for (int r = 0; r < n; r++) c->rank_of[r] = -1;
+    for (int i = 0; i < n;) {
+        int j = i;
+        while (j < n && !strcmp(ranks[j].name, ranks[i].name)) j++;
+        const char *host = ranks[i].name;
+        int m = j - i;
+        for (int k = 0; k < m; k++) {
+            char name[HOST_MAX + 24];
+            int r = (int)ranks[i + k].i;
+            int64_t v = m == 1 ? find_node(nodes, t->n, host) : -1;
+            snprintf(name, sizeof name, "%s:%d", host, k);
+            if (v < 0) v = find_node(nodes, t->n, name);
+            if (v < 0 && m > 1 && find_node(nodes, t->n, host) >= 0) {
+                err = gsp_error(GSP_ERR_NOTAPPLIC,
+                                "%s: host '%s' runs %d ranks but the file has one node '%s' (name its nodes %s:0 .. %s:%d to place "
+                                "several ranks on it, or GOSSIP_PLACEMENT=order to place rank r on node r)",
+                                spec, host, m, host, host, host, m - 1);
+                goto done;
+            }
+            if (v < 0 || c->rank_of[v] >= 0) {
+                err = gsp_error(GSP_ERR_NOTAPPLIC,
+                                "%s: rank %d runs on host '%s', and %s is %s (ranks are placed by host name: MPI_Get_processor_name, "
+                                "or GOSSIP_HOSTNAME; GOSSIP_PLACEMENT=order places rank r on node r)",
+                                spec, r, host, m > 1 ? name : host, v < 0 ? "no node of the file" : "a node another rank runs");
+                goto done;
+            }
+            c->node_of[r] = (int)v;
+            c->rank_of[v] = r;
+        }
+        i = j;
+    }
+    /* One line for GOSSIP_VERBOSE: the first ranks' nodes, and whether MPI's order is the file's. */
+    bool identity = true;
+    for (int r = 0; r < n; r++) identity &= c->node_of[r] == r;
+    size_t cap = 512;
+    if (!(c->placement = gsp_malloc(cap))) {
+        err = gsp_error(GSP_ERR_NOMEM, "out of memory");
+        goto done;
+    }
+    int w = snprintf(c->placement, cap, "ranks placed by host name on %s (%s):", spec,
+                     identity ? "MPI's placement is the file's order" : "MPI's placement is not the file's order");
+    for (int r = 0; r < n && w > 0 && (size_t)w < cap; r++) {
+        if (r == 8 && n > 9) {
+            snprintf(c->placement + w, cap - (size_t)w, " ...");
+            break;
+        }
+        w += snprintf(c->placement + w, cap - (size_t)w, "%s rank %d runs node %d '%.40s'", r ? "," : "", r, c->node_of[r],
+                      t->names[c->node_of[r]]);
+    }
+    if (identity) { /* rank r on node r: nothing to translate */
+        gsp_free(c->node_of);
+        gsp_free(c->rank_of);
+        c->node_of = c->rank_of = NULL;
+    }
+done:
+    if (err) {
+        gsp_free(c->node_of);
+        gsp_free(c->rank_of);
+        c->node_of = c->rank_of = NULL;
+    }
+    gsp_free(all);
+    gsp_free(nodes);
+    gsp_free(ranks);
+    return err;
+}
+
+const char *gsp_mpi_ctx_placement(const gsp_mpi_ctx_t *c) { return c->placement; }
+
+int64_t gsp_mpi_ctx_node(const gsp_mpi_ctx_t *c, int r) { return c->node_of && r >= 0 && r < c->size ? c->node_of[r] : r; }
 
 gsp_err_t gsp_mpi_ctx_create(const char *spec, MPI_Comm comm, gsp_mpi_ctx_t **out) {
     gsp_err_t err;
@@ -53,7 +211,8 @@ gsp_err_t gsp_mpi_ctx_create(const char *spec, MPI_Comm comm, gsp_mpi_ctx_t **ou
     c->comm = MPI_COMM_NULL;
     c->cost = gsp_cost_default();
     MPI_Comm_size(comm, &c->size);
-    MPI_Comm_rank(comm, &c->rank);
+    MPI_Comm_rank(comm, &c->urank);
+    c->rank = c->urank;
     if ((err = gsp_topo_from_spec(&c->topo, spec))) goto fail;
     if (gsp_topo_is_fabric(&c->topo)) { /* its ranks are not its vertices, its links not equal */
         err = gsp_error(GSP_ERR_UNSUPPORTED, "%s: running on fabrics (switches or link capacities) is not yet supported", spec);
@@ -63,16 +222,20 @@ gsp_err_t gsp_mpi_ctx_create(const char *spec, MPI_Comm comm, gsp_mpi_ctx_t **ou
         err = gsp_error(GSP_ERR_INVAL, "%s has %lld nodes but the communicator has %d ranks", spec, (long long)c->topo.n, c->size);
         goto fail;
     }
+    if ((err = place(c, comm, spec))) goto fail;
     if ((err = gsp_vertex_transitive(&c->topo, &vt)) || (err = gsp_distances(&c->topo, gsp_vt_yes(vt), &c->dist, NULL, NULL)))
         goto fail;
     if (!c->dist.connected) {
         err = gsp_error(GSP_ERR_NOTAPPLIC, "%s is not connected", spec);
         goto fail;
     }
-    if (MPI_Comm_dup(comm, &c->comm) != MPI_SUCCESS) {
-        err = gsp_error(GSP_ERR_INTERNAL, "MPI_Comm_dup failed");
+    /* Placed by host name: the duplicate is ordered by node, so that gossip's messages name
+     * nodes as ranks and only the user's buffers need translating. */
+    if (c->node_of ? MPI_Comm_split(comm, 0, c->node_of[c->urank], &c->comm) != MPI_SUCCESS : MPI_Comm_dup(comm, &c->comm) != MPI_SUCCESS) {
+        err = gsp_error(GSP_ERR_INTERNAL, "%s failed", c->node_of ? "MPI_Comm_split" : "MPI_Comm_dup");
         goto fail;
     }
+    if (c->node_of) MPI_Comm_rank(c->comm, &c->rank);
     /* The duplicate inherits the user's error handler; gossip's own messages report their
      * errors to gossip, which raises them on the user's communicator (through its handler,
      * with MPI's class: gsp_mpi_ctx_mpi_error). */

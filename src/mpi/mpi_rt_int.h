@@ -27,8 +27,17 @@ typedef struct {
 #define SIZE_CLASSES 64
 
 struct gsp_mpi_ctx {
+    /* comm is the user's communicator reordered so that rank v runs node v: rank is this
+     * process's node. When the topology names its nodes by host (mpi_ctx.c: place), node v may
+     * run on another rank of the user's communicator: rank_of[v] is that rank, node_of its
+     * inverse, urank this process's rank there (both NULL: rank r runs node r). The user's
+     * buffers are laid out by user rank; the entry points translate (mpi_coll.c). */
     MPI_Comm comm;
-    int rank, size;
+    int rank, size, urank;
+    int *rank_of, *node_of;
+    char *placement;      /* one line on how ranks were placed, for GOSSIP_VERBOSE (or NULL) */
+    char *perm;           /* one block, for reordering blocks between node and rank order */
+    size_t perm_cap;
     gsp_topo_t topo;
     gsp_distances_t dist;
     gsp_cost_t cost;

@@ -16,7 +16,11 @@
  * setting replaces it — GOSSIP_TUNING, else ~/.config/gossip/tuning.json — and the variables
  * apply over that), GOSSIP_SEGMENT (bytes per pipelined segment, a size such as 64K; default 0: whole blocks),
  * GOSSIP_VERBOSE=1 (the tuning file, or how to make one; a line per collective and algorithm on
- * first use), GOSSIP_VERBOSE=2 (also every candidate's predicted time at each new choice). */
+ * first use; which rank runs which node when the file names hosts; without GOSSIP_TOPOLOGY, one
+ * line at MPI_Init that the drop-in is loaded and idle), GOSSIP_VERBOSE=2 (also every
+ * candidate's predicted time at each new choice), GOSSIP_HOSTNAME (this process's host name for
+ * the placement, instead of MPI_Get_processor_name: for tests and containers),
+ * GOSSIP_PLACEMENT=order (rank r runs node r even when the file names hosts). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -141,10 +145,35 @@ static gsp_mpi_ctx_t *usable(MPI_Comm comm) {
          * parses the same spec against the same size, so all ranks agree. */
         c->unusable = true;
         say(comm, 0, true, "GOSSIP_TOPOLOGY=%s is not usable here (%s); MPI's own collectives run instead", spec, gsp_errmsg());
-    } else
+    } else {
         configure(comm, c->ctx);
+        /* Which rank runs which node, when the file names hosts (GOSSIP_VERBOSE). */
+        const char *pl = gsp_mpi_ctx_placement(c->ctx);
+        if (pl) say(comm, 19, false, "%s%s", pl, "");
+    }
     PMPI_Comm_set_attr(comm, keyval, c);
     return c->unusable ? NULL : c->ctx;
+}
+
+/* With GOSSIP_VERBOSE, a drop-in without GOSSIP_TOPOLOGY says that it is there and does
+ * nothing: otherwise a typo in the variable's name looks like gossip running. */
+static void idle_note(void) {
+    const char *spec = topology_env();
+    if (verbose() && (!spec || !*spec))
+        say(MPI_COMM_WORLD, 20, false, "libgossip_pmpi is loaded but idle: GOSSIP_TOPOLOGY is not set, so MPI's own collectives run%s%s",
+            "", "");
+}
+
+int MPI_Init(int *argc, char ***argv) {
+    int rc = PMPI_Init(argc, argv);
+    if (rc == MPI_SUCCESS) idle_note();
+    return rc;
+}
+
+int MPI_Init_thread(int *argc, char ***argv, int required, int *provided) {
+    int rc = PMPI_Init_thread(argc, argv, required, provided);
+    if (rc == MPI_SUCCESS) idle_note();
+    return rc;
 }
 
 static bool valid_type(MPI_Datatype dt) { return dt != MPI_DATATYPE_NULL; }

@@ -36,6 +36,10 @@ void gsp_sched_destroy(gsp_sched_t *s) {
     gsp_free(s->terms);
     gsp_free(s->result);
     gsp_free(s->sym);
+    if (s->graph_owned) {
+        gsp_topo_destroy(s->graph);
+        gsp_free(s->graph);
+    }
     memset(s, 0, sizeof *s);
 }
 

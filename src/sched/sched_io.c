@@ -10,7 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "gossip/sched.h"
+#include "sched/sched_int.h"
 #include "core/core_int.h"
 
 static void put_str(FILE *f, const char *s) {
@@ -46,11 +46,13 @@ gsp_err_t gsp_sched_write(const gsp_sched_t *s, FILE *f) {
     fputs(",\"topology\":", f);
     put_str(f, s->topology);
     fprintf(f, ",\"nodes\":%lld,", (long long)s->nodes);
-    if (s->names) {
+    /* A loaded schedule keeps its names in its graph: they are written back from there. */
+    const char *const *names = s->names ? s->names : gsp__sched_embeds(s) ? (const char *const *)s->graph->names : NULL;
+    if (names) {
         fputs("\n\"names\":[", f);
         for (int64_t v = 0; v < s->nodes; v++) {
             if (v) fputc(',', f);
-            put_str(f, s->names[v]);
+            put_str(f, names[v]);
         }
         fputs("],", f);
     }
@@ -70,7 +72,7 @@ gsp_err_t gsp_sched_write(const gsp_sched_t *s, FILE *f) {
         for (int64_t k = 0; k < s->nsym; k++)
             fprintf(f, "%s[%lld,%lld,%lld]", k ? (k % 16 ? "," : ",\n") : "", (long long)s->sym[k].t,
                     (long long)s->sym[k].i, (long long)s->sym[k].g);
-        fputs("]}\n", f);
+        fputc(']', f);
     } else {
         fputs(",\n\"rounds\":[\n", f);
         for (int64_t t = 0; t < s->nrounds; t++) {
@@ -100,8 +102,10 @@ gsp_err_t gsp_sched_write(const gsp_sched_t *s, FILE *f) {
                 fputc(']', f);
             }
         }
-        fputs("}\n", f);
     }
+    /* Last, after the rounds: a large graph does not push the header out of sight. */
+    if (gsp__sched_embeds(s)) gsp__sched_write_graph(s, f);
+    fputs("}\n", f);
     if (fflush(f) != 0 || ferror(f)) return gsp_error(GSP_ERR_IO, "writing the schedule failed");
     return GSP_OK;
 }
@@ -228,6 +232,8 @@ static gsp_err_t parse(gsp_sched_t *s, json_t *root, const char *path) {
         return gsp_error(GSP_ERR_PARSE, "%s: rule format: reduce_rounds only with \"form\": \"blocks\"", path);
     if ((err = gsp_sched_init(s, coll, topo, nodes, &m, rootnode, method ? method : ""))) return err;
     s->blocks = blocks;
+    json_t *graph = json_object_get(root, "graph");
+    if (graph && (err = gsp__sched_read_graph(s, graph, json_object_get(root, "names"), path))) return err;
 
     json_t *sym = json_object_get(root, "symmetric");
     if (sym) {

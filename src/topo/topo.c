@@ -522,3 +522,33 @@ fail:
     gsp_topo_destroy(t);
     return err;
 }
+
+/* FNV-1a over explicit little-endian bytes, so that the hash is the same on every machine. */
+static uint64_t fnv_u64(uint64_t h, uint64_t x) {
+    for (int k = 0; k < 8; k++, x >>= 8) h = (h ^ (x & 0xff)) * 1099511628211ull;
+    return h;
+}
+
+static uint64_t fnv_str(uint64_t h, const char *s) {
+    for (; *s; s++) h = (h ^ (unsigned char)*s) * 1099511628211ull;
+    return (h ^ 0xff) * 1099511628211ull; /* a terminator no name holds: "ab","c" is not "a","bc" */
+}
+
+void gsp_topo_hash(const gsp_topo_t *t, char *buf) {
+    uint64_t h = 1469598103934665603ull;
+    h = fnv_str(h, "gossip-graph-1");
+    h = fnv_u64(h, (uint64_t)t->n);
+    h = fnv_u64(h, (uint64_t)t->m);
+    /* A fabric of unit links is not the plain graph: the planners treat them differently. */
+    h = fnv_u64(h, gsp_topo_is_fabric(t) ? (uint64_t)(t->cap ? t->cap_scale : 1) : 0);
+    for (int64_t x = 0; x < t->n; x++) {
+        h = fnv_str(h, t->names && t->names[x] ? t->names[x] : "");
+        h = fnv_u64(h, t->is_switch && t->is_switch[x] ? 1 : 0);
+        h = fnv_u64(h, (uint64_t)(t->off[x + 1] - t->off[x]));
+        for (int64_t a = t->off[x]; a < t->off[x + 1]; a++) {
+            h = fnv_u64(h, (uint64_t)t->adj[a]);
+            h = fnv_u64(h, t->cap ? (uint64_t)t->cap[a] : 1);
+        }
+    }
+    snprintf(buf, GSP_TOPO_HASH_LEN, "fnv1a64:%016llx", (unsigned long long)h);
+}

@@ -8,7 +8,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     gsp_sched_t s;
     if (gsp_sched_load(&s, fuzz_file(data, size, ".json")) != GSP_OK) return 0;
     gsp_topo_t t;
-    if (s.topology && gsp_topo_from_spec(&t, s.topology) == GSP_OK) {
+    if (s.topology && gsp_sched_topology(&s, &t, NULL) == GSP_OK) {
         if (t.n <= 512) {
             gsp_report_t rep;
             gsp_sched_verify(&s, &t, 1, &rep);

@@ -14,6 +14,7 @@ import gc
 import json
 import math
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -319,6 +320,25 @@ class Files(unittest.TestCase):
         if CLI:
             code, out, _ = cli("verify", self.path("s.json"))
             self.assertEqual(code, 0, out)
+
+    def test_file_topology_travels_with_the_schedule(self):
+        """A schedule of file:PATH carries its graph: it loads and verifies after the file is
+        gone, and a different file at the same path is a warning, not a different check."""
+        g = self.path("g.txt")
+        shutil.copy(os.path.join(DATA, "petersen.txt"), g)
+        s = gossip.plan("allgather", "file:" + g)
+        s.save(self.path("s.json"))
+        graph = s.to_dict()["graph"]
+        self.assertEqual((graph["nodes"], len(graph["edges"])), (10, 15))
+        self.assertTrue(graph["hash"].startswith("fnv1a64:"))
+        os.remove(g)
+        t = gossip.load(self.path("s.json"))
+        self.assertTrue(t.verify()["ok"])
+        self.assertEqual(t.to_dict(), s.to_dict())
+        with open(g, "w") as f:
+            f.write("0 1\n1 2\n2 3\n3 4\n4 5\n5 6\n6 7\n7 8\n8 9\n9 0\n")
+        with self.assertWarnsRegex(UserWarning, "not the graph this schedule was planned on"):
+            self.assertTrue(gossip.load(self.path("s.json")).verify()["ok"])
 
     def corrupted(self):
         """torus:4x4's greedy schedule whose first transfer sends, in round 0, a packet other

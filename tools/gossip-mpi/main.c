@@ -55,6 +55,11 @@ static const char usage_text[] =
     "  --approximate  allreduce: run a register schedule (spectral, product, ...: real\n"
     "                 coefficients) and label it approximate\n"
     "\n"
+    "A SPEC file:PATH whose nodes are host names places ranks by host: rank r runs the node named\n"
+    "by its MPI_Get_processor_name (the k-th rank of host H: node H:k), not node r; a host the file\n"
+    "does not name is an error. GOSSIP_HOSTNAME overrides the name (tests, containers);\n"
+    "GOSSIP_PLACEMENT=order keeps rank r on node r; GOSSIP_VERBOSE=1 prints the placement.\n"
+    "\n"
     "Options take --opt value or --opt=value, any unambiguous prefix, in any order with the\n"
     "operands. Exit codes: 0 ok, 1 results differ, 2 usage or input error, 3 runtime error.\n"
     "example:\n"
@@ -301,6 +306,8 @@ int main(int argc, char **argv) {
         const char *v = getenv("GOSSIP_VERBOSE");
         if (rank == 0 && ((v && *v && strcmp(v, "0")) || (tuning && ts != GSP_TUNING_LOADED && strcmp(tuning, "none"))))
             fprintf(stderr, "gossip: %s\n", note);
+        /* A file that names hosts: which rank runs which node (docs/runtime.md). */
+        if (rank == 0 && v && *v && strcmp(v, "0") && gsp_mpi_ctx_placement(ctx)) fprintf(stderr, "gossip: %s\n", gsp_mpi_ctx_placement(ctx));
         if (seg_given) cost.segment = segment;
         for (int k = 0; k < ncopt; k++) set_cost(&cost, copt[k], cval[k]);
         gsp_mpi_ctx_set_cost(ctx, &cost);

@@ -376,3 +376,14 @@ bool cli_check_rt_method(const char *cmd, const char *method) {
     cli_usage_error("%s: --method: no allgather or broadcast method '%s' (gossip list; runtime algorithms are chosen with --algorithm)", cmd, method);
     return false;
 }
+
+gsp_err_t cli_sched_topology(const gsp_sched_t *s, gsp_topo_t *t) {
+    gsp_sched_graph_t check;
+    gsp_err_t err = gsp_sched_topology(s, t, &check);
+    if (!err && check.file_differs && !cli_quiet)
+        fprintf(stderr,
+                "%s: warning: %s is not the graph this schedule was planned on (file %s, schedule %s): checked on the "
+                "schedule's own graph; plan again to use the file\n",
+                cli_program, s->topology, check.file_hash, check.hash);
+    return err;
+}

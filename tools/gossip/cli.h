@@ -57,6 +57,10 @@ bool cli_parse_int(const char *s, int64_t lo, int64_t hi, const char *what, int6
 /** Parses a size or count (gsp_parse_size: 4096, 64K, 1MiB, 1e6) in [lo, hi] (lo >= 0); prints
  * the error naming what and returns false. Every option that takes bytes or a count uses it. */
 bool cli_parse_size(const char *s, int64_t lo, int64_t hi, const char *what, int64_t *out);
+/** The topology schedule s [in] was planned on into t [out] (gsp_sched_topology): its embedded
+ * graph when it has one, with one warning line on stderr when the file its spec names holds
+ * another graph; else its spec. */
+gsp_err_t cli_sched_topology(const gsp_sched_t *s, gsp_topo_t *t);
 /** Seconds since an arbitrary origin, monotonic. */
 double cli_now(void);
 /** Prints a command's usage text to stdout (for --help) and returns 0. */

@@ -70,7 +70,7 @@ static int run(int argc, char **argv) {
     int rc = EXIT_OK;
     const gsp_sched_t *sp = NULL;
     if (file) {
-        if ((err = gsp_sched_load(&s, what)) || (err = gsp_topo_from_spec(&t, s.topology))) goto fail;
+        if ((err = gsp_sched_load(&s, what)) || (err = cli_sched_topology(&s, &t))) goto fail;
         gsp_report_t rep;
         if ((err = gsp_sched_verify_flags(&s, &t, 1, GSP_VERIFY_NO_EXPAND, &rep))) goto fail;
         if (!rep.ok) {

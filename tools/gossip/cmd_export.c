@@ -68,7 +68,7 @@ static int run(int argc, char **argv) {
     gsp_err_t err;
     int rc = EXIT_OK;
     if ((err = gsp_sched_load(&s, path))) return cli_lib_error(err);
-    if ((err = gsp_topo_from_spec(&t, s.topology)) || (err = gsp_sched_verify_flags(&s, &t, 1, GSP_VERIFY_NO_EXPAND, &rep))) {
+    if ((err = cli_sched_topology(&s, &t)) || (err = gsp_sched_verify_flags(&s, &t, 1, GSP_VERIFY_NO_EXPAND, &rep))) {
         rc = cli_lib_error(err);
         goto done;
     }

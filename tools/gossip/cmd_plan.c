@@ -513,6 +513,7 @@ static int run(int argc, char **argv) {
     cli_progress_done();
     double seconds = cli_now() - t0;
     plan.sched.names = (const char *const *)t.names; /* host names travel with the schedule */
+    plan.sched.graph = &t;                          /* and a file's graph (docs/schedule-format.md) */
     if (outpath) {
         gsp_out_t out;
         if ((err = gsp_out_open(&out, outpath))) goto fail;

@@ -23,6 +23,8 @@ static const char usage_text[] =
     "An msccl-tools algorithm JSON (gossip export --format msccl-json, or msccl-tools' own) is read\n"
     "through the importer and checked as an allgather on the topology given by --topology.\n"
     "FILE '-' reads standard input (gossip plan ... -o - | gossip verify -).\n"
+    "A schedule planned on file:PATH carries its graph and is checked on it, wherever the file is\n"
+    "(a file at PATH that holds another graph is one warning line).\n"
     "Exit 0 when correct, 1 when incorrect (the first violation is named), 2 for bad input.\n"
     "\n"
     "  --json   one JSON object: ok, rule, round, transfer, message, rounds, transfers,\n"
@@ -127,7 +129,7 @@ static int run(int argc, char **argv) {
     } else
         err = msccl ? gsp_import_msccl_json(&s, path, topology) : gsp_sched_load(&s, path);
     if (err) return cli_lib_error(err);
-    if ((err = gsp_topo_from_spec(&t, s.topology)) || (err = gsp_sched_verify(&s, &t, (uint64_t)seed, &rep))) {
+    if ((err = cli_sched_topology(&s, &t)) || (err = gsp_sched_verify(&s, &t, (uint64_t)seed, &rep))) {
         rc = cli_lib_error(err);
         goto done;
     }
