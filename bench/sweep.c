@@ -8,6 +8,7 @@
  * Also `optcirc`: every optimal circulant optcirc:N, 5 <= N <= MAX (with the circulant paper's
  * Prop. 3 bound in the last column).
  * Usage: sweep tori2d|tori3d|circulants|optcirc MAX P OUT */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -80,11 +81,24 @@ static void run_one(const char *spec, int64_t p, FILE *out) {
 
 int main(int argc, char **argv) {
     if (argc != 5) {
-        fprintf(stderr, "usage: sweep tori2d|tori3d|circulants MAX P OUT\n");
+        fprintf(stderr, "usage: sweep tori2d|tori3d|circulants|optcirc MAX P OUT\n");
         return 2;
     }
     const char *kind = argv[1], *outpath = argv[4];
-    int64_t max = atoll(argv[2]), p = atoll(argv[3]);
+    char *e1, *e2;
+    int64_t max = strtoll(argv[2], &e1, 10), p = strtoll(argv[3], &e2, 10);
+    if (*e1 || e1 == argv[2] || max < 3) {
+        fprintf(stderr, "sweep: MAX must be an integer of at least 3, not '%s'\n", argv[2]);
+        return 2;
+    }
+    if (*e2 || e2 == argv[3] || p < 1) {
+        fprintf(stderr, "sweep: P (packets per arc per round) must be a positive integer, not '%s'\n", argv[3]);
+        return 2;
+    }
+    if (strcmp(kind, "tori2d") && strcmp(kind, "tori3d") && strcmp(kind, "circulants") && strcmp(kind, "optcirc")) {
+        fprintf(stderr, "sweep: unknown kind '%s' (tori2d, tori3d, circulants or optcirc)\n", kind);
+        return 2;
+    }
     FILE *prev = fopen(outpath, "r");
     if (prev) {
         char line[1024];
@@ -98,7 +112,10 @@ int main(int argc, char **argv) {
         fclose(prev);
     }
     FILE *out = fopen(outpath, "a");
-    if (!out) return 2;
+    if (!out) {
+        fprintf(stderr, "sweep: cannot append to %s: %s\n", outpath, strerror(errno));
+        return 2;
+    }
     if (ndone == 0) fprintf(out, "# spec\tnodes\tp\trounds\tlower_bound\tdegree_bound\tlayered_bound\toptimal\tmethod\tseconds\tprop3_bound\n");
     bool tty = isatty(2);
     char spec[128];

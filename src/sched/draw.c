@@ -86,6 +86,13 @@ static void gen_label(const gsp_group_t *g, int64_t e, char *buf, size_t cap) {
             snprintf(buf, cap, "%+lld", (long long)v);
             return;
         }
+        bool bits = true;
+        for (int j = 0; j < g->k; j++) bits = bits && g->mod[j] == 2;
+        if (bits) { /* a hypercube's generator as the bit it flips, written as node_label writes nodes */
+            for (int j = 0; j < g->k && used + 1 < cap; j++) used += (size_t)snprintf(buf + used, cap - used, "%lld", (long long)c[g->k - 1 - j]);
+            if (used + 1 < cap) snprintf(buf + used, cap - used, " (flips bit %d)", g->k - 1 - (int)(strchr(buf, '1') ? strchr(buf, '1') - buf : 0));
+            return;
+        }
         for (int j = 0; j < g->k && used + 1 < cap; j++) {
             int64_t v = c[j] > g->mod[j] / 2 ? c[j] - g->mod[j] : c[j];
             used += (size_t)snprintf(buf + used, cap - used, "%s%lld", j ? "," : "(", (long long)v);
@@ -111,6 +118,41 @@ static void gen_label(const gsp_group_t *g, int64_t e, char *buf, size_t cap) {
         buf[1] = ' ';
         gen_label(a ? g->a : g->b, a ? a : b, buf + 2, cap - 2);
     }
+}
+
+/* The name of node x printed below it, where the picture's own label does not give it: the
+ * bits of a hypercube's node (hypercube:3's node 5 is 101), the permutation of a star or
+ * pancake graph's node in one-line notation, the coordinates of a torus of three or more
+ * dimensions; in a schedule's picture (whose circles hold rounds) at least the node id. Empty
+ * when nothing is to be added: a 2-D torus or circulant places its nodes by their coordinates. */
+static const char *node_label(const gsp_topo_t *t, bool sched, int64_t x, char *buf, size_t cap) {
+    const gsp_group_t *g = t->group;
+    size_t used = 0;
+    buf[0] = 0;
+    if (g && g->kind == GSP_GROUP_ABELIAN && g->k >= 3) {
+        int64_t c[GSP_MAX_DIMS];
+        bool bits = true;
+        gsp_group_coords(g, x, c);
+        for (int j = 0; j < g->k; j++) bits = bits && g->mod[j] == 2;
+        for (int j = 0; j < g->k && used + 1 < cap; j++) {
+            /* Bits most significant first (coordinate 0 is bit 0): node 6 of hypercube:3 is 110. */
+            int w = snprintf(buf + used, cap - used, "%s%lld", bits || !j ? "" : ",", (long long)c[bits ? g->k - 1 - j : j]);
+            used += w > 0 ? (size_t)w : 0;
+        }
+        return bits ? "the node in binary" : "the node's coordinates";
+    } else if (g && g->kind == GSP_GROUP_SYMMETRIC) {
+        int w[GSP_MAX_PERM_K];
+        gsp_perm_unrank(g->K, x, w);
+        for (int j = 0; j < g->K && used + 1 < cap; j++) { /* digits run together up to 10 symbols */
+            int k = snprintf(buf + used, cap - used, "%s%d", g->K <= 10 || !j ? "" : ",", w[j]);
+            used += k > 0 ? (size_t)k : 0;
+        }
+        return "the node's permutation";
+    } else if (sched) {
+        snprintf(buf, cap, "%lld", (long long)x);
+        return "the node id";
+    }
+    return NULL;
 }
 
 /* Positions in grid units: 2-D tori and abelian Z_a x Z_b centred on 0; circulants with two
@@ -221,9 +263,25 @@ gsp_err_t gsp_draw_svg(const gsp_sched_t *s, const gsp_topo_t *t, FILE *f) {
                  t->spec, (long long)origin, (long long)s->nrounds);
     else
         snprintf(title, sizeof title, "%s: %lld nodes (label = node id)", t->spec, (long long)n);
-    const char *subtitle = s ? "node label = round reached; arc colour = generator (legend: what it adds or swaps); dashed = wraps around"
-                         : t->group ? "edge colour = generator and its inverse (legend)"
-                         : t->names ? "host name below each node" : "";
+    /* Whether a tree arc wraps around the picture: only then does the subtitle explain dashes. */
+    bool any_wrap = false;
+    for (int64_t y = 0; grid && y < n; y++)
+        if (from[y] >= 0 && hypot(px[y] - px[from[y]], py[y] - py[from[y]]) > 1.01) any_wrap = true;
+    char sub0[48];
+    const char *kind = node_label(t, s != NULL, 0, sub0, sizeof sub0);
+    bool below = kind || t->names; /* a line of text under each node */
+    char below_what[64] = "";
+    if (kind) snprintf(below_what, sizeof below_what, "%sbelow: %s", s || t->group ? "; " : "", kind);
+    char subtitle[256];
+    snprintf(subtitle, sizeof subtitle, "%s%s%s%s",
+             s ? (t->group ? "node label = round reached; arc colour = generator (legend: what it adds or swaps)"
+                           : "node label = round reached")
+             : t->group ? "edge colour = generator and its inverse (legend)"
+                        : "",
+             s && any_wrap ? "; dashed = wraps around" : "",
+             t->names ? (s || t->group ? "; host name below each node" : "host name below each node")
+                      : below_what,
+             "");
     /* The legend: every generator in a tree (arrows have a direction), each generator with its
      * inverse for the topology (an edge is both). */
     char legend[64][128];
@@ -246,7 +304,7 @@ gsp_err_t gsp_draw_svg(const gsp_sched_t *s, const gsp_topo_t *t, FILE *f) {
     double lw = 7.0 * (double)lmax + 24;
     int per_row = lw * 4 <= 600 ? 4 : lw * 2 <= 600 ? 2 : 1, legend_rows = (nleg + per_row - 1) / per_row;
     double cell = 44, pad = 60, W = (maxx - minx) * cell + 2 * pad, H = (maxy - miny) * cell + 2 * pad + 60 + 20.0 * legend_rows;
-    if (t->names) H += 14;
+    if (below) H += 14;
     /* Wide enough for the title and the legend (about 7.5 px per character at 14 px). */
     if (W < 7.5 * (double)strlen(title) + pad) W = 7.5 * (double)strlen(title) + pad;
     if (W < 7.0 * (double)strlen(subtitle) + pad) W = 7.0 * (double)strlen(subtitle) + pad;
@@ -300,6 +358,12 @@ gsp_err_t gsp_draw_svg(const gsp_sched_t *s, const gsp_topo_t *t, FILE *f) {
         fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"12\" fill=\"%s\" stroke=\"#333\"/>\n", X(x), Y(x), o ? "#ffd24d" : "#fff");
         long long label = s ? (long long)round[x] : (long long)x;
         fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\" text-anchor=\"middle\">%lld</text>\n", X(x), Y(x) + 4, label);
+        char nl[48];
+        node_label(t, s != NULL, x, nl, sizeof nl);
+        if (!t->names && nl[0])
+            fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"9\" fill=\"#444\" text-anchor=\"middle\" stroke=\"white\" "
+                       "stroke-width=\"3\" paint-order=\"stroke\">%s</text>\n",
+                    X(x), Y(x) + 24, nl);
         if (t->names && t->names[x]) {
             /* Host names as the file writes them; XML's reserved characters escaped. */
             fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"9\" fill=\"#444\" text-anchor=\"middle\">", X(x), Y(x) + 24);

@@ -253,7 +253,8 @@ expect 2 export "$tmp/big.json" --format msccl-json -o "$tmp/big.msccl.json"
 expect 0 draw torus:5x5 -o "$tmp/t.svg"
 checks=$((checks + 1))
 xmllint --noout "$tmp/t.svg" || fail "SVG is not well-formed"
-[ "$(grep -c '>1</text>' "$tmp/t.svg")" = 4 ] || fail "torus:5x5 tree: want 4 nodes labelled 1"
+[ "$(grep -c 'font-size="11" text-anchor="middle">1</text>' "$tmp/t.svg")" = 4 ] || fail "torus:5x5 tree: want 4 nodes labelled 1"
+grep -q 'text-anchor="middle" stroke="white" stroke-width="3" paint-order="stroke">24</text>' "$tmp/t.svg" || fail "torus:5x5 tree: node ids below the nodes"
 grep -q '6 rounds' "$tmp/t.svg" || fail "torus:5x5 tree: title lacks 6 rounds"
 expect 0 draw optcirc:25 --topology-only -o "$tmp/r.svg"
 xmllint --noout "$tmp/r.svg" || fail "rhombus SVG is not well-formed"
@@ -269,7 +270,17 @@ xmllint --noout "$tmp/q4.svg" || fail "hypercube SVG is not well-formed"
 for c in '#d62728' '#1f77b4' '#2ca02c' '#9467bd'; do
     [ "$(grep -c "stroke=\"$c\" stroke-width=\"1.5\"" "$tmp/q4.svg")" = 8 ] || fail "hypercube:4: want 8 edges of colour $c"
 done
-grep -q '>g3: (0,0,0,1)<' "$tmp/q4.svg" || fail "hypercube legend"
+grep -q '>g3: 1000 (flips bit 3)<' "$tmp/q4.svg" || fail "hypercube legend"
+# Hypercube and star nodes are labelled by what they are (bits, permutations); "dashed = wraps
+# around" only where a tree arc wraps (a hypercube's never does, a 4x4 torus's does).
+grep -q 'paint-order="stroke">0101</text>' "$tmp/q4.svg" || fail "hypercube:4: node 5 not labelled 0101"
+expect 0 draw hypercube:3 -o "$tmp/q3.svg"
+grep -q 'paint-order="stroke">110</text>' "$tmp/q3.svg" && ! grep -q 'wraps around' "$tmp/q3.svg" || fail "hypercube:3 tree: labels, no wrap legend"
+! grep -q 'wraps around' "$tmp/t.svg" || fail "torus:5x5 tree (centred, no arc wraps): no wrap legend"
+expect 0 draw torus:4x4 -o "$tmp/t44.svg"
+grep -q 'wraps around' "$tmp/t44.svg" && grep -q 'stroke-dasharray' "$tmp/t44.svg" || fail "torus:4x4 tree: wrapping arcs dashed and explained"
+expect 0 draw star:4 -o "$tmp/s4.svg"
+[ "$(grep -cE 'paint-order="stroke">[0-3]{4}</text>' "$tmp/s4.svg")" = 24 ] && grep -q '>3210</text>' "$tmp/s4.svg" || fail "star:4: 24 nodes labelled by permutations"
 awk -F'"' '/<circle/ { x[n] = $2; y[n] = $4; n++ } END { for (i = 0; i < n; i++) for (j = i + 1; j < n; j++)
     if ((x[i] - x[j]) ^ 2 + (y[i] - y[j]) ^ 2 < 24 ^ 2) { print "overlap", i, j; exit 1 } }' "$tmp/q4.svg" || fail "hypercube:4: nodes overlap"
 expect 0 draw "file:$DATA/torus3x3-hosts.graphml" --topology-only -o "$tmp/h.svg"

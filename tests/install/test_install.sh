@@ -39,8 +39,23 @@ check "installed gossip --version" bash -c "cd / && '$P/bin/gossip' --version | 
 check "installed gossip plans" bash -c "'$P/bin/gossip' plan allgather torus:4x4 | grep -q optimal"
 # Man pages: one per command, from the tool's --help.
 check "gossip-plan.1 is a man page of plan" bash -c "grep -q '^\.TH \"GOSSIP-PLAN\" 1' '$P/share/man/man1/gossip-plan.1' && grep -q -- '--packets' '$P/share/man/man1/gossip-plan.1'"
+# Every man page has the sections man(7) readers look for.
+for m in "$P"/share/man/man1/*.1; do
+    check "$(basename "$m") has SYNOPSIS, OPTIONS, ENVIRONMENT and EXAMPLES" bash -c \
+        "for s in SYNOPSIS OPTIONS ENVIRONMENT EXAMPLES; do grep -qx \".SH \$s\" '$m' || { echo \"no \$s\"; exit 1; }; done"
+done
+# The documents the tools' help cites (docs/NAME.md) are installed in share/doc/gossip/docs.
+helps=$("$P/bin/gossip" --help; for c in $("$P/bin/gossip" --help | awk '/^commands:/ { on = 1; next } on && /^  [a-z]/ { print $1; next } on { exit }'); do
+    "$P/bin/gossip" "$c" --help; done; [ -x "$P/bin/gossip-mpi" ] && { "$P/bin/gossip-mpi" --help; "$P/bin/gossip-mpi" help calibrate; })
+cited=$(grep -oE 'docs/[a-z-]+\.md' <<<"$helps" | sort -u)
+check "the help cites documents" test -n "$cited"
+for d in $cited; do check "installed share/doc/gossip/$d (cited by --help)" test -s "$P/share/doc/gossip/$d"; done
 # Completion: "gossip pl<TAB>" gives plan; "gossip plan --pa<TAB>" gives --packets.
 check "bash completion" bash -c "PATH='$P/bin':\$PATH; source '$P/share/bash-completion/completions/gossip'; COMP_WORDS=(gossip pl); COMP_CWORD=1; _gossip; [ \"\${COMPREPLY[*]}\" = plan ] && COMP_WORDS=(gossip plan --pa); COMP_CWORD=2; _gossip; [ \"\${COMPREPLY[*]}\" = --packets ]"
+# Completion offers only what each command takes: list has no operands; a plan's --method only
+# its collective's methods (the registry's, asked of the installed tool).
+check "completion: list takes no operand" bash -c "PATH='$P/bin':\$PATH; source '$P/share/bash-completion/completions/gossip'; COMP_WORDS=(gossip list ''); COMP_CWORD=2; _gossip; [ -z \"\${COMPREPLY[*]}\" ]"
+check "completion: broadcast methods only" bash -c "PATH='$P/bin':\$PATH; source '$P/share/bash-completion/completions/gossip'; COMP_WORDS=(gossip plan broadcast torus:4x4 --method ''); COMP_CWORD=5; _gossip; want=\$(gossip list --collective broadcast --json | jq -r '.methods[].name' | sort | tr '\\n' ' '); got=\$(printf '%s\\n' \"\${COMPREPLY[@]}\" | grep -vx auto | sort | tr '\\n' ' '); [ \"\$got\" = \"\$want\" ] && ! printf '%s\\n' \"\${COMPREPLY[@]}\" | grep -qx rotation"
 # pkg-config: a client compiled and linked with nothing but what gossip.pc says.
 export PKG_CONFIG_PATH=$P/$lib/pkgconfig
 check "gossip.pc states the licence" grep -qx 'License: GPL-3.0-or-later' "$P/$lib/pkgconfig/gossip.pc"

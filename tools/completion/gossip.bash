@@ -10,12 +10,39 @@ _gossip() {
         return
     fi
     local cmd=${words[1]}
+    # The collective a plan names (its first operand), to offer only that collective's methods
+    # and algorithms; a plan with --bytes takes the allgather or broadcast construction its
+    # runtime algorithms use, and draw the allgather's.
+    local coll= bytes= w
+    [ "$cmd" = plan ] && coll=${words[2]}
+    [ "$cmd" = draw ] && coll=allgather
+    for w in "${words[@]}"; do [[ $w == --bytes* ]] && bytes=1; done
+    _gossip_names() { gossip list "$@" --json 2>/dev/null | grep -o '"name": *"[^"]*"' | sed 's/.*"\([^"]*\)"$/\1/'; }
     case $prev in
     --method)
-        COMPREPLY=($(compgen -W "auto $(gossip list --json 2>/dev/null | grep -o '"name": *"[^"]*"' | sed 's/.*"\([^"]*\)"$/\1/' | sort -u)" -- "$cur"))
+        local m
+        if [ -n "$bytes" ]; then
+            m=$({ _gossip_names --collective allgather; _gossip_names --collective broadcast; } | sort -u)
+        elif [ -n "$coll" ] && [ "$coll" != reduce ]; then
+            m=$(_gossip_names --collective "$coll" | sort -u)
+        else
+            m=$(_gossip_names | sort -u)
+        fi
+        COMPREPLY=($(compgen -W "auto $m" -- "$cur"))
         return ;;
     --algorithm)
-        COMPREPLY=($(compgen -W "auto $(gossip list --runtime --json 2>/dev/null | grep -o '"name": *"[^"]*"' | sed 's/.*"\([^"]*\)"$/\1/' | sort -u)" -- "$cur"))
+        local a
+        if [ -n "$coll" ]; then a=$(_gossip_names --runtime --collective "$coll" | sort -u); else a=$(_gossip_names --runtime | sort -u); fi
+        COMPREPLY=($(compgen -W "auto $a" -- "$cur"))
+        return ;;
+    --collective)
+        local cs="broadcast allgather allreduce reduce-scatter"
+        for w in "${words[@]}"; do [ "$w" = --runtime ] && cs="$cs reduce"; done
+        COMPREPLY=($(compgen -W "$cs" -- "$cur"))
+        return ;;
+    --variant)
+        [ "$cmd" = scatter ] && COMPREPLY=($(compgen -W "push push-async pull push-pull" -- "$cur"))
+        [ "$cmd" = revolve ] && COMPREPLY=($(compgen -W "next snext snext2 bcnext" -- "$cur"))
         return ;;
     -o | --output | --file | --tuning | --svg | --plot) COMPREPLY=($(compgen -f -- "$cur")); return ;;
     --ports) COMPREPLY=($(compgen -W "all 1" -- "$cur")); return ;;
@@ -28,7 +55,8 @@ _gossip() {
     fi
     case $cmd in
     help) [ "$cword" -eq 2 ] && COMPREPLY=($(compgen -W "$cmds" -- "$cur")); return ;;
-    plan | list)
+    list) return ;; # no operands: --collective names the collective
+    plan)
         if [ "$cword" -eq 2 ]; then
             COMPREPLY=($(compgen -W "broadcast allgather allreduce reduce-scatter reduce" -- "$cur"))
             return

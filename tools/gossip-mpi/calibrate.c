@@ -15,6 +15,7 @@
 
 const char gm_calibrate_usage[] =
     "usage: mpirun -n P gossip-mpi calibrate [-o FILE] [--topology SPEC] [--max-bytes B] [--reps K]\n"
+    "\n"
     "Measures the cost model's parameters on the running system and writes them as a tuning file:\n"
     "  alpha     a 0-byte message from rank 0 to its peer (half a round trip)\n"
     "  beta      seconds per byte by message size: a ping-pong at 0 bytes and 4 sizes an octave\n"
@@ -32,6 +33,12 @@ const char gm_calibrate_usage[] =
     "figures are printed only. The drop-in and gossip-mpi read $GOSSIP_TUNING, else\n"
     "$XDG_CONFIG_HOME/gossip/tuning.json (default ~/.config/gossip/tuning.json); explicit\n"
     "GOSSIP_ALPHA etc. apply over it. See docs/runtime.md, \"Calibration\".\n"
+    "\n"
+    "  -o FILE          write the tuning file (its directory is made when missing)\n"
+    "  --topology SPEC  measure hop over SPEC's links (P must be its node count)\n"
+    "  --max-bytes B    the largest ping-pong (default 16MiB)\n"
+    "  --reps K         repetitions of each measurement, the minimum kept (default 5)\n"
+    "\n"
     "example:\n"
     "  mpirun -n 2 gossip-mpi calibrate -o ~/.config/gossip/tuning.json\n";
 

@@ -26,6 +26,11 @@ static const char usage_text[] =
     "output, and a device or a FIFO is written in place. FILE '-' reads a schedule from standard\n"
     "input.\n"
     "\n"
+    "  -o OUT.svg       the picture ('-': standard output)\n"
+    "  --method M       with a SPEC: the allgather construction drawn (default auto)\n"
+    "  --packets P      with a SPEC: packets per arc per round of that allgather (default 1)\n"
+    "  --topology-only  the graph alone, without a schedule\n"
+    "\n"
     "example:\n"
     "  $ gossip draw torus:5x5 -o torus5.svg\n"
     "  $ gossip draw optcirc:25 --topology-only -o rhombus.svg\n";

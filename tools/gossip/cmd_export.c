@@ -28,6 +28,13 @@ static const char usage_text[] =
     "in place; 'written OUT' is printed as plan -o does (on stderr when OUT is standard output).\n"
     "FILE '-' reads the schedule from standard input.\n"
     "\n"
+    "  --format F     msccl-json or msccl-xml\n"
+    "  -o OUT         the output file (default: standard output)\n"
+    "  --min-bytes B  msccl-xml: minBytes, the smallest message the executor uses the file for\n"
+    "                 (default 0)\n"
+    "  --max-bytes B  msccl-xml: maxBytes, above --min-bytes (default 1T)\n"
+    "  --name NAME    the algorithm's name in the file (default gossip-METHOD-TOPOLOGY)\n"
+    "\n"
     "example:\n"
     "  $ gossip plan allgather torus:4x4 -o t.json >/dev/null\n"
     "  $ gossip export t.json --format msccl-xml -o t.xml\n";

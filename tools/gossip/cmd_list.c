@@ -10,13 +10,27 @@
 #include "core/core_int.h"
 
 static const char usage_text[] =
-    "usage: gossip list [--collective C] [--topology SPEC [--packets P|inf]] [--json]\n"
+    "usage: gossip list [--collective C] [--topology SPEC [--packets P|inf] [--ports all|1]\n"
+    "                   [--duplex full|half]] [--json]\n"
     "       gossip list --runtime [--collective C] [--json]\n"
     "\n"
     "Lists the construction methods: name, collective, where each applies, and its source.\n"
     "With --topology, says for each method whether it applies there and, if not, why.\n"
     "With --runtime, lists instead the MPI runtime's exact algorithms (the registry 'gossip plan\n"
-    "COLLECTIVE SPEC --bytes B' chooses from), as a markdown table.\n";
+    "COLLECTIVE SPEC --bytes B' chooses from), as a markdown table.\n"
+    "\n"
+    "  --collective C   only C's methods: broadcast, allgather, allreduce, reduce-scatter (with\n"
+    "                   --runtime also reduce)\n"
+    "  --topology SPEC  whether each method applies to SPEC and, if not, why\n"
+    "  --packets P      with --topology: packets per arc per round (default 1), or inf\n"
+    "  --ports          with --topology: all (default) or 1\n"
+    "  --duplex         with --topology: full (default) or half\n"
+    "  --runtime        the runtime's algorithms instead of the construction methods\n"
+    "  --json           one JSON object: methods [{name, collective, where, source; with\n"
+    "                   --topology applies, why_not}], or with --runtime algorithms\n"
+    "\n"
+    "example:\n"
+    "  $ gossip list --collective broadcast --topology hypercube:4 --ports 1\n";
 
 
 
@@ -92,6 +106,8 @@ static int run(int argc, char **argv) {
     if (runtime && (spec || model_given))
         return cli_usage_error("list: --runtime lists the runtime's algorithms; --topology and the model options do not apply");
     if (runtime) return run_runtime(coll, json);
+    if (coll == GSP_COLL_REDUCE) /* an empty table would look like "nothing applies" */
+        return cli_usage_error("list: reduce has no construction methods, only runtime algorithms (gossip list --runtime --collective reduce)");
     if (model_given && !spec)
         return cli_usage_error("list: --packets, --ports and --duplex apply with --topology (whether each method applies there)");
     gsp_topo_t t = {0};

@@ -13,7 +13,7 @@
 
 static const char usage_text[] =
     "usage: gossip plan COLLECTIVE SPEC [--packets P|inf] [--ports all|1] [--duplex full|half]\n"
-    "                   [--method NAME|auto] [--root R] [--seed S] [--prove] [--time-limit S] [-o FILE] [--json] [--progress]\n"
+    "                   [--method NAME|auto] [--root R] [--seed S] [--degree M] [--prove] [--time-limit S] [-o FILE] [--json] [--progress]\n"
     "       gossip plan COLLECTIVE SPEC --bytes B [--algorithm A|auto] [--tuning FILE] [--alpha S] [--beta S] [--gamma S]\n"
     "                   [--hop S] [--overhead S] [--segment B] [--shared-memory] [--method M] [--root R] [--rank R] [--json]\n"
     "       gossip plan COLLECTIVE SPEC --bytes LO:HI[:F] [--svg FILE] [--tuning FILE] [--alpha S] [--beta S] [--gamma S]\n"

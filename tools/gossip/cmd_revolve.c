@@ -8,7 +8,7 @@
 #include "core/core_int.h"
 
 static const char usage_text[] =
-    "usage: gossip revolve N [--variant next|snext|snext2|bcnext] [--arity K] [--steps T] [--simulate S] [--json]\n"
+    "usage: gossip revolve N [--variant next|snext|snext2|bcnext] [--arity K] [--steps T] [--simulate S [--async D]] [--json]\n"
     "\n"
     "The revolving hierarchy for N = 2^n - 1 processes on a complete binary tree: at each step the\n"
     "processes move to new positions by the primitive permutation next (Section III), every leaf\n"

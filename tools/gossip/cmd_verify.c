@@ -27,6 +27,8 @@ static const char usage_text[] =
     "(a file at PATH that holds another graph is one warning line).\n"
     "Exit 0 when correct, 1 when incorrect (the first violation is named), 2 for bad input.\n"
     "\n"
+    "  --topology SPEC  an msccl-tools JSON: the topology it is checked on\n"
+    "  --seed S  the seed of the random inputs of the numeric allreduce check (default 1)\n"
     "  --json   one JSON object: ok, rule, round, transfer, message, rounds, transfers,\n"
     "           duplicates, sent, received ({min, max}), peak_arc_load, max_rel_error\n"
     "\n"

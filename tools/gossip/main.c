@@ -22,7 +22,14 @@ static void usage(FILE *f) {
           "Topology specs: torus:5x5 hypercube:6 star:5 circulant:13:1,5 optcirc:35 cycle:9\n"
           "  complete:6 cayley:Z4xZ6:(1,0),(0,1) perm:4:(1 0 2 3),(1 2 3 0)\n"
           "  product(cycle:5,complete:2) file:graph.txt\n"
-          "Exit codes: 0 ok, 1 a negative answer, 2 usage or input error, 3 runtime error.\n",
+          "Exit codes: 0 ok, 1 a negative answer, 2 usage or input error, 3 runtime error.\n"
+          "Documents cited as docs/NAME.md are installed in share/doc/gossip/docs.\n"
+          "\n"
+          "  --version, -V   print the version\n"
+          "  --help, -h      this text\n"
+          "\n"
+          "example:\n"
+          "  $ gossip plan allgather torus:5x5\n",
           f);
 }
 
