@@ -20,6 +20,7 @@ import os
 import sys
 import tempfile
 import time
+from fractions import Fraction
 import warnings
 from ctypes import POINTER, byref, c_double, c_int, c_size_t, c_void_p
 
@@ -231,15 +232,103 @@ _SPECTRUM_HOW = {1: "abelian formula", 2: "product of factors", 3: "LAPACKE dsye
 _INFO_SAMPLES = 64  # BFS from random nodes for the average distance of a large graph (as gossip info)
 
 
-def topology(spec, spectrum=True, rotation=True):
+# Work of the throughput optimum (about N maximum flows over the arcs): gossip info --json
+# computes it on plain graphs up to the first figure and on fabrics up to the second.
+_OPTIMUM_WORK, _OPTIMUM_WORK_FABRIC = 200000000, 20000000000
+_OPTIMUM_KEYS = ("allgather", "reduce_scatter", "allreduce", "broadcast")
+
+
+def _node_name(t, x):
+    return _s(t.names[x]) if t.names and t.names[x] else str(x)
+
+
+def _cap_text(c, scale):
+    """A capacity c / scale exactly, as gossip info writes it: a decimal when it has one (12.5),
+    else a fraction (4/3)."""
+    f = Fraction(c, scale if scale > 0 else 1)
+    d = f.denominator
+    for q in (2, 5):
+        while d % q == 0:
+            d //= q
+    if d != 1 or f.denominator > 10 ** 12:
+        return f"{f.numerator}/{f.denominator}"
+    if f.denominator == 1:
+        return str(f.numerator)
+    dec = 0
+    while 10 ** dec % f.denominator:
+        dec += 1
+    scaled = f.numerator * (10 ** dec // f.denominator)
+    return f"{scaled // 10 ** dec}.{scaled % 10 ** dec:0{dec}d}"
+
+
+def _fabric_keys(t, optimum, root_name):
+    """The fabric keys of gossip info --json for topology t (the same rules: names, the work
+    limits of the optimum, the root by name)."""
+    n = t.n
+    sw = t.is_switch
+    out = {"compute_nodes": _lib.gsp_topo_compute_count(byref(t)),
+           "switches": [_node_name(t, x) for x in range(n) if sw and sw[x]]}
+    if t.nswitch:
+        out["ranks"] = [_node_name(t, x) for x in range(n) if not sw[x]]
+    if t.cap:
+        caps = t.cap[:t.m]
+        lo, hi = min(caps), max(caps)
+        out["capacities"] = {"min": lo / t.cap_scale, "max": hi / t.cap_scale,
+                             "min_exact": _cap_text(lo, t.cap_scale), "max_exact": _cap_text(hi, t.cap_scale)}
+    else:
+        out["capacities"] = None
+    root = -1
+    if root_name is not None:
+        names = [_node_name(t, x) for x in range(n)]
+        if root_name not in names:
+            _fail("GSP_ERR_RANGE", f"topology: root {root_name} is not a vertex of {_s(t.spec)}")
+        root = names.index(root_name)
+        if sw and sw[root]:
+            _fail("GSP_ERR_RANGE", f"topology: root {root_name} is a switch; a broadcast starts at a compute node")
+    else:
+        root = next((x for x in range(n) if not (sw and sw[x])), -1)
+    fabric = _lib.gsp_topo_is_fabric(byref(t))
+    work = out["compute_nodes"] * (t.m + n)
+    if not optimum or work > (_OPTIMUM_WORK_FABRIC if fabric else _OPTIMUM_WORK):
+        out["optimum"] = None
+        return out
+    opt = (_capi.Optimum * 4)()
+    _check(_lib.gsp_optimum_all(byref(t), root, opt))
+    try:
+        res = {}
+        for i, key in enumerate(_OPTIMUM_KEYS):
+            o = opt[i]
+            if not o.defined:
+                res[key] = None
+                continue
+            e = {"algbw": str(o.num) if o.den == 1 else f"{o.num}/{o.den}", "algbw_value": _num(o.value),
+                 "binding_cut": [_node_name(t, o.cut[j]) for j in range(o.cut_len)]}
+            if o.cut2:
+                e["binding_cut_reduce_scatter"] = [_node_name(t, o.cut2[j]) for j in range(o.cut2_len)]
+            if key == "broadcast":
+                e["root"] = _node_name(t, root)
+            e["max_flows"] = o.flows
+            res[key] = e
+        out["optimum"] = res
+    finally:
+        for i in range(4):
+            _lib.gsp_optimum_destroy(byref(opt[i]))
+    return out
+
+
+def topology(spec, spectrum=True, rotation=True, optimum=True, root=None):
     """The invariants of a topology as a dict, with the keys of `gossip info SPEC --json`:
     topology, nodes, names, arcs, directed, degree {min, max}, cayley, connected, diameter,
     average_distance (exact, or estimated on large graphs: _exact, _stderr), distance_counts,
     distinct_eigenvalues, spectrum, vertex_transitive, isomorphic_to, cayley_graph,
-    complete_rotation, bounds and lower_bound (allgather, one packet per arc per round), seconds.
-    Not yet here: the fabric keys of `gossip info --json` (compute_nodes, switches, ranks,
-    capacities, optimum; docs/fabrics.md) — use the CLI for those.
-    spectrum, rotation [bool]: False skips the spectrum or the complete-rotation search."""
+    complete_rotation, bounds and lower_bound (allgather, one packet per arc per round), seconds;
+    and a fabric's keys (docs/fabrics.md): compute_nodes, switches, ranks (when it has switches),
+    capacities {min, max, min_exact, max_exact} (None without capacities) and optimum (per
+    collective: algbw as an exact fraction string, algbw_value, binding_cut, max_flows; None
+    where `gossip info --json` computes none).
+    spectrum, rotation, optimum [bool]: False skips the spectrum, the complete-rotation search or
+    the throughput optimum. root [str]: the broadcast optimum's root by name (default: the first
+    compute node)."""
     t0 = time.perf_counter()
     tp = _Topology(spec)
     t = tp.t
@@ -278,7 +367,9 @@ def topology(spec, spectrum=True, rotation=True):
             have_rot = True
         bounds = _capi.Bounds()
         model = _capi.Model(packets=1)
-        if dist.connected:
+        # The round bounds count every vertex a rank with unit links: not a fabric's (as gossip info).
+        have_bounds = dist.connected and not _lib.gsp_topo_is_fabric(byref(t))
+        if have_bounds:
             _check(_lib.gsp_bounds_compute(byref(t), byref(dist), _K["GSP_COLL_ALLGATHER"], byref(model), -1,
                                            byref(bounds)))
         n = t.n
@@ -338,8 +429,9 @@ def topology(spec, spectrum=True, rotation=True):
         else:
             out["complete_rotation"] = None
         out["bounds"] = {_s(bounds.b[i].name): bounds.b[i].value for i in range(bounds.count)}
-        out["lower_bound"] = _lib.gsp_bounds_value(byref(bounds)) if dist.connected else None
+        out["lower_bound"] = _lib.gsp_bounds_value(byref(bounds)) if have_bounds else None
         out["bounds_for"] = "allgather, 1 packet per arc per round, all ports, full duplex"
+        out.update(_fabric_keys(t, optimum, root))
         out["seconds"] = time.perf_counter() - t0
         return out
     finally:

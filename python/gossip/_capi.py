@@ -201,6 +201,11 @@ class RtInfo(Structure):  # runtime.h
                 ("what", c_char_p)]
 
 
+class Optimum(Structure):  # fabric.h
+    _fields_ = [("collective", c_int), ("defined", c_bool), ("num", i64), ("den", i64), ("value", c_double),
+                ("cut", p_i64), ("cut_len", i64), ("cut2", p_i64), ("cut2_len", i64), ("root", i64), ("flows", i64)]
+
+
 # The C name of each structure, for the layout test.
 STRUCTS = {
     "gsp_vec_t": Vec, "gsp_topo_t": Topo, "gsp_distances_t": Distances, "gsp_distances_opts_t": DistancesOpts,
@@ -209,7 +214,7 @@ STRUCTS = {
     "gsp_sched_t": Sched, "gsp_sched_graph_t": SchedGraph, "gsp_report_t": Report, "gsp_export_opts_t": ExportOpts, "gsp_method_t": Method,
     "gsp_plan_in_t": PlanIn, "gsp_tried_t": Tried, "gsp_plan_t": Plan, "gsp_cost_t": Cost,
     "gsp_rt_phase_t": RtPhase, "gsp_rt_algo_t": RtAlgo, "gsp_rt_algos_t": RtAlgos, "gsp_rt_pred_t": RtPred,
-    "gsp_rt_info_t": RtInfo,
+    "gsp_rt_info_t": RtInfo, "gsp_optimum_t": Optimum,
 }
 
 P = POINTER
@@ -230,6 +235,10 @@ PROTOTYPES = [
     ("gsp_topo_from_spec", c_int, [P(Topo), c_char_p]),
     ("gsp_topo_destroy", None, [P(Topo)]),
     ("gsp_group_is_abelian", c_bool, [c_void_p]),
+    ("gsp_topo_is_fabric", c_bool, [P(Topo)]),
+    ("gsp_topo_compute_count", i64, [P(Topo)]),
+    ("gsp_optimum_all", c_int, [P(Topo), i64, P(Optimum)]),
+    ("gsp_optimum_destroy", None, [P(Optimum)]),
     ("gsp_vertex_transitive", c_int, [P(Topo), P(c_int)]),
     ("gsp_cayley_match", c_int, [P(Topo), P(c_void_p), P(p_i64)]),
     ("gsp_cayley_regular", c_int, [P(Topo), P(c_int), P(c_double), c_void_p]),

@@ -197,10 +197,26 @@ class Topology(unittest.TestCase):
                 want = cli_json("info", spec)
                 got = gossip.topology(spec)
                 del want["seconds"], got["seconds"]
-                # The fabric keys (docs/fabrics.md) are the CLI's only, so far.
-                for k in ("compute_nodes", "switches", "ranks", "capacities", "optimum"):
-                    want.pop(k, None)
                 self.assertEqual(got, want)
+
+    @unittest.skipUnless(CLI, "GOSSIP_CLI not set")
+    def test_fabric_keys_same_as_cli_info(self):
+        """Fabrics (capacities, switches, one-way links): the keys of gossip info --json, the
+        exact optimum included, with the broadcast root by name."""
+        for spec, root in (("dgx:8x2", None), ("mi250:1", None), ("fattree:4x4:spines=2,oversub=2", None),
+                           ("torus:4x4@1,2", None), ("file:" + os.path.join(DATA, "fabric.txt"), None),
+                           ("file:" + os.path.join(DATA, "dgx-a100-2box.txt"), None), ("dgx:8x2", "b1.gpu3")):
+            with self.subTest(spec=spec, root=root):
+                want = cli_json("info", spec, *(["--root", root] if root else []))
+                got = gossip.topology(spec, root=root)
+                del want["seconds"], got["seconds"]
+                self.assertEqual(got, want)
+        # ForestColl's published optimum of two A100 boxes, exactly (docs/fabrics.md).
+        self.assertEqual(gossip.topology("dgx:8x2", spectrum=False)["optimum"]["allgather"]["algbw"], "1040/3")
+        self.assertIsNone(gossip.topology("dgx:8x2", optimum=False)["optimum"])
+        with self.assertRaises(gossip.GossipError) as e:
+            gossip.topology("dgx:8x2", root="ib")
+        self.assertIn("is a switch", str(e.exception))
 
 
 class Plan(unittest.TestCase):
