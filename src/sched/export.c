@@ -19,7 +19,7 @@ static gsp_err_t explicit_view(const gsp_sched_t *s, const gsp_topo_t *t, gsp_sc
     if (s->coll == GSP_COLL_ALLREDUCE && !s->blocks)
         return gsp_error(GSP_ERR_UNSUPPORTED, "export: this allreduce (method %s) is in register form, which MSCCL cannot "
                          "express; plan it in block form with method rs-ag (gossip plan allreduce %s --method rs-ag -o FILE) "
-                         "and export that as msccl-xml", s->method && s->method[0] ? s->method : "unknown", s->topology);
+                         "and export that", s->method && s->method[0] ? s->method : "unknown", s->topology);
     if (s->coll != GSP_COLL_ALLGATHER && s->coll != GSP_COLL_BROADCAST && !s->blocks)
         return gsp_error(GSP_ERR_UNSUPPORTED, "export: allgather and broadcast schedules, and reduce-scatter and allreduce in block "
                          "form, only (this one is %s)", gsp_collective_name(s->coll));
