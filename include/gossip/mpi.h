@@ -15,14 +15,19 @@
 extern "C" {
 #endif
 
-/** One rank's share of a schedule: per round, the peers it sends to and receives from and the
- * packets (origins, or registers for allreduce) on each message — one message per (src, dst)
- * pair and round, carrying all its packets. Built once, run many times. */
+/** One rank's share of a schedule, as programs of the runtime (gsp_rt_prog_t) that its one
+ * engine runs, the engine of the exact collectives below: per round, the peers it sends to and
+ * receives from and the packets (origins, or registers for a register allreduce) on each
+ * message — one message per (src, dst) pair and round, carrying all its packets. Built once,
+ * run many times. */
 typedef struct gsp_mpi_plan gsp_mpi_plan_t;
 
 /** Builds rank's plan from schedule s on topology t [in] (symmetric schedules are translated for
- * this rank only, without expanding the others). comm [in] is duplicated, so the plan's messages
- * never match the caller's. Errors: GSP_ERR_INVAL when s->nodes differs from comm's size. */
+ * this rank only, without expanding the others; explicit ones scanned for this rank's
+ * transfers). comm [in] is duplicated, so the plan's messages never match the caller's. s is an
+ * allgather, a broadcast or an allreduce in register form. Errors: GSP_ERR_INVAL when s->nodes
+ * differs from comm's size, GSP_ERR_UNSUPPORTED for other schedules (block-form reduce-scatter
+ * and allreduce run as the runtime's algorithms: gsp_mpi_ctx_*). */
 GSP_API gsp_err_t gsp_mpi_plan_create(const gsp_sched_t *s, const gsp_topo_t *t, MPI_Comm comm, gsp_mpi_plan_t **plan);
 /** Releases plan (and its duplicated communicator); NULL is a no-op. Collective. */
 GSP_API void gsp_mpi_plan_free(gsp_mpi_plan_t *plan);

@@ -113,7 +113,7 @@ static dtinfo_t bytes_type(void) {
 }
 
 /* Packs count elements of dt at buf into out (bytes of the signature). */
-static gsp_err_t pack(gsp_mpi_ctx_t *c, const void *buf, int count, MPI_Datatype dt, void *out, int64_t bytes) {
+gsp_err_t gsp__mpi_pack(gsp_mpi_ctx_t *c, const void *buf, int count, MPI_Datatype dt, void *out, int64_t bytes) {
     int pos = 0, rc;
     if (bytes > INT_MAX) return gsp_error(GSP_ERR_TOOBIG, "%lld bytes of a datatype with holes: more than MPI_Pack's int", (long long)bytes);
     if ((rc = MPI_Pack(buf, count, dt, out, (int)bytes, &pos, c->comm)) != MPI_SUCCESS) return gsp__mpi_fail(c, rc, "MPI_Pack");
@@ -121,7 +121,7 @@ static gsp_err_t pack(gsp_mpi_ctx_t *c, const void *buf, int count, MPI_Datatype
     return GSP_OK;
 }
 
-static gsp_err_t unpack(gsp_mpi_ctx_t *c, const void *in, int64_t bytes, void *buf, int count, MPI_Datatype dt) {
+gsp_err_t gsp__mpi_unpack(gsp_mpi_ctx_t *c, const void *in, int64_t bytes, void *buf, int count, MPI_Datatype dt) {
     int pos = 0, rc;
     if ((rc = MPI_Unpack(in, (int)bytes, &pos, buf, count, dt, c->comm)) != MPI_SUCCESS) return gsp__mpi_fail(c, rc, "MPI_Unpack");
     return GSP_OK;
@@ -185,7 +185,7 @@ gsp_err_t gsp_mpi_ctx_allgather(gsp_mpi_ctx_t *c, const void *sendbuf, int sendc
         if ((err = gsp__mpi_reserve((void **)&c->work, &c->work_cap, (size_t)(bytes * n) + 1))) return err;
         base = c->work;
         const void *mine = sendbuf == MPI_IN_PLACE ? at(recvbuf, (int64_t)c->urank * recvcount, &dr) : sendbuf;
-        if ((err = pack(c, mine, sendbuf == MPI_IN_PLACE ? recvcount : sendcount, sendbuf == MPI_IN_PLACE ? recvtype : sendtype,
+        if ((err = gsp__mpi_pack(c, mine, sendbuf == MPI_IN_PLACE ? recvcount : sendcount, sendbuf == MPI_IN_PLACE ? recvtype : sendtype,
                         base + me * bytes, bytes)))
             return err;
     } else if (sendbuf == MPI_IN_PLACE) {
@@ -207,7 +207,7 @@ gsp_err_t gsp_mpi_ctx_allgather(gsp_mpi_ctx_t *c, const void *sendbuf, int sendc
     c->mine = NULL;
     if (!err && late_copy) memcpy(base + me * bytes, sendbuf, (size_t)bytes);
     if (!err && c->rank_of) err = blocks_to_ranks(c, base, bytes);
-    if (!err && !dr.plain) err = unpack(c, base, bytes * n, recvbuf, recvcount * (int)n, recvtype);
+    if (!err && !dr.plain) err = gsp__mpi_unpack(c, base, bytes * n, recvbuf, recvcount * (int)n, recvtype);
     return err;
 }
 
@@ -325,9 +325,9 @@ gsp_err_t gsp_mpi_ctx_bcast(gsp_mpi_ctx_t *c, void *buf, int count, MPI_Datatype
     if (d.plain) return run_algo(c, a, pg, buf, buf, bytes, &db, MPI_OP_NULL);
     /* Holes: the root's buffer travels packed and is unpacked everywhere else. */
     if ((err = gsp__mpi_reserve((void **)&c->work, &c->work_cap, (size_t)bytes + 1))) return err;
-    if (c->rank == root && (err = pack(c, buf, count, dt, c->work, bytes))) return err;
+    if (c->rank == root && (err = gsp__mpi_pack(c, buf, count, dt, c->work, bytes))) return err;
     if ((err = run_algo(c, a, pg, c->work, c->work, bytes, &db, MPI_OP_NULL))) return err;
-    return c->rank == root ? GSP_OK : unpack(c, c->work, bytes, buf, count, dt);
+    return c->rank == root ? GSP_OK : gsp__mpi_unpack(c, c->work, bytes, buf, count, dt);
 }
 
 gsp_err_t gsp_mpi_ctx_reduce(gsp_mpi_ctx_t *c, const void *sendbuf, void *recvbuf, int count, MPI_Datatype dt, MPI_Op op, int root) {

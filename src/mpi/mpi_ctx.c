@@ -257,6 +257,25 @@ fail:
     return err;
 }
 
+gsp_err_t gsp__mpi_ctx_bare(MPI_Comm comm, gsp_mpi_ctx_t **out) {
+    *out = NULL;
+    gsp_mpi_ctx_t *c = gsp_calloc(1, sizeof *c);
+    if (!c) return gsp_error(GSP_ERR_NOMEM, "out of memory");
+    c->comm = MPI_COMM_NULL;
+    c->cost = gsp_cost_default();
+    c->cost.segment = 0; /* whole blocks: a schedule's plan runs as it was planned */
+    MPI_Comm_size(comm, &c->size);
+    MPI_Comm_rank(comm, &c->urank);
+    c->rank = c->urank;
+    if (MPI_Comm_dup(comm, &c->comm) != MPI_SUCCESS) {
+        gsp_mpi_ctx_free(c);
+        return gsp_error(GSP_ERR_INTERNAL, "MPI_Comm_dup failed");
+    }
+    MPI_Comm_set_errhandler(c->comm, MPI_ERRORS_RETURN);
+    *out = c;
+    return GSP_OK;
+}
+
 const gsp_cost_t *gsp_mpi_ctx_cost(const gsp_mpi_ctx_t *c) { return &c->cost; }
 
 void gsp_mpi_ctx_set_cost(gsp_mpi_ctx_t *c, const gsp_cost_t *cost) {

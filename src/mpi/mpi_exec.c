@@ -1,116 +1,88 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* mpi_exec.c — running a plan: allgather, broadcast, allreduce (registers, or gather + local
- * reduction in rank order for any predefined op), and the local reduction itself, written here
+/* mpi_exec.c — running a schedule's plan (mpi_plan.c) through the runtime's one engine
+ * (mpi_engine.c): allgather, broadcast, allreduce (registers: each round's combines, then that
+ * round's program on the register file; or gather + local reduction in rank order for any
+ * predefined op), and the local reduction itself, written here
  * so that 8- and 16-bit integer sums wrap around as the MPI standard says (Open MPI 4.1's AVX op
  * component saturates them). */
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "gossip/mpi.h"
 #include "mpi_int.h"
+#include "mpi_rt_int.h"
 
-/* One round: pack each outgoing message's blocks, post receives and sends, wait, unpack.
- * block(x) gives the address of packet x's block (count elements of dt). */
-typedef void *(*block_fn)(void *ctx, int64_t x);
-
-static gsp_err_t exchange(gsp_mpi_plan_t *p, int64_t r, int count, MPI_Datatype dt, block_fn sblock, block_fn rblock,
-                          void *ctx) {
-    gsp_err_t err = GSP_OK;
-    int psize;
-    MPI_Pack_size(count, dt, p->comm, &psize);
-    int64_t sb = p->send.off.v[r], se = p->send.off.v[r + 1], rb = p->recv.off.v[r], re = p->recv.off.v[r + 1];
-    int64_t nreq = (se - sb) + (re - rb), sbytes = 0, rbytes = 0;
-    for (int64_t k = sb; k < se; k++) sbytes += p->send.msg[k].count * psize;
-    for (int64_t k = rb; k < re; k++) rbytes += p->recv.msg[k].count * psize;
-    char *sbuf = malloc((size_t)sbytes + 1), *rbuf = malloc((size_t)rbytes + 1);
-    MPI_Request *req = malloc(sizeof *req * (size_t)(nreq + 1));
-    if (!sbuf || !rbuf || !req) {
-        err = gsp_error(GSP_ERR_NOMEM, "out of memory for message buffers");
-        goto done;
-    }
-    int64_t q = 0, at = 0;
-    for (int64_t k = rb; k < re; k++) {
-        const gsp__msg_t *m = &p->recv.msg[k];
-        MPI_Irecv(rbuf + at, (int)(m->count * psize), MPI_PACKED, m->peer, (int)(r & 0x7fff), p->comm, &req[q++]);
-        at += m->count * psize;
-    }
-    at = 0;
-    for (int64_t k = sb; k < se; k++) {
-        const gsp__msg_t *m = &p->send.msg[k];
-        int pos = 0;
-        for (int64_t i = 0; i < m->count; i++) MPI_Pack(sblock(ctx, m->items[i]), count, dt, sbuf + at, (int)(m->count * psize), &pos, p->comm);
-        MPI_Isend(sbuf + at, pos, MPI_PACKED, m->peer, (int)(r & 0x7fff), p->comm, &req[q++]);
-        at += m->count * psize;
-        p->stat_msgs++;
-        p->stat_bytes += pos;
-    }
-    if (MPI_Waitall((int)q, req, MPI_STATUSES_IGNORE) != MPI_SUCCESS) {
-        err = gsp_error(GSP_ERR_INTERNAL, "MPI_Waitall failed in round %lld", (long long)r);
-        goto done;
-    }
-    at = 0;
-    for (int64_t k = rb; k < re; k++) {
-        const gsp__msg_t *m = &p->recv.msg[k];
-        int pos = 0;
-        for (int64_t i = 0; i < m->count; i++) MPI_Unpack(rbuf + at, (int)(m->count * psize), &pos, rblock(ctx, m->items[i]), count, dt, p->comm);
-        at += m->count * psize;
-    }
-done:
-    free(sbuf);
-    free(rbuf);
-    free(req);
-    return err;
+/* A plan's run: the engine moves bytes (MPI_BYTE blocks of the signature's size); a datatype
+ * with holes or an offset travels packed in the context's work area. */
+static dtinfo_t bytes_info(void) {
+    dtinfo_t b;
+    gsp__mpi_dt_info(MPI_BYTE, &b);
+    return b;
 }
 
-typedef struct {
-    char *base;
-    MPI_Aint stride; /* bytes between blocks */
-} blocks_t;
-
-static void *block_at(void *ctx, int64_t x) {
-    blocks_t *b = ctx;
-    return b->base + x * b->stride;
+/* Messages and bytes this rank sends in a run of block size `bytes`. */
+static void count_sent(gsp_mpi_plan_t *p, int64_t bytes) {
+    p->stat_msgs = p->sent_msgs;
+    p->stat_bytes = p->sent_blocks * bytes;
 }
 
-/* Copies count elements of dt from src to dst (any datatype: through a pack buffer). */
-static gsp_err_t copy_block(const void *src, void *dst, int count, MPI_Datatype dt, MPI_Comm comm) {
-    int psize, pos = 0;
-    MPI_Pack_size(count, dt, comm, &psize);
-    char *tmp = malloc((size_t)psize + 1);
-    if (!tmp) return gsp_error(GSP_ERR_NOMEM, "out of memory");
-    MPI_Pack(src, count, dt, tmp, psize, &pos, comm);
-    pos = 0;
-    MPI_Unpack(tmp, psize, &pos, dst, count, dt, comm);
-    free(tmp);
-    return GSP_OK;
+/* Runs program k of the plan as a store phase on base: n blocks of `bytes` bytes (WHOLE: every
+ * transfer carries the `bytes` at base). */
+static gsp_err_t run(gsp_mpi_plan_t *p, int64_t k, void *base, gsp_rt_layout_t layout, int64_t n, int64_t bytes) {
+    dtinfo_t db = bytes_info();
+    lay_t l = {layout, bytes, n, 1, 0, 1};
+    gsp_mpi_ctx_t *c = p->ctx;
+    c->mpi_err = 0;
+    c->communicated = false;
+    /* Consecutive programs alternate the phase bit of the tags: a register round's messages
+     * never match the next round's. */
+    return gsp__mpi_run_phase(c, &p->prog[k], (int)(k & 1), base, &l, &db, MPI_OP_NULL);
 }
 
 gsp_err_t gsp_mpi_allgather(gsp_mpi_plan_t *p, const void *sendbuf, void *recvbuf, int count, MPI_Datatype dt) {
     gsp_err_t err;
-    MPI_Aint lb, ext;
+    dtinfo_t d;
     if (p->coll != GSP_COLL_ALLGATHER) return gsp_error(GSP_ERR_INVAL, "the plan is not an allgather");
-    MPI_Type_get_extent(dt, &lb, &ext);
-    blocks_t b = {recvbuf, ext * count};
+    gsp__mpi_dt_info(dt, &d);
+    int64_t bytes = (int64_t)count * d.size, n = p->size, me = p->rank;
     p->stat_msgs = p->stat_bytes = 0;
-    if (count == 0) return GSP_OK;
-    if (sendbuf != MPI_IN_PLACE && (err = copy_block(sendbuf, block_at(&b, p->rank), count, dt, p->comm))) return err;
-    for (int64_t r = 0; r < p->nrounds; r++)
-        if ((err = exchange(p, r, count, dt, block_at, block_at, &b))) return err;
+    if (bytes == 0) return GSP_OK;
+    gsp_mpi_ctx_t *c = p->ctx;
+    if (d.plain) {
+        char *base = recvbuf;
+        if (sendbuf != MPI_IN_PLACE) memcpy(base + me * bytes, sendbuf, (size_t)bytes);
+        if ((err = run(p, 0, base, GSP_RT_RANK, n, bytes))) return err;
+    } else {
+        if (bytes * n > INT_MAX) return gsp_error(GSP_ERR_TOOBIG, "%lld bytes of a datatype with holes: more than MPI_Pack's int", (long long)(bytes * n));
+        if ((err = gsp__mpi_reserve((void **)&c->work, &c->work_cap, (size_t)(bytes * n) + 1))) return err;
+        const void *mine = sendbuf == MPI_IN_PLACE ? at(recvbuf, me * count, &d) : sendbuf;
+        if ((err = gsp__mpi_pack(c, mine, count, dt, c->work + me * bytes, bytes)) || (err = run(p, 0, c->work, GSP_RT_RANK, n, bytes)) ||
+            (err = gsp__mpi_unpack(c, c->work, bytes * n, recvbuf, count * (int)n, dt)))
+            return err;
+    }
+    count_sent(p, bytes);
     return GSP_OK;
-}
-
-static void *bcast_block(void *ctx, int64_t x) {
-    (void)x;
-    return ctx;
 }
 
 gsp_err_t gsp_mpi_bcast(gsp_mpi_plan_t *p, void *buf, int count, MPI_Datatype dt) {
     gsp_err_t err;
+    dtinfo_t d;
     if (p->coll != GSP_COLL_BROADCAST) return gsp_error(GSP_ERR_INVAL, "the plan is not a broadcast");
+    gsp__mpi_dt_info(dt, &d);
+    int64_t bytes = (int64_t)count * d.size;
     p->stat_msgs = p->stat_bytes = 0;
-    if (count == 0) return GSP_OK;
-    for (int64_t r = 0; r < p->nrounds; r++)
-        if ((err = exchange(p, r, count, dt, bcast_block, bcast_block, buf))) return err;
+    if (bytes == 0) return GSP_OK;
+    gsp_mpi_ctx_t *c = p->ctx;
+    if (d.plain) {
+        if ((err = run(p, 0, buf, GSP_RT_WHOLE, p->size, bytes))) return err;
+    } else {
+        if ((err = gsp__mpi_reserve((void **)&c->work, &c->work_cap, (size_t)bytes + 1))) return err;
+        if (p->rank == p->root && (err = gsp__mpi_pack(c, buf, count, dt, c->work, bytes))) return err;
+        if ((err = run(p, 0, c->work, GSP_RT_WHOLE, p->size, bytes))) return err;
+        if (p->rank != p->root && (err = gsp__mpi_unpack(c, c->work, bytes, buf, count, dt))) return err;
+    }
+    count_sent(p, bytes);
     return GSP_OK;
 }
 
@@ -182,22 +154,15 @@ gsp_err_t gsp_mpi_reduce_local3(const void *in, const void *in2, void *out, int 
     return gsp_mpi_reduce_local(in, out, count, dt, op);
 }
 
-typedef struct {
-    char **reg;
-    MPI_Aint bytes;
-} regs_t;
-
-static void *reg_at(void *ctx, int64_t x) { return ((regs_t *)ctx)->reg[x]; }
-
-#define COMBINE(T)                                                           \
-    do {                                                                     \
-        T *o = (T *)R.reg[c->v];                                             \
-        for (int i = 0; i < count; i++) o[i] = 0;                            \
-        for (int64_t j = 0; j < c->count; j++) {                             \
-            const T *g = (const T *)R.reg[p->terms[c->first + j].r];         \
-            T co = (T)p->terms[c->first + j].c;                              \
-            for (int i = 0; i < count; i++) o[i] += co * g[i];               \
-        }                                                                    \
+#define COMBINE(T)                                                             \
+    do {                                                                       \
+        T *o = (T *)(regs + cb->v * bytes);                                    \
+        for (int i = 0; i < count; i++) o[i] = 0;                              \
+        for (int64_t j = 0; j < cb->count; j++) {                              \
+            const T *g = (const T *)(regs + p->terms[cb->first + j].r * bytes); \
+            T co = (T)p->terms[cb->first + j].c;                               \
+            for (int i = 0; i < count; i++) o[i] += co * g[i];                 \
+        }                                                                      \
     } while (0)
 
 gsp_err_t gsp_mpi_allreduce(gsp_mpi_plan_t *p, const void *sendbuf, void *recvbuf, int count, MPI_Datatype dt, MPI_Op op) {
@@ -207,6 +172,7 @@ gsp_err_t gsp_mpi_allreduce(gsp_mpi_plan_t *p, const void *sendbuf, void *recvbu
     p->stat_msgs = p->stat_bytes = 0;
     if (count == 0) return GSP_OK;
     const void *in = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
+    gsp_mpi_ctx_t *c = p->ctx;
     if (p->coll == GSP_COLL_ALLGATHER) {
         /* Gather every block, then reduce in rank order: the same bits at every rank. */
         char *all = malloc((size_t)(ext * count) * (size_t)p->size + 1);
@@ -214,7 +180,11 @@ gsp_err_t gsp_mpi_allreduce(gsp_mpi_plan_t *p, const void *sendbuf, void *recvbu
         if (!(err = gsp_mpi_allgather(p, in, all, count, dt))) {
             char *acc = all + (size_t)(ext * count) * (size_t)(p->size - 1);
             for (int x = p->size - 2; x >= 0 && !err; x--) err = gsp_mpi_reduce_local(all + (size_t)(ext * count) * (size_t)x, acc, count, dt, op);
-            if (!err) err = copy_block(acc, recvbuf, count, dt, p->comm);
+            if (!err) {
+                /* One block of dt, any layout: through MPI's own copy. */
+                int rc = MPI_Sendrecv(acc, count, dt, p->rank, 0x7ffe, recvbuf, count, dt, p->rank, 0x7ffe, c->comm, MPI_STATUS_IGNORE);
+                if (rc != MPI_SUCCESS) err = gsp__mpi_fail(c, rc, "the local copy (MPI_Sendrecv)");
+            }
         }
         free(all);
         return err;
@@ -222,53 +192,24 @@ gsp_err_t gsp_mpi_allreduce(gsp_mpi_plan_t *p, const void *sendbuf, void *recvbu
     if (p->coll != GSP_COLL_ALLREDUCE) return gsp_error(GSP_ERR_INVAL, "the plan is not an allreduce or allgather");
     if (op != MPI_SUM || (dt != MPI_DOUBLE && dt != MPI_FLOAT && dt != MPI_LONG_DOUBLE))
         return gsp_error(GSP_ERR_UNSUPPORTED, "register schedules compute MPI_SUM on floating types only");
-    regs_t R = {NULL, ext * count};
-    if (!(R.reg = calloc((size_t)p->nregs + 1, sizeof *R.reg))) return gsp_error(GSP_ERR_NOMEM, "out of memory");
-    for (int64_t k = 0; k < p->nregs; k++)
-        if (!(R.reg[k] = malloc((size_t)R.bytes))) {
-            err = gsp_error(GSP_ERR_NOMEM, "out of memory for %lld registers", (long long)p->nregs);
-            goto done;
-        }
-    memcpy(R.reg[0], in, (size_t)R.bytes);
+    /* The register file: register k is the vector at regs + k * bytes (a block of the engine's
+     * layout), register 0 my input. */
+    int64_t bytes = (int64_t)ext * count;
+    if ((err = gsp__mpi_reserve((void **)&c->work, &c->work_cap, (size_t)(bytes * p->nregs) + 1))) return err;
+    char *regs = c->work;
+    memcpy(regs, in, (size_t)bytes);
     for (int64_t r = 0; r <= p->nrounds; r++) {
         for (int64_t k = p->comb_off.v[r]; k < p->comb_off.v[r + 1]; k++) {
-            const gsp_combine_t *c = &p->comb[k];
+            const gsp_combine_t *cb = &p->comb[k];
             if (dt == MPI_DOUBLE) COMBINE(double);
             else if (dt == MPI_FLOAT) COMBINE(float);
             else COMBINE(long double);
         }
         if (r == p->nrounds) break;
-        if ((err = exchange(p, r, count, dt, reg_at, reg_at, &R))) goto done;
+        if ((err = run(p, r, regs, GSP_RT_RANK, p->nregs, bytes))) return err;
     }
-    memcpy(recvbuf, R.reg[p->result], (size_t)R.bytes);
-done:
-    for (int64_t k = 0; k < p->nregs; k++) free(R.reg[k]);
-    free(R.reg);
-    return err;
+    memcpy(recvbuf, regs + p->result * bytes, (size_t)bytes);
+    count_sent(p, bytes);
+    return GSP_OK;
 }
 
-gsp_err_t gsp_mpi_plan_spec(const char *spec, gsp_collective_t c, const char *method, int64_t root, MPI_Comm comm,
-                            gsp_mpi_plan_t **plan) {
-    gsp_err_t err;
-    gsp_topo_t t;
-    gsp_distances_t d;
-    gsp_vt_t vt;
-    gsp_plan_t pl;
-    *plan = NULL;
-    if ((err = gsp_topo_from_spec(&t, spec))) return err;
-    memset(&d, 0, sizeof d);
-    memset(&pl, 0, sizeof pl);
-    if ((err = gsp_vertex_transitive(&t, &vt)) || (err = gsp_distances(&t, gsp_vt_yes(vt), &d, NULL, NULL))) goto done;
-    if (!d.connected) {
-        err = gsp_error(GSP_ERR_NOTAPPLIC, "%s is not connected", spec);
-        goto done;
-    }
-    gsp_plan_in_t in = {&t, &d, gsp_model_default(), root, 1, NULL, NULL, 0, 0};
-    if ((err = gsp_plan(&in, c, method ? method : "auto", &pl))) goto done;
-    err = gsp_mpi_plan_create(&pl.sched, &t, comm, plan);
-done:
-    gsp_plan_destroy(&pl);
-    gsp_distances_destroy(&d);
-    gsp_topo_destroy(&t);
-    return err;
-}

@@ -145,6 +145,14 @@ static inline bool is_fresh(const gsp_mpi_ctx_t *c, const lay_t *l, int64_t b) {
 }
 
 
+/* Packs count elements of dt at buf into out, the `bytes` bytes of its type signature. */
+gsp_err_t gsp__mpi_pack(gsp_mpi_ctx_t *c, const void *buf, int count, MPI_Datatype dt, void *out, int64_t bytes);
+/* Unpacks `bytes` packed bytes at in into count elements of dt at buf. */
+gsp_err_t gsp__mpi_unpack(gsp_mpi_ctx_t *c, const void *in, int64_t bytes, void *buf, int count, MPI_Datatype dt);
+/* A context with no topology, for running programs made elsewhere (a schedule's plan,
+ * mpi_plan.c): comm duplicated with MPI_ERRORS_RETURN, rank r is node r, one lane. */
+gsp_err_t gsp__mpi_ctx_bare(MPI_Comm comm, gsp_mpi_ctx_t **out);
+
 /* The context's entry for a collective (and root), freed. */
 void gsp__mpi_entry_free(entry_t *e);
 /* A failed MPI call: its class kept for the user's communicator; the detail message set. */
