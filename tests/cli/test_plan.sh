@@ -60,7 +60,7 @@ expect 2 scatter 16 --exact --variant pull
 expect 2 revolve 7 --async 3
 expect 0 revolve 7 --simulate 10 --json && jqcheck '.results == 9 and .wrong_results == 0'
 expect 0 plan allreduce torus:8x8 --bytes 1048576 --json
-jqcheck '.choice == "rings" and (.candidates | length) == 6 and ([.candidates[] | select(.chosen)] | length) == 1'
+jqcheck '.choice == "rings" and (.candidates | length) == 7 and ([.candidates[] | select(.chosen)] | length) == 1'
 jqcheck '(.candidates[] | select(.algorithm == "rs-ag") | .rounds == 32 and .busiest_link_bytes == 524288 and .built)'
 # The rings, both ways round: 4 + 4 rounds a phase (ceil(7/2) per dimension). Blocks are
 # V/(N k) = 8192 bytes; the busiest arc (+e_0) carries 4 segments of 8 blocks in part 0's first
@@ -379,7 +379,7 @@ grepcheck '^ +16 MiB +\*?[0-9.]+ ms' && grepcheck '^  from 8 B: doubling$' && gr
 expect 0 plan allreduce torus:8x8 --bytes 8:16MiB --svg "$tmp/sweep.svg" && grepcheck "^written $tmp/sweep.svg\$"
 xmllint --noout "$tmp/sweep.svg" 2>"$tmp/xml" || fail "sweep SVG is not well-formed XML: $(head -3 "$tmp/xml")"
 n=$(xmllint --xpath 'count(//*[local-name()="polyline"])' "$tmp/sweep.svg")
-[ "$n" = 6 ] || fail "sweep SVG: $n polylines, want 6 (one per allreduce algorithm on torus:8x8)"
+[ "$n" = 7 ] || fail "sweep SVG: $n polylines, want 7 (one per allreduce algorithm on torus:8x8)"
 n=$(xmllint --xpath 'count(//*[local-name()="circle"]/*[local-name()="title"])' "$tmp/sweep.svg")
 [ "$n" = 22 ] || fail "sweep SVG: $n choice marks, want 22 (one per size)"
 for a in rs-ag rs-ag-flood gather rings doubling tree; do

@@ -33,7 +33,15 @@ for spec in complete:2 cycle:3 torus:2x2 cycle:5 torus:2x3 hypercube:3 torus:3x3
     run "$n" broadcast "$spec" --count 100 --type float --root $((n - 1)) --reps 1
 done
 # Every runtime algorithm, forced, with counts that do not divide into N blocks.
-for a in packet flood rings; do run 16 allgather torus:4x4 --count 333 --algorithm $a --reps 1; run 16 reduce-scatter torus:4x4 --count 333 --algorithm $a --reps 1; done
+for a in packet flood rings swing; do run 16 allgather torus:4x4 --count 333 --algorithm $a --reps 1; run 16 reduce-scatter torus:4x4 --count 333 --algorithm $a --reps 1; done
+# Swing (distance-halving peers): routed partners on an 8-ring, sides of 2 (one part a
+# dimension), the 3-cube; counts that do not divide into the parts.
+for c in 1 7 1001; do
+    run 16 allreduce torus:8x2 --count $c --algorithm swing --reps 1
+    run 8 allreduce hypercube:3 --count $c --algorithm swing --reps 1 --type int
+done
+run 16 allgather torus:8x2 --count 33 --algorithm swing --reps 1
+run 16 reduce-scatter torus:2x8 --count 33 --algorithm swing --reps 1 --type float
 # The rings on tori of sides 2 and 3 (parts of a side-2 dimension share its one arc), counts
 # smaller than the parts, and the hypercube (multiport recursive halving and doubling).
 for c in 1 5 1001; do

@@ -178,6 +178,47 @@ static void check_stats(const gsp_topo_t *t, const gsp_rt_phase_t *ph, const gsp
     free(rm);
 }
 
+/* A routed swing phase: each transfer changes one coordinate of a torus and goes the shorter way
+ * round its ring (never a tie: swing's distances are odd and below P/2), link by link; per round
+ * the busiest directed link's blocks must be the phase's maxblk, and over the phase its busiest. */
+static void check_ring_routes(const gsp_topo_t *t, const gsp_rt_phase_t *ph, const gsp_sched_t *s, const char *what) {
+    const gsp_group_t *g = t->group;
+    int64_t n = t->n, deg = t->off[1] - t->off[0];
+    int64_t *load = calloc((size_t)(n * deg), sizeof *load), *tot = calloc((size_t)(n * deg), sizeof *tot), busiest = 0;
+    int64_t cu[GSP_MAX_DIMS], cv[GSP_MAX_DIMS];
+    for (int64_t r = 0; r < s->nrounds; r++) {
+        memset(load, 0, sizeof *load * (size_t)(n * deg));
+        for (int64_t q = s->send_off.v[r]; q < s->send_off.v[r + 1]; q++) {
+            const gsp_send_t *x = &s->sends[q];
+            gsp_group_coords(g, x->u, cu);
+            gsp_group_coords(g, x->v, cv);
+            int d = -1;
+            for (int j = 0; j < g->k; j++)
+                if (cu[j] != cv[j]) {
+                    if (d >= 0) fail_msg("%s: %lld -> %lld changes two coordinates", what, (long long)x->u, (long long)x->v);
+                    d = j;
+                }
+            int64_t P = g->mod[d], fwd = ((cv[d] - cu[d]) % P + P) % P, step = 2 * fwd <= P ? 1 : -1, h = step > 0 ? fwd : P - fwd;
+            if (2 * fwd == P && P > 2) fail_msg("%s: a transfer halfway round a ring", what);
+            for (int64_t i = 0; i < h; i++) {
+                int64_t at = gsp_group_index(g, cu);
+                cu[d] = ((cu[d] + step) % P + P) % P;
+                int64_t a = gsp_topo_arc_index(t, at, gsp_group_index(g, cu));
+                assert_true(a >= 0);
+                load[at * deg + a]++;
+                tot[at * deg + a]++;
+            }
+        }
+        int64_t mb = 0;
+        for (int64_t i = 0; i < n * deg; i++) mb = load[i] > mb ? load[i] : mb;
+        if (ph->maxblk[r] != mb) fail_msg("%s: round %lld: busiest link %lld blocks, the routes say %lld", what, (long long)r, (long long)ph->maxblk[r], (long long)mb);
+    }
+    for (int64_t i = 0; i < n * deg; i++) busiest = tot[i] > busiest ? tot[i] : busiest;
+    if (ph->busiest != busiest) fail_msg("%s: busiest link %lld over the phase, the routes say %lld", what, (long long)ph->busiest, (long long)busiest);
+    free(load);
+    free(tot);
+}
+
 /* The exact verifier on allgather-type phases (own block first, every block everywhere) and
  * reduce-scatter phases (block x complete at node x); a phase of Q parts is Q such schedules,
  * one per part, verified one by one. */
@@ -249,6 +290,7 @@ static void check_spec(const char *spec) {
                 gsp_sched_t s;
                 if (gsp_rt_assemble(a, k, &t, &s)) fail_msg("%s: %s", what, gsp_errmsg());
                 check_stats(&t, &a->phase[k], &s, what);
+                if (a->phase[k].routed && !strcmp(a->name, "swing")) check_ring_routes(&t, &a->phase[k], &s, what);
                 if (a->phase[k].kind == GSP_RT_REDUCE) simulate_reduce(&t, a, k, &s, what);
                 else simulate_store(&t, a, k, &s, what);
                 verify_phase(&t, a, k, &s, what);
@@ -265,7 +307,7 @@ static void check_spec(const char *spec) {
 
 static void test_cayley(void **state) {
     (void)state;
-    static const char *specs[] = {"torus:4x4", "torus:3x5", "torus:2x3x4", "hypercube:4", "torus:8x2x4", "torus:2x16", "star:4", "optcirc:13", "cycle:7",
+    static const char *specs[] = {"torus:4x4", "torus:3x5", "torus:2x3x4", "hypercube:4", "torus:8x2x4", "torus:2x16", "torus:8x8", "torus:16x4", "star:4", "optcirc:13", "cycle:7",
                                   "complete:5", "circulant:12:1,5", "product(cycle:3,complete:4)", "cayley:Z4xZ2:(1,0),(0,1)"};
     for (size_t i = 0; i < sizeof specs / sizeof *specs; i++) check_spec(specs[i]);
 }
