@@ -33,7 +33,7 @@ static gsp_err_t build(const gsp_plan_in_t *in, gsp_sched_t *out) {
     double *diag = NULL, *arcw = NULL;
     gsp_problemb_t pb;
     if (D == 0) return gsp_error(GSP_ERR_NOTAPPLIC, "linear: a single node");
-    if ((err = gsp_problemb_search_progress(t, D, LINEAR_STARTS, in->seed, in->progress, in->progress_ctx, &pb))) return err;
+    if ((err = gsp_problemb_search(t, D, LINEAR_STARTS, in->seed, in->progress, in->progress_ctx, &pb))) return err;
     if (!pb.found) {
         err = gsp_error(GSP_ERR_NOTAPPLIC, "linear: no %lld-round linear protocol found on %s (%lld starts, best residual %.3g)",
                         (long long)D, t->spec, (long long)pb.starts, pb.residual);
