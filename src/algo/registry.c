@@ -67,8 +67,9 @@ const gsp_method_t *gsp_method_find(const char *name, gsp_collective_t c) {
     return NULL;
 }
 
-/* Writes "needs X, Y and Z[: why]" for the model needs of nd that m does not meet. */
-static void model_needs(const gsp_method_needs_t *nd, const gsp_model_t *m, char *why, size_t whylen) {
+/* Does model m meet nd's packets, ports and duplex needs? If not, why [out] says "needs X, Y
+ * and Z: reason" for those it misses, with the method's reason for each kind it misses. */
+static bool model_met(const gsp_method_needs_t *nd, const gsp_model_t *m, char *why, size_t whylen) {
     bool inf = m->packets == GSP_PACKETS_INF;
     bool packets = (nd->packets == GSP_NEED_PACKETS_FINITE && inf) || (nd->packets == GSP_NEED_PACKETS_INF && !inf);
     const char *part[3];
@@ -78,6 +79,7 @@ static void model_needs(const gsp_method_needs_t *nd, const gsp_model_t *m, char
     if (nd->ports == GSP_NEED_PORTS_ONE && !m->one_port) part[k++] = "one port";
     if (nd->ports == GSP_NEED_PORTS_RESTRICTED && !m->one_port && !m->half_duplex) part[k++] = "one port or half duplex (or both)";
     if (nd->full_duplex && m->half_duplex) part[k++] = "full duplex";
+    if (k == 0) return true;
     bool ports = k > (packets ? 1 : 0);
     size_t l = (size_t)snprintf(why, whylen, "needs");
     for (int i = 0; i < k && l < whylen; i++)
@@ -85,6 +87,7 @@ static void model_needs(const gsp_method_needs_t *nd, const gsp_model_t *m, char
     const char *note[2] = {packets ? nd->packets_why : NULL, ports ? nd->ports_why : NULL};
     for (int i = 0; i < 2 && l < whylen; i++)
         if (note[i]) l += (size_t)snprintf(why + l, whylen - l, "%s%s", i == 1 && note[0] ? "; " : ": ", note[i]);
+    return false;
 }
 
 /* The needs every method states as data (gsp_method_needs_t), checked here once: the group
@@ -92,17 +95,11 @@ static void model_needs(const gsp_method_needs_t *nd, const gsp_model_t *m, char
 static bool needs_met(const gsp_method_needs_t *nd, const gsp_plan_in_t *in, char *why, size_t whylen) {
     const gsp_topo_t *t = in->topo;
     gsp_model_t m = gsp_model_resolve(in->model);
-    bool inf = m.packets == GSP_PACKETS_INF;
     if (nd->cayley && !t->group) {
         snprintf(why, whylen, "needs a Cayley graph given by its spec (a file has no group)");
         return false;
     }
-    if ((nd->packets == GSP_NEED_PACKETS_FINITE && inf) || (nd->packets == GSP_NEED_PACKETS_INF && !inf) ||
-        (nd->ports == GSP_NEED_PORTS_ALL && m.one_port) || (nd->ports == GSP_NEED_PORTS_ONE && !m.one_port) ||
-        (nd->ports == GSP_NEED_PORTS_RESTRICTED && !m.one_port && !m.half_duplex) || (nd->full_duplex && m.half_duplex)) {
-        model_needs(nd, &m, why, whylen);
-        return false;
-    }
+    if (!model_met(nd, &m, why, whylen)) return false;
     if (nd->undirected && t->directed) {
         snprintf(why, whylen, "needs an undirected graph%s%s", nd->graph_why ? ": " : "", nd->graph_why ? nd->graph_why : "");
         return false;
