@@ -501,6 +501,26 @@ static void test_first_deliveries(void **state) {
     gsp_topo_destroy(&t);
 }
 
+/* The registry's words and its data agree: a method whose `where` (what `gossip list` prints)
+ * gives a size "N <= X" has X among its needs' max_nodes, so the limit checked is the limit
+ * said; and every bound on the nodes is consistent. */
+static void test_registry_needs(void **state) {
+    (void)state;
+    int n;
+    const gsp_method_t *const *ms = gsp_methods(&n);
+    for (int i = 0; i < n; i++) {
+        const gsp_method_needs_t *nd = &ms[i]->needs;
+        assert_true(nd->min_nodes >= 0 && nd->max_nodes >= 0);
+        if (nd->min_nodes && nd->max_nodes) assert_true(nd->min_nodes <= nd->max_nodes);
+        bool said = false, match = false;
+        for (const char *w = strstr(ms[i]->where, "N <= "); w; w = strstr(w + 1, "N <= ")) {
+            said = true;
+            match |= atoll(w + 5) == nd->max_nodes;
+        }
+        if (said && !match) fail_msg("%s: where says '%s' but max_nodes is %lld", ms[i]->name, ms[i]->where, (long long)nd->max_nodes);
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_rules),
@@ -514,6 +534,7 @@ int main(void) {
         cmocka_unit_test(test_plan_spec),
         cmocka_unit_test(test_builder),
         cmocka_unit_test(test_first_deliveries),
+        cmocka_unit_test(test_registry_needs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
