@@ -28,12 +28,47 @@ typedef struct {
     double time_limit;           /* sat: seconds for the whole search, every solve (0: 60) */
 } gsp_plan_in_t;
 
+/** What a method's packets per arc and round must be (gsp_method_needs_t.packets). */
+typedef enum {
+    GSP_NEED_PACKETS_ANY = 0,
+    GSP_NEED_PACKETS_FINITE, /* p >= 1 */
+    GSP_NEED_PACKETS_INF     /* GSP_PACKETS_INF: messages concatenate */
+} gsp_need_packets_t;
+
+/** What a method's ports and duplex must be (gsp_method_needs_t.ports). */
+typedef enum {
+    GSP_NEED_PORTS_ANY = 0,
+    GSP_NEED_PORTS_ALL,       /* every arc of a node in the same round */
+    GSP_NEED_PORTS_ONE,       /* one port */
+    GSP_NEED_PORTS_RESTRICTED /* one port, half duplex or both: not the all-port full-duplex model */
+} gsp_need_ports_t;
+
+/** Where a method applies, as data: what it needs of the model and of the graph. The registry
+ * checks it in one place (gsp_method_applies), before the method's own applies(), and says
+ * which need the input does not meet. Zero-initialised: no need. The notes say why the method
+ * needs it (for the message); NULL adds nothing. */
+typedef struct {
+    gsp_need_packets_t packets;
+    gsp_need_ports_t ports;
+    bool full_duplex;      /* an edge carries both directions in a round */
+    bool undirected;       /* every arc has its reverse */
+    bool cayley;           /* the topology's group is known (a Cayley spec, not a file) */
+    int64_t min_nodes;     /* 0: no bound */
+    int64_t max_nodes;     /* 0: no bound */
+    const char *packets_why; /* why the packets need */
+    const char *ports_why;   /* why the ports and duplex needs */
+    const char *graph_why; /* why an undirected graph */
+    const char *size_why;  /* why the bounds on the nodes */
+} gsp_method_needs_t;
+
 typedef struct gsp_method {
     const char *name;
     gsp_collective_t coll;
     const char *where;  /* where it applies, for `gossip list` */
     const char *source; /* the paper and result it follows, or "baseline" */
-    /** True when the method applies; otherwise why [out] says why not. */
+    /** The method's own conditions beyond `needs` (the graph's family, a search that must
+     * succeed), asked only when `needs` are met; NULL: none. True when they hold; otherwise
+     * why [out] says why not. Callers ask gsp_method_applies, which checks both. */
     bool (*applies)(const gsp_plan_in_t *in, char *why, size_t whylen);
     /** Rounds the method promises on this input, or -1 when only the verifier knows. */
     int64_t (*rounds)(const gsp_plan_in_t *in);
@@ -49,12 +84,19 @@ typedef struct gsp_method {
      * promise when that is cheap, or a lower bound of its own), or -1; NULL: unknown. Auto
      * skips a method that cannot beat the best schedule so far. */
     int64_t (*least_rounds)(const gsp_plan_in_t *in);
+    /** What the method needs of the model and the graph, checked by gsp_method_applies. */
+    gsp_method_needs_t needs;
 } gsp_method_t;
 
 /** The registry: every method, in the order `list` shows them. */
 GSP_API const gsp_method_t *const *gsp_methods(int *count);
 /** The method called name for collective c, or NULL. */
 GSP_API const gsp_method_t *gsp_method_find(const char *name, gsp_collective_t c);
+/** Does method m apply to in [in] (its topology, distances and model; a zero model is the
+ * default one)? Checks m->needs, then m->applies. True when it does; otherwise why [out, whylen
+ * bytes] says which needs are not met, e.g. "needs all ports and full duplex" (only those the model misses) or
+ * "limited to 2048 nodes (explicit rounds)". What `gossip list --topology` and auto ask. */
+GSP_API bool gsp_method_applies(const gsp_method_t *m, const gsp_plan_in_t *in, char *why, size_t whylen);
 
 /** How a plan's rounds are known to be the fewest: the lower bound is met; a SAT solver showed
  * that no schedule has one round fewer (among all schedules, or among the symmetric ones of a

@@ -28,12 +28,12 @@ typedef struct {
 } gsp_problemb_t;
 
 /** Searches for an m-round linear protocol on t [in] (undirected, n <= GSP_PROBLEMB_MAX) with
- * up to `starts` random starts (seeded), stopping at the first with residual below 1e-11.
- * result [out]; release with gsp_problemb_destroy. */
-GSP_API gsp_err_t gsp_problemb_search(const gsp_topo_t *t, int64_t m, int64_t starts, uint64_t seed, gsp_problemb_t *result);
-/** The same, reporting progress (the fraction of starts tried) to progress [in, may be NULL]. */
-GSP_API gsp_err_t gsp_problemb_search_progress(const gsp_topo_t *t, int64_t m, int64_t starts, uint64_t seed, gsp_progress_fn progress,
-                                       void *ctx, gsp_problemb_t *result);
+ * up to `starts` random starts (seeded), stopping at the first with residual below 1e-11, and
+ * reports progress (the fraction of starts tried) to progress [in, may be NULL] with ctx.
+ * result [out]; release with gsp_problemb_destroy. Errors: GSP_ERR_NOTAPPLIC for a directed
+ * graph or one above GSP_PROBLEMB_MAX nodes, GSP_ERR_RANGE for m or starts below 1. */
+GSP_API gsp_err_t gsp_problemb_search(const gsp_topo_t *t, int64_t m, int64_t starts, uint64_t seed, gsp_progress_fn progress,
+                                      void *ctx, gsp_problemb_t *result);
 /** Releases r's arrays; a zeroed result is a no-op. */
 GSP_API void gsp_problemb_destroy(gsp_problemb_t *r);
 

@@ -106,7 +106,8 @@ GSP_API void gsp_topo_destroy(gsp_topo_t *t);
  * missing inverses after the given ones when close_inverses is true. */
 GSP_API gsp_err_t gsp_topo_cayley(gsp_topo_t *t, gsp_group_t *group, const int64_t *gens, int ngens,
                           bool close_inverses, const char *spec);
-/** Cartesian product A x B [in, ownership of both taken even on error]. */
+/** Cartesian product A x B into t [out]. a and b [in]: allocated with gsp_malloc and built (e.g.
+ * by gsp_topo_from_spec); t owns and releases them, even on error. */
 GSP_API gsp_err_t gsp_topo_product(gsp_topo_t *t, gsp_topo_t *a, gsp_topo_t *b);
 /** Graph from an edge list [in]: arcs u->v (and v->u unless directed). Duplicate arcs are
  * merged; self-loops and ids outside [0, n) are GSP_ERR_RANGE. */

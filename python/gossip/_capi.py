@@ -146,11 +146,16 @@ class PlanIn(Structure):  # algo.h
                 ("time_limit", c_double)]
 
 
+class MethodNeeds(Structure):  # algo.h
+    _fields_ = [("packets", c_int), ("ports", c_int), ("full_duplex", c_bool), ("undirected", c_bool), ("cayley", c_bool),
+                ("min_nodes", i64), ("max_nodes", i64), ("packets_why", c_char_p), ("ports_why", c_char_p), ("graph_why", c_char_p), ("size_why", c_char_p)]
+
+
 class Method(Structure):  # algo.h; variance_bound is called (approximate methods' proven bound)
     _fields_ = [("name", c_char_p), ("coll", c_int), ("where", c_char_p), ("source", c_char_p), ("applies", fn_ptr),
                 ("rounds", fn_ptr), ("build", fn_ptr), ("approximate", c_bool),
                 ("variance_bound", CFUNCTYPE(c_double, POINTER(PlanIn))), ("on_request", c_bool),
-                ("least_rounds", fn_ptr)]
+                ("least_rounds", fn_ptr), ("needs", MethodNeeds)]
 
 
 class Tried(Structure):  # algo.h
@@ -212,6 +217,7 @@ STRUCTS = {
     "gsp_rotation_t": Rotation, "gsp_bound_t": Bound, "gsp_bounds_t": Bounds, "gsp_model_t": Model,
     "gsp_send_t": Send, "gsp_term_t": Term, "gsp_combine_t": Combine, "gsp_symsend_t": SymSend,
     "gsp_sched_t": Sched, "gsp_sched_graph_t": SchedGraph, "gsp_report_t": Report, "gsp_export_opts_t": ExportOpts, "gsp_method_t": Method,
+    "gsp_method_needs_t": MethodNeeds,
     "gsp_plan_in_t": PlanIn, "gsp_tried_t": Tried, "gsp_plan_t": Plan, "gsp_cost_t": Cost,
     "gsp_rt_phase_t": RtPhase, "gsp_rt_algo_t": RtAlgo, "gsp_rt_algos_t": RtAlgos, "gsp_rt_pred_t": RtPred,
     "gsp_rt_info_t": RtInfo, "gsp_optimum_t": Optimum,

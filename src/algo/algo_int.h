@@ -21,9 +21,12 @@ gsp_err_t gsp__sched_rename(gsp_sched_t *s, const char *method, const char *from
 /* True when some exact method for c applies to in; otherwise why [out] says so. */
 bool gsp__some_method_applies(const gsp_plan_in_t *in, gsp_collective_t c, char *why, size_t whylen);
 
-/* Where a method built on the best allgather run backwards applies: an undirected graph within
- * the exact reduce check's size, on which some allgather method applies. */
-bool gsp__reversal_applies(const gsp_plan_in_t *in, char *why, size_t whylen);
+/* The needs of a method built on the best allgather run backwards (rs-ag, reverse): partial
+ * sums travel the allgather's arcs backwards, and the exact reduce check bounds the size; its
+ * applies() is gsp__some_method_applies for the allgather. */
+#define GSP__REVERSAL_NEEDS                                                                                            \
+    {.undirected = true, .graph_why = "partial sums travel the allgather's arcs backwards",                          \
+     .max_nodes = GSP_VERIFY_REDUCE_MAX, .size_why = "the exact reduce check"}
 
 /* Builds the best allgather for in and turns it into out with transform (reversal, block
  * allreduce); out's method is named "name(allgather method)". */

@@ -15,18 +15,6 @@
 
 #include "algo_int.h"
 
-static bool applies(const gsp_plan_in_t *in, char *why, size_t n) {
-    if (!in->topo->group) {
-        snprintf(why, n, "not a Cayley graph");
-        return false;
-    }
-    if (gsp__packets(in) == GSP_PACKETS_INF || in->model.one_port || in->model.half_duplex) {
-        snprintf(why, n, "needs finite packets, all ports, full duplex");
-        return false;
-    }
-    return true;
-}
-
 static int64_t rounds(const gsp_plan_in_t *in) { return -1; }
 
 static int64_t layered_target(const gsp_plan_in_t *in) {
@@ -166,4 +154,4 @@ done:
 
 const gsp_method_t gsp__method_allgather_balanced_search = {
     "balanced-search", GSP_COLL_ALLGATHER, "any Cayley graph, finite packets (restarts until the layered bound)",
-    "packet-gossip paper, Def. 9 and Lemma 10", applies, rounds, build, false, NULL, false, NULL};
+    "packet-gossip paper, Def. 9 and Lemma 10", NULL, rounds, build, false, NULL, false, NULL, .needs = {.cayley = true, .packets = GSP_NEED_PACKETS_FINITE, .ports = GSP_NEED_PORTS_ALL, .full_duplex = true}};

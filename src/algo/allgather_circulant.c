@@ -16,9 +16,8 @@ static bool applies(const gsp_plan_in_t *in, char *why, size_t n) {
         snprintf(why, n, "needs an optimal circulant G(N; s, s+1) (optcirc:N)");
         return false;
     }
-    if (in->model.one_port || in->model.half_duplex ||
-        (gsp__packets(in) != GSP_PACKETS_INF && gsp__packets(in) < in->dist->diameter)) {
-        snprintf(why, n, "needs p >= D* = %lld packets per arc (Prop. 8), all ports, full duplex", (long long)in->dist->diameter);
+    if (gsp__packets(in) != GSP_PACKETS_INF && gsp__packets(in) < in->dist->diameter) {
+        snprintf(why, n, "needs p >= D* = %lld packets per arc (Prop. 8)", (long long)in->dist->diameter);
         return false;
     }
     return true;
@@ -54,4 +53,4 @@ fail:
 
 const gsp_method_t gsp__method_allgather_circulant = {
     "circulant-gossip", GSP_COLL_ALLGATHER, "optimal circulants G(N; s, s+1) with p >= D*: D* rounds",
-    "circulant paper, Prop. 8", applies, rounds, build, false, NULL, false, NULL};
+    "circulant paper, Prop. 8", applies, rounds, build, false, NULL, false, NULL, .needs = {.ports = GSP_NEED_PORTS_ALL, .full_duplex = true}};

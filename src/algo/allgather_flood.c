@@ -14,14 +14,6 @@
 #define FLOOD_EXPLICIT_MAX 4096
 
 static bool applies(const gsp_plan_in_t *in, char *why, size_t n) {
-    if (gsp__packets(in) != GSP_PACKETS_INF) {
-        snprintf(why, n, "needs packets = inf (a node forwards everything it learned)");
-        return false;
-    }
-    if (in->model.one_port || in->model.half_duplex) {
-        snprintf(why, n, "needs all ports and full duplex");
-        return false;
-    }
     if (!in->topo->group && in->topo->n > FLOOD_EXPLICIT_MAX) {
         snprintf(why, n, "explicit form limited to %d nodes for non-Cayley graphs", FLOOD_EXPLICIT_MAX);
         return false;
@@ -96,4 +88,5 @@ static gsp_err_t build(const gsp_plan_in_t *in, gsp_sched_t *out) {
 
 const gsp_method_t gsp__method_allgather_flood = {
     "flood", GSP_COLL_ALLGATHER, "packets = inf, any connected graph (symmetric form on Cayley graphs)",
-    "packet-gossip paper, Theorem 5", applies, rounds, build, false, NULL, false, NULL};
+    "packet-gossip paper, Theorem 5", applies, rounds, build, false, NULL, false, NULL, .needs = {.packets = GSP_NEED_PACKETS_INF, .ports = GSP_NEED_PORTS_ALL, .full_duplex = true,
+                                  .packets_why = "a node forwards everything it learned"}};

@@ -15,24 +15,7 @@
 
 #include "algo_int.h"
 
-#define GREEDY_MAX 4096
 #define CANDIDATES 64 /* packets examined per in-arc and round */
-
-static bool applies(const gsp_plan_in_t *in, char *why, size_t n) {
-    if (gsp__packets(in) == GSP_PACKETS_INF) {
-        snprintf(why, n, "for packets = inf use flood");
-        return false;
-    }
-    if (in->model.one_port || in->model.half_duplex) {
-        snprintf(why, n, "needs all ports and full duplex");
-        return false;
-    }
-    if (in->topo->n > GREEDY_MAX) {
-        snprintf(why, n, "explicit rounds limited to %d nodes", GREEDY_MAX);
-        return false;
-    }
-    return true;
-}
 
 static int64_t rounds(const gsp_plan_in_t *in) { return -1; }
 
@@ -161,5 +144,6 @@ static gsp_err_t build(const gsp_plan_in_t *in, gsp_sched_t *out) {
 }
 
 const gsp_method_t gsp__method_allgather_greedy = {
-    "greedy", GSP_COLL_ALLGATHER, "finite packets, any connected graph with N <= 4096", "baseline", applies,
-    rounds, build, false, NULL, false, NULL};
+    "greedy", GSP_COLL_ALLGATHER, "finite packets, any connected graph with N <= 4096", "baseline", NULL,
+    rounds, build, false, NULL, false, NULL, .needs = {.packets = GSP_NEED_PACKETS_FINITE, .ports = GSP_NEED_PORTS_ALL, .full_duplex = true,
+              .packets_why = "for packets = inf use flood", .max_nodes = 4096, .size_why = "explicit rounds"}};

@@ -17,8 +17,8 @@ static bool applies(const gsp_plan_in_t *in, char *why, size_t n) {
         snprintf(why, n, "already a Cayley graph by its spec");
         return false;
     }
-    if (t->directed || t->dmin != t->dmax || t->n < 3 || t->n > GSP_CAYLEY_MATCH_MAX) {
-        snprintf(why, n, "an undirected regular graph of 3 to %d nodes given without its group (a file)", GSP_CAYLEY_MATCH_MAX);
+    if (t->dmin != t->dmax) {
+        snprintf(why, n, "needs a regular graph (a Cayley graph is regular)");
         return false;
     }
     return true;
@@ -108,4 +108,5 @@ const gsp_method_t gsp__method_allgather_isomorphic = {
     NULL,
     false,
     NULL,
+    .needs = {.undirected = true, .min_nodes = 3, .max_nodes = GSP_CAYLEY_MATCH_MAX, .size_why = "the search for a group"},
 };

@@ -17,20 +17,11 @@
 
 #include "algo_int.h"
 
-#define MATCHING_MAX 2048
 #define CANDIDATES 64
 
 static bool applies(const gsp_plan_in_t *in, char *why, size_t n) {
-    if (!in->model.one_port && !in->model.half_duplex) {
-        snprintf(why, n, "for all ports and full duplex use rotation, balanced-search, greedy or flood");
-        return false;
-    }
     if (in->model.half_duplex && in->topo->directed) {
         snprintf(why, n, "half duplex is a property of edges: needs an undirected graph");
-        return false;
-    }
-    if (in->topo->n > MATCHING_MAX) {
-        snprintf(why, n, "explicit rounds limited to %d nodes", MATCHING_MAX);
         return false;
     }
     return true;
@@ -183,4 +174,6 @@ done:
 
 const gsp_method_t gsp__method_allgather_matching = {
     "matching", GSP_COLL_ALLGATHER, "one port and/or half duplex, any p, any connected graph with N <= 2048",
-    "baseline: a greedy matching per round (dimension exchange on hypercubes)", applies, rounds, build, false, NULL, false, NULL};
+    "baseline: a greedy matching per round (dimension exchange on hypercubes)", applies, rounds, build, false, NULL, false, NULL, .needs = {.ports = GSP_NEED_PORTS_RESTRICTED,
+                                                                   .ports_why = "for all ports and full duplex use rotation, balanced-search, greedy or flood",
+                                                                   .max_nodes = 2048, .size_why = "explicit rounds"}};

@@ -17,22 +17,6 @@
 #define RING_MAX 2048
 #define STEP_BUDGET 2000000
 
-static bool applies(const gsp_plan_in_t *in, char *why, size_t n) {
-    if (gsp__packets(in) == GSP_PACKETS_INF) {
-        snprintf(why, n, "needs finite packets (with p = inf use matching)");
-        return false;
-    }
-    if (!in->model.one_port && !in->model.half_duplex) {
-        snprintf(why, n, "for all ports and full duplex use rotation, balanced-search or greedy");
-        return false;
-    }
-    if (in->topo->n > RING_MAX || in->topo->n < 3) {
-        snprintf(why, n, "a cycle of 3 to %d nodes", RING_MAX);
-        return false;
-    }
-    return true;
-}
-
 static int64_t rounds(const gsp_plan_in_t *in) { return -1; }
 
 /* A hypercube given by its spec: Z_2^k with the unit vectors as generators. */
@@ -177,4 +161,7 @@ done:
 
 const gsp_method_t gsp__method_allgather_ring = {
     "ring", GSP_COLL_ALLGATHER, "one port or half duplex, finite p, graphs with a Hamiltonian cycle (N <= 2048)",
-    "baseline: N - 1 rounds with p = 1, the one-port bound", applies, rounds, build, false, NULL, false, NULL};
+    "baseline: N - 1 rounds with p = 1, the one-port bound", NULL, rounds, build, false, NULL, false, NULL, .needs = {.packets = GSP_NEED_PACKETS_FINITE, .ports = GSP_NEED_PORTS_RESTRICTED,
+              .packets_why = "with p = inf use matching",
+              .ports_why = "with all ports and full duplex use rotation, balanced-search or greedy",
+              .min_nodes = 3, .max_nodes = RING_MAX, .size_why = "a cycle, explicit rounds"}};

@@ -18,17 +18,8 @@
 #include "algo_int.h"
 
 static bool applies(const gsp_plan_in_t *in, char *why, size_t n) {
-    const gsp_topo_t *t = in->topo;
-    if (!t->group) {
-        snprintf(why, n, "not a Cayley graph");
-        return false;
-    }
-    if (gsp__packets(in) == GSP_PACKETS_INF || in->model.one_port || in->model.half_duplex) {
-        snprintf(why, n, "needs finite packets, all ports, full duplex");
-        return false;
-    }
     gsp_rotation_t r;
-    if (gsp_rotation_find(t, 0, &r)) {
+    if (gsp_rotation_find(in->topo, 0, &r)) {
         snprintf(why, n, "%s", gsp_errmsg());
         return false;
     }
@@ -233,4 +224,4 @@ done:
 
 const gsp_method_t gsp__method_allgather_rotation = {
     "rotation", GSP_COLL_ALLGATHER, "Cayley graphs with a complete rotation (tori TM(p)^k, hypercubes, star graphs, ...)",
-    "packet-gossip paper, Lemma 14 and Lemma 17", applies, rounds, build, false, NULL, false, NULL};
+    "packet-gossip paper, Lemma 14 and Lemma 17", applies, rounds, build, false, NULL, false, NULL, .needs = {.cayley = true, .packets = GSP_NEED_PACKETS_FINITE, .ports = GSP_NEED_PORTS_ALL, .full_duplex = true}};

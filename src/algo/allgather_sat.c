@@ -49,4 +49,5 @@ static gsp_err_t build(const gsp_plan_in_t *in, gsp_sched_t *out) {
 
 const gsp_method_t gsp__method_allgather_sat = {
     "sat", GSP_COLL_ALLGATHER, "any model; up to 64 nodes, or Cayley graphs (symmetric schedules); on request only",
-    "exact: a SAT solver (CaDiCaL) from the lower bound up", applies, rounds, build, false, NULL, true, NULL};
+    "exact: a SAT solver (CaDiCaL) from the lower bound up", applies, rounds, build, false, NULL, true, NULL,
+    .needs = {0} /* any model; its size limit depends on the group: applies() */};

@@ -38,10 +38,6 @@ static int64_t degree_of(const gsp_plan_in_t *in) {
 
 static bool applies(const gsp_plan_in_t *in, char *why, size_t n) {
     double a, b;
-    if (in->model.one_port || in->model.half_duplex) {
-        snprintf(why, n, "needs all ports and full duplex");
-        return false;
-    }
     if (interval(in->topo, &a, &b)) {
         snprintf(why, n, "%s", gsp_errmsg());
         return false;
@@ -82,4 +78,4 @@ done:
 
 const gsp_method_t gsp__method_allreduce_approx = {
     "approx", GSP_COLL_ALLREDUCE, "regular undirected graphs: estimate of the sum after m < D rounds (--degree m)",
-    "global-sum paper, Theorem 5 (Chebyshev polynomial)", applies, rounds, build, true, variance_bound, false, NULL};
+    "global-sum paper, Theorem 5 (Chebyshev polynomial)", applies, rounds, build, true, variance_bound, false, NULL, .needs = {.undirected = true, .ports = GSP_NEED_PORTS_ALL, .full_duplex = true}};

@@ -12,7 +12,7 @@
 
 #include "algo_int.h"
 
-static bool applies(const gsp_plan_in_t *in, char *why, size_t n) { return gsp__reversal_applies(in, why, n); }
+static bool applies(const gsp_plan_in_t *in, char *why, size_t n) { return gsp__some_method_applies(in, GSP_COLL_ALLGATHER, why, n); }
 
 static int64_t rounds(const gsp_plan_in_t *in) {
     (void)in;
@@ -33,4 +33,4 @@ static gsp_err_t build(const gsp_plan_in_t *in, gsp_sched_t *out) { return gsp__
 const gsp_method_t gsp__method_allreduce_blocks = {
     "rs-ag", GSP_COLL_ALLREDUCE, "undirected graphs: reduce-scatter (the best allgather reversed), then that allgather; N blocks",
     "packet-gossip paper's schedules, reversed then forward", applies, rounds, build, false, NULL, false,
-    least_rounds};
+    least_rounds, .needs = GSP__REVERSAL_NEEDS};

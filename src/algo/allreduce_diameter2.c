@@ -14,19 +14,10 @@
 
 #include "algo_int.h"
 
-#define D2_MAX 4096
 
 static bool applies(const gsp_plan_in_t *in, char *why, size_t n) {
     if (in->dist->diameter != 2) {
         snprintf(why, n, "diameter is %lld, not 2", (long long)in->dist->diameter);
-        return false;
-    }
-    if (in->model.one_port || in->model.half_duplex) {
-        snprintf(why, n, "needs all ports and full duplex: every node sends to all its neighbours each round");
-        return false;
-    }
-    if (in->topo->n > D2_MAX) {
-        snprintf(why, n, "limited to %d nodes", D2_MAX);
         return false;
     }
     return true;
@@ -127,4 +118,5 @@ done:
 const gsp_method_t gsp__method_allreduce_diameter2 = {
     "diameter2", GSP_COLL_ALLREDUCE, "any graph of diameter 2 (2 rounds)", "global-sum paper, Theorem 6 and Corollary 7",
     applies, rounds, build, false, NULL, false,
-    rounds /* cheap: its promise */};
+    rounds /* cheap: its promise */, .needs = {.ports = GSP_NEED_PORTS_ALL, .full_duplex = true,
+                                             .ports_why = "every node sends to all its neighbours each round", .max_nodes = 4096}};

@@ -11,17 +11,11 @@
  * partial sum; after round k - 1 a final sum gives the total. */
 #include "algo_int.h"
 
-#define DOUBLING_MAX 2048 /* the verifier's exact linear forms */
-
 static bool applies(const gsp_plan_in_t *in, char *why, size_t n) {
     const gsp_topo_t *t = in->topo;
     int64_t N = t->n;
-    if (in->model.half_duplex) {
-        snprintf(why, n, "partners exchange both ways in the same round: needs full duplex");
-        return false;
-    }
-    if (N < 2 || (N & (N - 1)) || N > DOUBLING_MAX) {
-        snprintf(why, n, "needs N = 2^k nodes, 2 <= N <= %d", DOUBLING_MAX);
+    if (N & (N - 1)) {
+        snprintf(why, n, "needs N = 2^k nodes");
         return false;
     }
     for (int64_t x = 0; x < N; x++)
@@ -79,4 +73,5 @@ static gsp_err_t build(const gsp_plan_in_t *in, gsp_sched_t *out) {
 const gsp_method_t gsp__method_allreduce_doubling = {
     "doubling", GSP_COLL_ALLREDUCE, "hypercubes and K_{2^k}, full duplex (any ports): log2 N rounds",
     "baseline: recursive doubling, the one-port bound", applies, rounds, build, false, NULL, false,
-    rounds /* cheap: its promise */};
+    rounds /* cheap: its promise */, .needs = {.full_duplex = true, .ports_why = "partners exchange both ways in the same round", .min_nodes = 2,
+                                             .max_nodes = 2048, .size_why = "the verifier's exact linear forms"}};

@@ -16,14 +16,6 @@
 #define LINEAR_MAX 32
 #define LINEAR_STARTS 24
 
-static bool applies(const gsp_plan_in_t *in, char *why, size_t n) {
-    if (in->topo->directed || in->topo->n > LINEAR_MAX || in->model.one_port || in->model.half_duplex) {
-        snprintf(why, n, "needs an undirected graph with N <= %d, all ports, full duplex", LINEAR_MAX);
-        return false;
-    }
-    return true;
-}
-
 static int64_t rounds(const gsp_plan_in_t *in) { return in->dist->diameter; }
 
 static gsp_err_t build(const gsp_plan_in_t *in, gsp_sched_t *out) {
@@ -33,7 +25,7 @@ static gsp_err_t build(const gsp_plan_in_t *in, gsp_sched_t *out) {
     double *diag = NULL, *arcw = NULL;
     gsp_problemb_t pb;
     if (D == 0) return gsp_error(GSP_ERR_NOTAPPLIC, "linear: a single node");
-    if ((err = gsp_problemb_search_progress(t, D, LINEAR_STARTS, in->seed, in->progress, in->progress_ctx, &pb))) return err;
+    if ((err = gsp_problemb_search(t, D, LINEAR_STARTS, in->seed, in->progress, in->progress_ctx, &pb))) return err;
     if (!pb.found) {
         err = gsp_error(GSP_ERR_NOTAPPLIC, "linear: no %lld-round linear protocol found on %s (%lld starts, best residual %.3g)",
                         (long long)D, t->spec, (long long)pb.starts, pb.residual);
@@ -61,5 +53,5 @@ done:
 
 const gsp_method_t gsp__method_allreduce_linear = {
     "linear", GSP_COLL_ALLREDUCE, "undirected graphs with N <= 32: a D-round linear protocol found numerically (Problem B)",
-    "global-sum paper, Problem B/C (Levenberg-Marquardt search)", applies, rounds, build, false, NULL, false,
-    rounds /* cheap: its promise */};
+    "global-sum paper, Problem B/C (Levenberg-Marquardt search)", NULL, rounds, build, false, NULL, false,
+    rounds /* cheap: its promise */, .needs = {.undirected = true, .ports = GSP_NEED_PORTS_ALL, .full_duplex = true, .max_nodes = LINEAR_MAX}};

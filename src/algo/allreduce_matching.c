@@ -13,23 +13,6 @@
 
 #include "algo_int.h"
 
-#define MATCHING_MAX 2048 /* the verifier's exact linear forms */
-
-static bool applies(const gsp_plan_in_t *in, char *why, size_t n) {
-    if (!in->model.one_port) {
-        snprintf(why, n, "for all ports use tree (2 ecc rounds) or the spectral methods");
-        return false;
-    }
-    if (in->topo->directed) {
-        snprintf(why, n, "needs an undirected graph: the reduction runs the tree's arcs backwards");
-        return false;
-    }
-    if (in->topo->n > MATCHING_MAX) {
-        snprintf(why, n, "limited to %d nodes (exact verification)", MATCHING_MAX);
-        return false;
-    }
-    return true;
-}
 
 static int64_t rounds(const gsp_plan_in_t *in) { return -1; }
 
@@ -98,5 +81,6 @@ done:
 
 const gsp_method_t gsp__method_allreduce_matching = {
     "matching-tree", GSP_COLL_ALLREDUCE, "one port, undirected graphs with N <= 2048: the one-port broadcast tree reversed, then forward",
-    "baseline (2R rounds, R the one-port broadcast's)", applies, rounds, build, false, NULL, false,
-    least_rounds};
+    "baseline (2R rounds, R the one-port broadcast's)", NULL, rounds, build, false, NULL, false,
+    least_rounds, .needs = {.ports = GSP_NEED_PORTS_ONE, .ports_why = "for all ports use tree (2 ecc rounds) or the spectral methods", .undirected = true,
+                .graph_why = "the reduction runs the tree's arcs backwards", .max_nodes = 2048, .size_why = "exact verification"}};

@@ -20,10 +20,6 @@ static bool applies(const gsp_plan_in_t *in, char *why, size_t n) {
         snprintf(why, n, "not a product(A,B) spec");
         return false;
     }
-    if (in->topo->directed || in->model.one_port || in->model.half_duplex) {
-        snprintf(why, n, "needs an undirected product, all ports and full duplex");
-        return false;
-    }
     return true;
 }
 
@@ -145,4 +141,4 @@ done:
 
 const gsp_method_t gsp__method_allreduce_product = {
     "product", GSP_COLL_ALLREDUCE, "product(A,B) of undirected graphs: best of A, then best of B",
-    "global-sum paper, Theorem 3", applies, rounds, build, false, NULL, false, NULL};
+    "global-sum paper, Theorem 3", applies, rounds, build, false, NULL, false, NULL, .needs = {.undirected = true, .ports = GSP_NEED_PORTS_ALL, .full_duplex = true}};

@@ -67,10 +67,6 @@ static bool applies(const gsp_plan_in_t *in, char *why, size_t n) {
     gsp__poly_step_t *steps;
     int64_t m = 0;
     double scale = 1;
-    if (in->model.one_port || in->model.half_duplex) {
-        snprintf(why, n, "needs all ports and full duplex: every node sends to all its neighbours each round");
-        return false;
-    }
     if (plan_steps(in->topo, &steps, &m, &scale)) {
         snprintf(why, n, "%s", gsp_errmsg());
         return false;
@@ -113,4 +109,4 @@ fail:
 
 const gsp_method_t gsp__method_allreduce_spectral = {
     "spectral", GSP_COLL_ALLREDUCE, "undirected graphs whose spectrum is known (m+1 distinct eigenvalues: m rounds)",
-    "global-sum paper, Theorem 1 (Laplacian form for non-regular graphs)", applies, rounds, build, false, NULL, false, NULL};
+    "global-sum paper, Theorem 1 (Laplacian form for non-regular graphs)", applies, rounds, build, false, NULL, false, NULL, .needs = {.undirected = true, .ports = GSP_NEED_PORTS_ALL, .full_duplex = true, .ports_why = "every node sends to all its neighbours each round"}};

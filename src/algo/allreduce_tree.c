@@ -15,18 +15,6 @@
 
 #define CENTRE_MAX 4096 /* look for a centre by all-pairs BFS up to this size */
 
-static bool applies(const gsp_plan_in_t *in, char *why, size_t n) {
-    if (in->model.one_port) {
-        snprintf(why, n, "one port: a node would receive from several children at once");
-        return false;
-    }
-    if (in->topo->directed) {
-        snprintf(why, n, "needs an undirected graph: the reduce runs the tree's arcs backwards");
-        return false;
-    }
-    return true;
-}
-
 static int64_t pick_root(const gsp_plan_in_t *in) {
     const gsp_topo_t *t = in->topo;
     if (in->root >= 0) return in->root;
@@ -133,4 +121,5 @@ done:
 
 const gsp_method_t gsp__method_allreduce_tree = {
     "tree", GSP_COLL_ALLREDUCE, "any connected graph, all ports", "global-sum paper, upper bound 2D (baseline)",
-    applies, rounds, build, false, NULL, false, NULL};
+    NULL, rounds, build, false, NULL, false, NULL, .needs = {.ports = GSP_NEED_PORTS_ALL, .ports_why = "a node would receive from several children at once", .undirected = true,
+                                    .graph_why = "the reduce runs the tree's arcs backwards"}};

@@ -11,10 +11,6 @@
 static int64_t root_of(const gsp_plan_in_t *in) { return in->root >= 0 ? in->root : 0; }
 
 static bool applies(const gsp_plan_in_t *in, char *why, size_t n) {
-    if (in->model.one_port) {
-        snprintf(why, n, "one port: a BFS tree sends on all of a node's tree arcs in one round (use matching-tree)");
-        return false;
-    }
     if (root_of(in) >= in->topo->n) {
         snprintf(why, n, "root %lld is not a node", (long long)root_of(in));
         return false;
@@ -54,4 +50,5 @@ done:
 }
 
 const gsp_method_t gsp__method_broadcast_bfs = {
-    "bfs-tree", GSP_COLL_BROADCAST, "any connected graph, all ports", "baseline", applies, rounds, build, false, NULL, false, NULL};
+    "bfs-tree", GSP_COLL_BROADCAST, "any connected graph, all ports", "baseline", applies, rounds, build, false, NULL, false, NULL, .needs = {.ports = GSP_NEED_PORTS_ALL,
+                           .ports_why = "a BFS tree sends on all of a node's tree arcs in one round (use matching-tree)"}};

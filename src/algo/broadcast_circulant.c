@@ -35,10 +35,6 @@ static bool applies(const gsp_plan_in_t *in, char *why, size_t n) {
         snprintf(why, n, "needs an optimal circulant G(N; s, s+1) (optcirc:N)");
         return false;
     }
-    if (in->model.one_port) {
-        snprintf(why, n, "one port: the root sends in four directions at once");
-        return false;
-    }
     return true;
 }
 
@@ -105,4 +101,4 @@ fail:
 
 const gsp_method_t gsp__method_broadcast_circulant = {
     "circulant-tree", GSP_COLL_BROADCAST, "optimal circulants G(N; s, s+1): D* rounds, no duplicate copies",
-    "circulant paper, Programs 1-2 and Prop. 7", applies, rounds, build, false, NULL, false, NULL};
+    "circulant paper, Programs 1-2 and Prop. 7", applies, rounds, build, false, NULL, false, NULL, .needs = {.ports = GSP_NEED_PORTS_ALL, .ports_why = "the root sends in four directions at once"}};

@@ -176,21 +176,8 @@ done:
 
 /* ---- the method ---- */
 
-#define MATCHING_MAX (1 << 16)
 
 static int64_t root_of(const gsp_plan_in_t *in) { return in->root >= 0 ? in->root : 0; }
-
-static bool applies(const gsp_plan_in_t *in, char *why, size_t n) {
-    if (!in->model.one_port) {
-        snprintf(why, n, "for all ports bfs-tree is optimal (ecc rounds)");
-        return false;
-    }
-    if (in->topo->n > MATCHING_MAX) {
-        snprintf(why, n, "explicit rounds limited to %d nodes", MATCHING_MAX);
-        return false;
-    }
-    return true;
-}
 
 static int64_t rounds(const gsp_plan_in_t *in) { return -1; }
 
@@ -215,4 +202,5 @@ done:
 
 const gsp_method_t gsp__method_broadcast_matching = {
     "matching-tree", GSP_COLL_BROADCAST, "one port (the telephone model), any connected graph with N <= 65536",
-    "baseline: a maximum matching per round (binomial tree on hypercubes)", applies, rounds, build, false, NULL, false, NULL};
+    "baseline: a maximum matching per round (binomial tree on hypercubes)", NULL, rounds, build, false, NULL, false, NULL, .needs = {.ports = GSP_NEED_PORTS_ONE, .ports_why = "for all ports bfs-tree is optimal (ecc rounds)",
+                                                                     .max_nodes = 1 << 16, .size_why = "explicit rounds"}};

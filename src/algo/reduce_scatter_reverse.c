@@ -13,7 +13,7 @@
 
 #include "algo_int.h"
 
-static bool applies(const gsp_plan_in_t *in, char *why, size_t n) { return gsp__reversal_applies(in, why, n); }
+static bool applies(const gsp_plan_in_t *in, char *why, size_t n) { return gsp__some_method_applies(in, GSP_COLL_ALLGATHER, why, n); }
 
 static int64_t rounds(const gsp_plan_in_t *in) {
     (void)in;
@@ -32,4 +32,4 @@ static gsp_err_t build(const gsp_plan_in_t *in, gsp_sched_t *out) { return gsp__
 const gsp_method_t gsp__method_reduce_scatter_reverse = {
     "reverse", GSP_COLL_REDUCE_SCATTER, "undirected graphs: the best allgather reversed in time and direction",
     "packet-gossip paper's schedules, reversed (balanced trees into every owner)", applies, rounds, build, false, NULL, false,
-    least_rounds};
+    least_rounds, .needs = GSP__REVERSAL_NEEDS};

@@ -67,6 +67,72 @@ const gsp_method_t *gsp_method_find(const char *name, gsp_collective_t c) {
     return NULL;
 }
 
+/* Does model m meet nd's packets, ports and duplex needs? If not, why [out] says "needs X, Y
+ * and Z: reason" for those it misses, with the method's reason for each kind it misses. */
+static bool model_met(const gsp_method_needs_t *nd, const gsp_model_t *m, char *why, size_t whylen) {
+    bool inf = m->packets == GSP_PACKETS_INF;
+    bool packets = (nd->packets == GSP_NEED_PACKETS_FINITE && inf) || (nd->packets == GSP_NEED_PACKETS_INF && !inf);
+    const char *part[3];
+    int k = 0;
+    if (packets) part[k++] = nd->packets == GSP_NEED_PACKETS_FINITE ? "finite packets" : "packets = inf";
+    if (nd->ports == GSP_NEED_PORTS_ALL && m->one_port) part[k++] = "all ports";
+    if (nd->ports == GSP_NEED_PORTS_ONE && !m->one_port) part[k++] = "one port";
+    if (nd->ports == GSP_NEED_PORTS_RESTRICTED && !m->one_port && !m->half_duplex) part[k++] = "one port or half duplex (or both)";
+    if (nd->full_duplex && m->half_duplex) part[k++] = "full duplex";
+    if (k == 0) return true;
+    bool ports = k > (packets ? 1 : 0);
+    size_t l = (size_t)snprintf(why, whylen, "needs");
+    for (int i = 0; i < k && l < whylen; i++)
+        l += (size_t)snprintf(why + l, whylen - l, "%s%s", i == 0 ? " " : i == k - 1 ? " and " : ", ", part[i]);
+    const char *note[2] = {packets ? nd->packets_why : NULL, ports ? nd->ports_why : NULL};
+    for (int i = 0; i < 2 && l < whylen; i++)
+        if (note[i]) l += (size_t)snprintf(why + l, whylen - l, "%s%s", i == 1 && note[0] ? "; " : ": ", note[i]);
+    return false;
+}
+
+/* The needs every method states as data (gsp_method_needs_t), checked here once: the group
+ * first (what the method is built on), then the model, the direction of the arcs and the size. */
+static bool needs_met(const gsp_method_needs_t *nd, const gsp_plan_in_t *in, char *why, size_t whylen) {
+    const gsp_topo_t *t = in->topo;
+    gsp_model_t m = gsp_model_resolve(in->model);
+    if (nd->cayley && !t->group) {
+        snprintf(why, whylen, "needs a Cayley graph given by its spec (a file has no group)");
+        return false;
+    }
+    if (!model_met(nd, &m, why, whylen)) return false;
+    if (nd->undirected && t->directed) {
+        snprintf(why, whylen, "needs an undirected graph%s%s", nd->graph_why ? ": " : "", nd->graph_why ? nd->graph_why : "");
+        return false;
+    }
+    if ((nd->max_nodes && t->n > nd->max_nodes) || (nd->min_nodes && t->n < nd->min_nodes)) {
+        const char *w = nd->size_why;
+        if (nd->min_nodes && nd->max_nodes)
+            snprintf(why, whylen, "needs %lld to %lld nodes%s%s%s", (long long)nd->min_nodes, (long long)nd->max_nodes, w ? " (" : "",
+                     w ? w : "", w ? ")" : "");
+        else if (nd->max_nodes)
+            snprintf(why, whylen, "limited to %lld nodes%s%s%s", (long long)nd->max_nodes, w ? " (" : "", w ? w : "", w ? ")" : "");
+        else
+            snprintf(why, whylen, "needs at least %lld nodes%s%s%s", (long long)nd->min_nodes, w ? " (" : "", w ? w : "", w ? ")" : "");
+        return false;
+    }
+    return true;
+}
+
+bool gsp_method_applies(const gsp_method_t *m, const gsp_plan_in_t *in, char *why, size_t whylen) {
+    char none[1];
+    if (!why || !whylen) {
+        why = none;
+        whylen = sizeof none;
+    }
+    why[0] = '\0';
+    if (!m || !in || !in->topo) {
+        snprintf(why, whylen, "no method or no topology");
+        return false;
+    }
+    if (!needs_met(&m->needs, in, why, whylen)) return false;
+    return !m->applies || m->applies(in, why, whylen);
+}
+
 void gsp_plan_destroy(gsp_plan_t *plan) {
     if (!plan) return;
     gsp_sched_destroy(&plan->sched);
@@ -92,7 +158,7 @@ static void append(char *buf, size_t size, const char *fmt, ...) {
 static gsp_err_t run_one(const gsp_plan_in_t *in, const gsp_method_t *m, gsp_plan_t *plan) {
     gsp_err_t err;
     char why[256] = "";
-    if (!m->applies(in, why, sizeof why))
+    if (!gsp_method_applies(m, in, why, sizeof why))
         return gsp_error(GSP_ERR_NOTAPPLIC, "method %s does not apply to %s: %s", m->name, in->topo->spec,
                          gsp__unprefixed(gsp__unprefixed(why, m->name), in->topo->spec));
     if ((err = m->build(in, &plan->sched))) return err;
@@ -171,7 +237,7 @@ gsp_err_t gsp_plan(const gsp_plan_in_t *in, gsp_collective_t c, const char *meth
                          (long long)plan->sched.nrounds);
                 continue;
             }
-            if (!m->applies(in, tr->why, sizeof tr->why)) {
+            if (!gsp_method_applies(m, in, tr->why, sizeof tr->why)) {
                 tr->kind = GSP_TRIED_NOT_APPLICABLE;
                 const char *w = gsp__unprefixed(tr->why, m->name);
                 memmove(tr->why, w, strlen(w) + 1);
@@ -316,22 +382,11 @@ gsp_err_t gsp__sched_rename(gsp_sched_t *s, const char *method, const char *from
 bool gsp__some_method_applies(const gsp_plan_in_t *in, gsp_collective_t c, char *why, size_t whylen) {
     char w[256] = "";
     for (size_t i = 0; i < sizeof registry / sizeof registry[0]; i++)
-        if (registry[i]->coll == c && !registry[i]->approximate && registry[i]->applies(in, w, sizeof w)) return true;
+        if (registry[i]->coll == c && !registry[i]->approximate && gsp_method_applies(registry[i], in, w, sizeof w)) return true;
     snprintf(why, whylen, "no %s method applies under this model (the last one: %s)", gsp_collective_name(c), w);
     return false;
 }
 
-bool gsp__reversal_applies(const gsp_plan_in_t *in, char *why, size_t whylen) {
-    if (in->topo->directed) {
-        snprintf(why, whylen, "needs an undirected graph (partial sums travel the allgather's arcs backwards)");
-        return false;
-    }
-    if (in->topo->n > GSP_VERIFY_REDUCE_MAX) {
-        snprintf(why, whylen, "limited to %d nodes (the exact reduce check)", GSP_VERIFY_REDUCE_MAX);
-        return false;
-    }
-    return gsp__some_method_applies(in, GSP_COLL_ALLGATHER, why, whylen);
-}
 
 gsp_err_t gsp__build_from_allgather(const gsp_plan_in_t *in, gsp_err_t (*transform)(const gsp_sched_t *, const gsp_topo_t *, gsp_sched_t *),
                                     const char *name, gsp_sched_t *out) {

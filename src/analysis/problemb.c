@@ -92,12 +92,8 @@ void gsp_problemb_destroy(gsp_problemb_t *r) {
     memset(r, 0, sizeof *r);
 }
 
-gsp_err_t gsp_problemb_search(const gsp_topo_t *t, int64_t m, int64_t starts, uint64_t seed, gsp_problemb_t *res) {
-    return gsp_problemb_search_progress(t, m, starts, seed, NULL, NULL, res);
-}
-
-gsp_err_t gsp_problemb_search_progress(const gsp_topo_t *t, int64_t m, int64_t starts, uint64_t seed, gsp_progress_fn progress,
-                                       void *pctx, gsp_problemb_t *res) {
+gsp_err_t gsp_problemb_search(const gsp_topo_t *t, int64_t m, int64_t starts, uint64_t seed, gsp_progress_fn progress, void *pctx,
+                              gsp_problemb_t *res) {
     gsp_err_t err = GSP_OK;
     ctx_t c;
     memset(&c, 0, sizeof c);

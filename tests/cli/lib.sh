@@ -44,6 +44,12 @@ grepcheck() {
     grep -qE -- "$1" "$tmp/out" || fail "stdout does not match '$1': $(head -c 400 "$tmp/out")"
 }
 
+# errline REGEX : the last stderr (one error line, checked by expect) must match.
+errline() {
+    checks=$((checks + 1))
+    grep -qE -- "$1" "$tmp/err" || fail "stderr does not match '$1': $(cat "$tmp/err")"
+}
+
 finish() {
     echo "$((checks - failures)) passed, $failures failed"
     [ "$failures" = 0 ]

@@ -1,16 +1,12 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-3.0-or-later
-# test_info.sh — `gossip info`, --help, --version and the exit codes of the contract.
+# test_info.sh — `gossip info`: invariants, JSON keys, --help, large graphs, and every reader's
+# refusal of bad or hostile input (one line, exit 2).
 GOSSIP=$1
 DATA=$2
 . "$(dirname "$0")/lib.sh"
 
-expect 0 --version && grepcheck '^gossip [0-9]+\.[0-9]+\.[0-9]+$' && grepcheck '^License GPL-3\.0-or-later: GNU GPL version 3 or later'
-expect 0 --help && grepcheck 'info'
-expect 0 help info && grepcheck '^usage: gossip info'
 expect 0 info --help && grepcheck '^usage: gossip info'
-expect 2
-expect 2 frobnicate
 expect 2 info
 expect 2 info torus:3x3 --bogus
 
@@ -49,49 +45,12 @@ done
 expect 2 info star:13 && true
 grep -q 'too large\|limit' "$tmp/err" || fail "star:13 error does not say it is too large"
 
-# Routing in optimal circulants.
-expect 0 route optcirc:35 0 17 --json
-jqcheck '.address == [3,1] and .distance == 4 and .hops == 4 and .delivered and .path[0] == 0 and .path[-1] == 17'
-expect 0 route optcirc:35 0 17 --fail-node 5 --fail-link 0-4 --json
-jqcheck '.delivered and (.path | index(5)) == null and .path[1] != 4'
-expect 1 route optcirc:13 0 6 --fail-node 2 --fail-node 3 --fail-node 10 --fail-node 11
-grepcheck 'unreachable'
-expect 2 route torus:4x4 0 3
-expect 2 route optcirc:35 0 35
-expect 2 route optcirc:35 0 17 --fail-link 0-1
-expect 2 route optcirc:35 0 17 --fail-link x
-expect 2 route optcirc:35 0
 
-# The revolving hierarchy.
-expect 0 revolve 7 --json --steps 2
-jqcheck '.N == 7 and .n == 3 and .labels == [0,6,3,5,1,2,4] and .cds == [-2,-1,1,3] and (.messages | length) == 2 and .messages[0] == [[0,6],[1,2],[3,6],[4,2]]'
-jqcheck '(.sent | unique) == [4] and (.received | unique) == [4]'
-expect 0 revolve 31 && grepcheck 'CDS +-8 -4 -2 -1 1 3 7 15 \(8 elements\)'
-expect 0 revolve 16 --variant snext --json --steps 1
-jqcheck '.labels == [4,3,8,2,11,7,14,1,5,10,9,6,12,13,15,0] and .cds == [-6,-4,-3,-1,1,3,5] and .messages[0] == [[4,3],[5,10],[8,2],[9,6],[11,7],[12,13],[14,1],[15,0]]'
-expect 0 revolve 16 --variant snext2 --json
-jqcheck '.labels == [0,15,7,14,3,6,10,13,1,2,4,5,8,9,11,12] and (.cds | length) == 4 and (.sent | unique) == [8]'
-expect 0 revolve 16 --variant bcnext --json --steps 1
-jqcheck '.messages[0] == [[4,3],[5,11],[6,14],[7,0],[10,2],[12,9],[13,8],[15,1]]'
-expect 0 revolve 63 --simulate 500 && grepcheck 'all equal the true maximum' && grepcheck '32.00 per result'
-expect 0 revolve 64 --variant bcnext --simulate 500 && grepcheck 'one per step from step 5 on'
-expect 0 revolve 100 --arity 3 && grepcheck 'at most 1 per real process \(limit 2\)'
-expect 0 revolve 10 --arity 2 --json
-jqcheck '.positions == 15 and .virtual == 5 and .max_hosted <= 1 and (.sent | length) == 10'
-expect 2 revolve 10 --arity 1
-expect 0 revolve 64 --variant bcnext --simulate 300 --async 5 && grepcheck 'all equal the true maximum' && grepcheck 'asynchronous +delays 1..5'
-expect 2 revolve 63 --simulate 0
-expect 2 revolve 15 --variant snext
-expect 2 revolve 10
-expect 2 revolve 7 --variant snext2x
-expect 2 revolve
-expect 2 revolve 2
 # Sizes that overflow 64 bits are said in floating point, never as a negative count.
 for spec in complete:3037000501 star:20 hypercube:62; do
     expect 2 info "$spec" && { grep -q -- ' -[0-9]' "$tmp/err" && fail "info $spec: a negative count in: $(cat "$tmp/err")"; checks=$((checks + 1)); }
 done
 # A missing option value is said, in one line.
-expect 2 revolve 7 --steps && grep -q 'needs a value' "$tmp/err" || fail "revolve --steps without a value"
 expect 2 verify x.json --seed && grep -q 'needs a value' "$tmp/err" || fail "verify --seed without a value"
 expect 2 plan allgather torus:3x3 --seed 99999999999999999999 && grep -q 'too large' "$tmp/err" || fail "--seed overflow not said"
 # Hostile input (issue 15): every reader refuses cleanly, with one line, before allocating.
@@ -132,10 +91,7 @@ head -c 2000000 /dev/zero | tr '\0' ' ' >"$tmp/huge.json"
 GOSSIP_MEMORY_LIMIT=16M expect 2 verify "$tmp/huge.json" && grep -q "above the memory limit" "$tmp/err" || fail "huge schedule file read"
 expect 0 plan allgather torus:3x3 -o "$tmp/e33.json"
 expect 2 export "$tmp/e33.json" --format msccl-xml --min-bytes 99999999999999999999 && grep -q "too large" "$tmp/err" || fail "--min-bytes overflow"
-# Nothing printed is false: a route's distance on a non-optimal circulant (0 to 50 in
-# G(100; 1, 2) is 25 jumps of 2), a disconnected graph's average distance, tiny probabilities.
-expect 0 route circulant:100:1,2 0 50 --json && jqcheck '.distance == 25 and .hops == 25'
-expect 0 route circulant:100:3,4 0 50 --json && jqcheck '.distance == 13'
+# Nothing printed is false: a disconnected graph's average distance, tiny probabilities.
 printf '0 1\n2 3\n' >"$tmp/dis.txt"
 expect 0 info "file:$tmp/dis.txt" && grep -q 'connected only' "$tmp/out" || fail "disconnected average not qualified"
 expect 0 scatter 64 --exact --rounds 7 && grep -q 'j=6 8.685e-27' "$tmp/out" || fail "small probability printed as 0"
@@ -151,13 +107,9 @@ expect 0 info "file:$tmp/one.txt" && grep -q 'the file is 1-based' "$tmp/out" ||
 expect 0 info "file:$tmp/one.txt" --json && jqcheck '.nodes == 4 and .diameter == 2'
 printf '0 1\n1 two\n' >"$tmp/mixed.txt"
 expect 2 info "file:$tmp/mixed.txt" && grep -q 'names throughout' "$tmp/err" || fail "mixed ids and names"
-# Did you mean: commands, families, methods; -V and help help.
-expect 2 pln && grep -q "did you mean 'plan'" "$tmp/err" || fail "no suggestion for pln"
+# Did you mean: families, methods.
 expect 2 info toru:4x4 && grep -q "did you mean 'torus'" "$tmp/err" || fail "no suggestion for toru"
 expect 2 plan allgather torus:4x4 --method rotaton && grep -q "did you mean 'rotation'" "$tmp/err" || fail "no suggestion for rotaton"
-expect 2 frobnicate && ! grep -q "did you mean" "$tmp/err" || fail "a far word got a suggestion"
-expect 0 -V && grep -qx "gossip [0-9.]*" "$tmp/out" || fail "gossip -V"
-expect 0 help help && grep -q "usage: gossip" "$tmp/out" || fail "gossip help help"
 # GraphML through igraph: the same graph as the edge list, GraphML ids as node names, kept in
 # schedules; malformed documents and self-loops are one error line.
 expect 0 info "file:$DATA/petersen.graphml" --json --no-spectrum

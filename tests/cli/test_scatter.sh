@@ -27,4 +27,8 @@ expect 2 scatter 64 --simulate --trials 0 --seed 1
 expect 2 scatter 20000 --exact
 expect 2 scatter 64 --simulate --trials 5 --seed 1 --variant gossip
 expect 2 scatter --plot "$tmp/q.svg" --sizes 8,x
+# Options that do not apply are refused by presence, not by value.
+expect 2 scatter 16 --exact --seed 1 && errline "scatter: --seed applies with --simulate"
+expect 2 scatter 16 --exact --sizes 8 && errline "scatter: --sizes applies with --plot only"
+expect 2 scatter --plot "$tmp/p.svg" --json && errline "scatter: --json does not apply with --plot"
 finish

@@ -516,6 +516,38 @@ static void test_big_star(void **state) {
     gsp_topo_destroy(&t);
 }
 
+/* A given cyclic order of generators (gsp_rotation_check) and Laplacian spectra, against what
+ * is known by hand. On torus:5x5 (arcs +e1, +e2, -e1, -e2) the order 0 1 2 3 is the quarter
+ * turn w(a, b) = (-b, a), a complete rotation; 0 2 1 3 would need w(-e1) = e2 while w(-e1) =
+ * -w(e1) = e1: none. Laplacian eigenvalues: C4 has 2 - 2 cos(2 pi k / 4) = 0, 2, 2, 4; K4 has
+ * 0 and n = 4 three times. */
+static void test_rotation_check_laplacian(void **state) {
+    (void)state;
+    gsp_topo_t t;
+    gsp_rotation_t r;
+    assert_int_equal(gsp_topo_from_spec(&t, "torus:5x5"), GSP_OK);
+    assert_int_equal(gsp_rotation_check(&t, (int[]){0, 1, 2, 3}, &r), GSP_OK);
+    assert_true(r.found);
+    for (int64_t a = 0; a < 5; a++)
+        for (int64_t b = 0; b < 5; b++) assert_int_equal(r.omega[a * 5 + b], (5 - b) % 5 * 5 + a);
+    gsp_rotation_destroy(&r);
+    assert_int_equal(gsp_rotation_check(&t, (int[]){0, 2, 1, 3}, &r), GSP_OK);
+    assert_false(r.found);
+    gsp_rotation_destroy(&r);
+    gsp_topo_destroy(&t);
+
+    const char *specs[2] = {"cycle:4", "complete:4"};
+    const double want[2][4] = {{0, 2, 2, 4}, {0, 4, 4, 4}};
+    for (int k = 0; k < 2; k++) {
+        double *eig = NULL;
+        assert_int_equal(gsp_topo_from_spec(&t, specs[k]), GSP_OK);
+        assert_int_equal(gsp_laplacian_spectrum(&t, &eig), GSP_OK);
+        for (int i = 0; i < 4; i++) assert_true(fabs(eig[i] - want[k][i]) < 1e-9);
+        gsp_free(eig);
+        gsp_topo_destroy(&t);
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_torus_diameter),   cmocka_unit_test(test_hypercube_distances),
@@ -523,7 +555,7 @@ int main(void) {
         cmocka_unit_test(test_hypercube_spectrum), cmocka_unit_test(test_cycle_spectrum),
         cmocka_unit_test(test_dense_matches_formula), cmocka_unit_test(test_vertex_transitive),
         cmocka_unit_test(test_rotations), cmocka_unit_test(test_ifub), cmocka_unit_test(test_ifub_small),
-        cmocka_unit_test(test_big_star),
+        cmocka_unit_test(test_big_star), cmocka_unit_test(test_rotation_check_laplacian),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -462,12 +462,39 @@ static void test_out_cannot_create(void **state) {
     assert_int_equal(entries(), 0);
 }
 
+/* The allocation helpers and the growable vector: contents survive growth, a zeroed vector is
+ * empty and valid, destroy zeroes it. */
+static void test_vec_and_strings(void **state) {
+    (void)state;
+    gsp_vec_t v;
+    memset(&v, 0, sizeof v);
+    assert_int_equal(gsp_vec_reserve(&v, 10), GSP_OK);
+    assert_true(v.cap >= 10);
+    assert_int_equal(v.len, 0);
+    for (int64_t k = 0; k < 1000; k++) assert_int_equal(gsp_vec_push(&v, k * k), GSP_OK);
+    assert_int_equal(v.len, 1000);
+    for (int64_t k = 0; k < 1000; k++) assert_int_equal(v.v[k], k * k);
+    gsp_vec_destroy(&v);
+    assert_null(v.v);
+    assert_int_equal(v.len + v.cap, 0);
+    gsp_vec_destroy(&v);
+    char *s = gsp_strdup("torus:4x4");
+    assert_string_equal(s, "torus:4x4");
+    char *r = gsp_realloc(s, 64);
+    assert_non_null(r);
+    assert_string_equal(r, "torus:4x4"); /* kept across the resize */
+    gsp_free(r);
+    int64_t *z = gsp_realloc(NULL, 8 * sizeof *z); /* NULL: allocates */
+    assert_non_null(z);
+    gsp_free(z);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_memory_limit), cmocka_unit_test(test_parse_size), cmocka_unit_test(test_directed_flag),
         cmocka_unit_test(test_error_names), cmocka_unit_test(test_alloc_fault),
         cmocka_unit_test(test_alloc_fault_every_step_of_topo), cmocka_unit_test(test_rng),
-        cmocka_unit_test(test_bits), cmocka_unit_test(test_json_writer),
+        cmocka_unit_test(test_bits), cmocka_unit_test(test_json_writer), cmocka_unit_test(test_vec_and_strings),
     };
     const struct CMUnitTest out_tests[] = {
         cmocka_unit_test_setup_teardown(test_out_regular, out_setup, out_teardown),

@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -147,11 +148,67 @@ static void test_theorem5_approx(void **state) {
     }
 }
 
+static int progress_calls;
+static void count_progress(void *ctx, const char *what, double fraction) {
+    (void)ctx;
+    assert_non_null(what);
+    assert_true(fraction >= 0 && fraction < 1);
+    progress_calls++;
+}
+
+/* Problem B (gsp_problemb_search) against what is known without it: on the 3-cube the
+ * dimension exchange W_t = I + P_t (P_t flips bit t) is a 3-round protocol, so one is found,
+ * and the test multiplies the returned weights out itself and gets J; on C6 (diameter 3) no
+ * 2-round protocol exists, since W_2 W_1 has entry (3, 0) = 0 whatever the weights, so the
+ * residual is at least 1. */
+static void test_problemb_search(void **state) {
+    (void)state;
+    gsp_topo_t t;
+    gsp_problemb_t pb;
+    assert_int_equal(gsp_topo_from_spec(&t, "hypercube:3"), GSP_OK);
+    progress_calls = 0;
+    assert_int_equal(gsp_problemb_search(&t, 3, 20, 5, count_progress, NULL, &pb), GSP_OK);
+    assert_true(pb.found);
+    assert_true(progress_calls >= 1 && progress_calls == pb.starts);
+    assert_int_equal(pb.nparam, t.ngens + 1); /* a Cayley graph: diagonal, one per generator */
+    enum { N = 8 };
+    double P[N][N], W[N][N], Q[N][N];
+    for (int i = 0; i < N; i++)
+        for (int j = 0; j < N; j++) P[i][j] = i == j;
+    for (int64_t r = 0; r < 3; r++) {
+        memset(W, 0, sizeof W);
+        for (int v = 0; v < N; v++) W[v][v] = pb.w[r * pb.nparam];
+        for (int u = 0; u < N; u++)
+            for (int64_t a = t.off[u]; a < t.off[u + 1]; a++) W[t.adj[a]][u] += pb.w[r * pb.nparam + 1 + (a - t.off[u])];
+        for (int i = 0; i < N; i++)
+            for (int j = 0; j < N; j++) {
+                Q[i][j] = 0;
+                for (int k = 0; k < N; k++) Q[i][j] += W[i][k] * P[k][j];
+            }
+        memcpy(P, Q, sizeof P);
+    }
+    for (int i = 0; i < N; i++)
+        for (int j = 0; j < N; j++) assert_true(fabs(P[i][j] - 1) < 1e-9);
+    gsp_problemb_destroy(&pb);
+    gsp_problemb_destroy(&pb); /* a zeroed result: a no-op */
+    assert_int_equal(gsp_problemb_search(&t, 0, 1, 1, NULL, NULL, &pb), GSP_ERR_RANGE);
+    gsp_topo_destroy(&t);
+
+    assert_int_equal(gsp_topo_from_spec(&t, "cycle:6"), GSP_OK);
+    assert_int_equal(gsp_problemb_search(&t, 2, 3, 1, NULL, NULL, &pb), GSP_OK);
+    assert_false(pb.found);
+    assert_int_equal(pb.starts, 3);
+    assert_true(pb.residual >= 1 - 1e-9);
+    gsp_problemb_destroy(&pb);
+    gsp_topo_destroy(&t);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_corollary2_hypercubes), cmocka_unit_test(test_complete_petersen_cycles),
         cmocka_unit_test(test_theorem3_products), cmocka_unit_test(test_tori_are_products),
         cmocka_unit_test(test_diameter2), cmocka_unit_test(test_star_graphs), cmocka_unit_test(test_theorem5_approx),
+        cmocka_unit_test(test_problemb_search),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -306,6 +306,47 @@ static void test_kary_virtual(void **state) {
         }
 }
 
+/* True when f (N entries) is one cycle through all of 0..N-1 (primitive). */
+static bool one_cycle(const int64_t *f, int64_t N) {
+    int64_t x = 0, len = 0;
+    do {
+        if (f[x] < 0 || f[x] >= N) return false;
+        x = f[x];
+        len++;
+    } while (x != 0 && len <= N);
+    return x == 0 && len == N;
+}
+
+/* The successor functions themselves, against the paper and against their definitions worked
+ * by hand. Eq. (7) lists the labels along snext's cycle for N = 16, so label[snext(x)] =
+ * label[x] + 1 mod 16. For N = 8 by the rules S1-S3: snext = 4 0 6 1 5 2 7 3 and bcnext =
+ * 4 0 7 1 6 2 5 3 (x = 6 = 110: two leading ones, LS0^2 gives 0, t = 2 = 010 with one leading
+ * zero, LS1 gives 101 = 5). Both are one cycle through all positions (primitive: Theorems 2
+ * and 6) for every n up to 12. In-order parents of the 3-level tree (labels 1..7, root 4). */
+static void test_successors_by_hand(void **state) {
+    (void)state;
+    const int64_t eq7[16] = {4, 3, 8, 2, 11, 7, 14, 1, 5, 10, 9, 6, 12, 13, 15, 0};
+    for (int64_t x = 0; x < 16; x++) assert_int_equal(eq7[gsp_revolve_snext(4, x)], (eq7[x] + 1) % 16);
+    const int64_t snext3[8] = {4, 0, 6, 1, 5, 2, 7, 3}, bcnext3[8] = {4, 0, 7, 1, 6, 2, 5, 3};
+    for (int64_t x = 0; x < 8; x++) {
+        assert_int_equal(gsp_revolve_snext(3, x), snext3[x]);
+        assert_int_equal(gsp_revolve_bcnext(3, x), bcnext3[x]);
+    }
+    for (int n = 2; n <= 12; n++) {
+        int64_t N = (int64_t)1 << n, *f = malloc((size_t)N * sizeof *f), *g = malloc((size_t)N * sizeof *g);
+        for (int64_t x = 0; x < N; x++) {
+            f[x] = gsp_revolve_snext(n, x);
+            g[x] = gsp_revolve_bcnext(n, x);
+        }
+        assert_true(one_cycle(f, N));
+        assert_true(one_cycle(g, N));
+        free(f);
+        free(g);
+    }
+    const int64_t parent[8] = {-1, 2, 4, 2, 0, 6, 4, 6};
+    for (int64_t x = 1; x <= 7; x++) assert_int_equal(gsp_revolve_parent_inorder(3, x), parent[x]);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_eq1), cmocka_unit_test(test_eq4), cmocka_unit_test(test_theorem2_cds),
@@ -313,6 +354,7 @@ int main(void) {
         cmocka_unit_test(test_snext2_eq11_theorem4), cmocka_unit_test(test_tournament_fairness),
         cmocka_unit_test(test_bcnext_fig7_theorem6), cmocka_unit_test(test_repeated_computation),
         cmocka_unit_test(test_kary_virtual),
+        cmocka_unit_test(test_successors_by_hand),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -479,6 +479,61 @@ static void test_shared_memory(void **state) {
     gsp_topo_destroy(&t);
 }
 
+/* gsp_rt_choose is the argmin of gsp_rt_predict over the candidates, the first on ties: with
+ * every candidate built, the index it returns for a few sizes and models is the one found here
+ * by predicting each candidate. */
+static void test_choose_is_argmin(void **state) {
+    (void)state;
+    gsp_topo_t t = build("torus:4x4");
+    gsp_distances_t d;
+    assert_int_equal(gsp_distances(&t, true, &d, NULL, NULL), GSP_OK);
+    gsp_cost_t models[2] = {gsp_cost_default(), gsp_cost_shared_memory()};
+    int64_t sizes[3] = {8, 65536, 16777216};
+    for (int coll = 0; coll < 2; coll++) {
+        gsp_rt_algos_t a;
+        assert_int_equal(gsp_rt_algos(&t, &d, coll ? GSP_COLL_ALLGATHER : GSP_COLL_ALLREDUCE, -1, NULL, &a), GSP_OK);
+        realize_all(&a);
+        assert_true(a.n >= 2);
+        for (int mi = 0; mi < 2; mi++)
+            for (int si = 0; si < 3; si++) {
+                int best = -1;
+                double best_s = 0;
+                for (int i = 0; i < a.n; i++) {
+                    gsp_rt_pred_t pr;
+                    gsp_rt_predict(&a.v[i], t.n, sizes[si], &models[mi], &pr);
+                    if (best < 0 || pr.seconds < best_s) {
+                        best = i;
+                        best_s = pr.seconds;
+                    }
+                }
+                assert_int_equal(gsp_rt_choose(&a, t.n, sizes[si], &models[mi]), best);
+            }
+        gsp_rt_algos_destroy(&a);
+    }
+    gsp_distances_destroy(&d);
+    gsp_topo_destroy(&t);
+}
+
+/* A phase rule's output (gsp_rt_xfers_add): sends and receives kept apart, in the order given. */
+static void test_xfers(void **state) {
+    (void)state;
+    gsp_rt_xfers_t x;
+    memset(&x, 0, sizeof x);
+    for (int64_t k = 0; k < 100; k++) assert_int_equal(gsp_rt_xfers_add(&x, k % 3 == 0, k / 10, k % 7, k), GSP_OK);
+    assert_int_equal(x.nrecv, 34);
+    assert_int_equal(x.nsend, 66);
+    for (int64_t k = 0, s = 0, r = 0; k < 100; k++) {
+        const gsp_rt_xfer_t *e = k % 3 == 0 ? &x.recv[r++] : &x.send[s++];
+        assert_int_equal(e->round, k / 10);
+        assert_int_equal(e->peer, k % 7);
+        assert_int_equal(e->block, k);
+    }
+    gsp_rt_xfers_destroy(&x);
+    assert_null(x.send);
+    assert_int_equal(x.nsend + x.nrecv, 0);
+    gsp_rt_xfers_destroy(&x); /* zeroed: a no-op */
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_arborescences),
@@ -487,6 +542,8 @@ int main(void) {
         cmocka_unit_test(test_segments),
         cmocka_unit_test(test_alpha_lanes),
         cmocka_unit_test(test_shared_memory),
+        cmocka_unit_test(test_choose_is_argmin),
+        cmocka_unit_test(test_xfers),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

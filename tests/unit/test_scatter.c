@@ -173,11 +173,21 @@ static void test_errors(void **state) {
     assert_int_equal(gsp_scatter_simulate(1, GSP_SCATTER_PUSH, 1, 1, s, &sends, NULL, NULL), GSP_ERR_RANGE);
 }
 
+/* Theorem 3's exact form ln((n - 1)(n - alpha) / alpha), by hand for n = 1024, alpha = 1 and 3;
+ * with alpha = 1 it is 2 ln(n - 1), within 2 / (n - 1) of the asymptotic 2 ln 2 log2 n. */
+static void test_theorem3_alpha(void **state) {
+    (void)state;
+    assert_true(fabs(gsp_scatter_theorem3_alpha(1024, 1) - log(1023.0 * 1023.0)) < 1e-12);
+    assert_true(fabs(gsp_scatter_theorem3_alpha(1024, 3) - log(1023.0 * 1021.0 / 3)) < 1e-12);
+    for (int64_t n = 16; n <= 1 << 20; n *= 4)
+        assert_true(fabs(gsp_scatter_theorem3_alpha(n, 1) - gsp_scatter_theorem3(n)) < 2.0 / (double)(n - 1));
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_table1), cmocka_unit_test(test_brute_force_mean),
         cmocka_unit_test(test_lemma3_meanfield_bound), cmocka_unit_test(test_simulation_matches_exact),
-        cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_errors), cmocka_unit_test(test_theorem3_alpha),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -423,6 +423,104 @@ static void test_streams(void **state) {
     gsp_topo_destroy(&t);
 }
 
+/* Schedules written by hand through the builder (gsp_sched_init .. gsp_sched_finish), checked
+ * by the verifier against what they must compute, worked out here. On K3 = cycle:3 every node
+ * sends its input to both neighbours in one round; register 0 is a node's input and the two
+ * deliveries become registers 1 and 2, so the final combine reg0 + reg1 + reg2 is the sum; a
+ * coefficient 2 counts an input twice and is wrong. Symmetrically, the entries (0, i, 0) for
+ * both generators i send every packet to both neighbours in round 0: an allgather in one round;
+ * one generator alone leaves each node a packet short. */
+static void test_builder(void **state) {
+    (void)state;
+    gsp_topo_t t;
+    gsp_report_t rep;
+    gsp_model_t m = gsp_model_default();
+    assert_int_equal(gsp_topo_from_spec(&t, "cycle:3"), GSP_OK);
+    for (int wrong = 0; wrong < 2; wrong++) {
+        gsp_sched_t s;
+        assert_int_equal(gsp_sched_init(&s, GSP_COLL_ALLREDUCE, "cycle:3", 3, &m, -1, "by hand"), GSP_OK);
+        assert_int_equal(gsp_sched_round(&s), GSP_OK);
+        for (int64_t u = 0; u < 3; u++)
+            for (int64_t a = t.off[u]; a < t.off[u + 1]; a++) assert_int_equal(gsp_sched_send(&s, u, t.adj[a], 0), GSP_OK);
+        assert_int_equal(gsp_sched_final(&s), GSP_OK);
+        gsp_term_t sum[3] = {{0, 1}, {1, 1}, {2, wrong ? 2 : 1}};
+        for (int64_t v = 0; v < 3; v++) assert_int_equal(gsp_sched_combine(&s, v, sum, 3), GSP_OK);
+        int64_t result[3] = {3, 3, 3};
+        assert_int_equal(gsp_sched_set_result(&s, result), GSP_OK);
+        assert_int_equal(gsp_sched_finish(&s), GSP_OK);
+        assert_int_equal(gsp_sched_verify(&s, &t, 1, &rep), GSP_OK);
+        assert_int_equal(rep.ok, !wrong);
+        gsp_sched_destroy(&s);
+    }
+    for (int gens = 1; gens <= 2; gens++) {
+        gsp_sched_t s;
+        assert_int_equal(gsp_sched_init(&s, GSP_COLL_ALLGATHER, "cycle:3", 3, &m, -1, "by hand"), GSP_OK);
+        for (int64_t i = 0; i < gens; i++) assert_int_equal(gsp_sched_sym(&s, 0, i, 0), GSP_OK);
+        assert_int_equal(gsp_sched_finish(&s), GSP_OK);
+        assert_true(s.symmetric);
+        assert_int_equal(gsp_sched_verify(&s, &t, 1, &rep), GSP_OK);
+        assert_int_equal(rep.ok, gens == 2);
+        gsp_sched_destroy(&s);
+    }
+    gsp_topo_destroy(&t);
+}
+
+/* gsp_sched_first_deliveries keeps one delivery of every packet at every node. Naive flooding
+ * of the 4-cycle, written here: round 0 every node sends its packet both ways (8 transfers),
+ * round 1 it forwards both packets it received both ways (16), so node v gets v + 2's packet
+ * twice and its own back twice. What is left must be exactly N (N - 1) = 12 transfers, still
+ * a correct allgather in 2 rounds. */
+static void test_first_deliveries(void **state) {
+    (void)state;
+    gsp_topo_t t;
+    gsp_report_t rep;
+    gsp_sched_t s, first;
+    gsp_model_t m = {.packets = GSP_PACKETS_INF};
+    assert_int_equal(gsp_topo_from_spec(&t, "cycle:4"), GSP_OK);
+    assert_int_equal(gsp_sched_init(&s, GSP_COLL_ALLGATHER, "cycle:4", 4, &m, -1, "flood by hand"), GSP_OK);
+    assert_int_equal(gsp_sched_round(&s), GSP_OK);
+    for (int64_t v = 0; v < 4; v++) {
+        assert_int_equal(gsp_sched_send(&s, v, (v + 1) % 4, v), GSP_OK);
+        assert_int_equal(gsp_sched_send(&s, v, (v + 3) % 4, v), GSP_OK);
+    }
+    assert_int_equal(gsp_sched_round(&s), GSP_OK);
+    for (int64_t v = 0; v < 4; v++)
+        for (int64_t x = 1; x <= 3; x += 2)
+            for (int64_t w = 1; w <= 3; w += 2) assert_int_equal(gsp_sched_send(&s, v, (v + w) % 4, (v + x) % 4), GSP_OK);
+    assert_int_equal(gsp_sched_finish(&s), GSP_OK);
+    assert_int_equal(gsp_sched_transfers(&s), 24);
+    assert_int_equal(gsp_sched_verify(&s, &t, 1, &rep), GSP_OK);
+    assert_true(rep.ok);
+    assert_int_equal(gsp_sched_first_deliveries(&s, &t, &first), GSP_OK);
+    assert_int_equal(gsp_sched_transfers(&first), 12);
+    assert_int_equal(first.nrounds, 2);
+    assert_int_equal(gsp_sched_verify(&first, &t, 1, &rep), GSP_OK);
+    assert_true(rep.ok);
+    gsp_sched_destroy(&first);
+    gsp_sched_destroy(&s);
+    gsp_topo_destroy(&t);
+}
+
+/* The registry's words and its data agree: a method whose `where` (what `gossip list` prints)
+ * gives a size "N <= X" has X among its needs' max_nodes, so the limit checked is the limit
+ * said; and every bound on the nodes is consistent. */
+static void test_registry_needs(void **state) {
+    (void)state;
+    int n;
+    const gsp_method_t *const *ms = gsp_methods(&n);
+    for (int i = 0; i < n; i++) {
+        const gsp_method_needs_t *nd = &ms[i]->needs;
+        assert_true(nd->min_nodes >= 0 && nd->max_nodes >= 0);
+        if (nd->min_nodes && nd->max_nodes) assert_true(nd->min_nodes <= nd->max_nodes);
+        bool said = false, match = false;
+        for (const char *w = strstr(ms[i]->where, "N <= "); w; w = strstr(w + 1, "N <= ")) {
+            said = true;
+            match |= atoll(w + 5) == nd->max_nodes;
+        }
+        if (said && !match) fail_msg("%s: where says '%s' but max_nodes is %lld", ms[i]->name, ms[i]->where, (long long)nd->max_nodes);
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_rules),
@@ -434,6 +532,9 @@ int main(void) {
         cmocka_unit_test(test_streams),
         cmocka_unit_test(test_zero_model),
         cmocka_unit_test(test_plan_spec),
+        cmocka_unit_test(test_builder),
+        cmocka_unit_test(test_first_deliveries),
+        cmocka_unit_test(test_registry_needs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -422,6 +422,80 @@ static void test_cayley_regular(void **state) {
     remove(path);
 }
 
+/* The group and product API against arithmetic done here. Z3 x Z4 of torus:3x4 is row-major:
+ * element c0 * 4 + c1, so 7 = (1, 3) and (2, 1) = 9; its copy multiplies the same. Z3 by its
+ * table: 1 * 2 = 0 and 1^-1 = 2; a table whose 0 is not the identity is refused. Permutation
+ * ranks are lexicographic: 0123 is 0, 1023 is 3! = 6, 3210 is 23, and rank inverts unrank.
+ * The product of cycle:3 and cycle:4 has node a * 4 + b adjacent to (a +- 1, b) and (a, b +- 1),
+ * hashes like the spec product(cycle:3,cycle:4) and unlike cycle:12; generator inverses: the
+ * torus's +e_j and -e_j (arcs j and j + 2), each of the hypercube's bit flips its own. */
+static void test_groups_products_hash(void **state) {
+    (void)state;
+    gsp_topo_t t, *a = gsp_malloc(sizeof *a), *b = gsp_malloc(sizeof *b), p, q;
+    assert_non_null(a);
+    assert_non_null(b);
+    assert_int_equal(gsp_topo_from_spec(&t, "torus:3x4"), GSP_OK);
+    int64_t c[2];
+    gsp_group_coords(t.group, 7, c);
+    assert_int_equal(c[0], 1);
+    assert_int_equal(c[1], 3);
+    assert_int_equal(gsp_group_index(t.group, (int64_t[]){2, 1}), 9);
+    gsp_group_t *g = NULL;
+    assert_int_equal(gsp_group_copy(t.group, &g), GSP_OK);
+    for (int64_t x = 0; x < 12; x++)
+        for (int64_t y = 0; y < 12; y++) assert_int_equal(gsp_group_mul(g, x, y), gsp_group_mul(t.group, x, y));
+    gsp_group_free(g);
+    gsp_group_free(NULL);
+    for (int i = 0; i < t.ngens; i++) assert_int_equal(gsp_topo_gen_inverse(&t, i), (i + 2) % 4);
+    gsp_topo_destroy(&t);
+    assert_int_equal(gsp_topo_from_spec(&t, "hypercube:3"), GSP_OK);
+    for (int i = 0; i < t.ngens; i++) assert_int_equal(gsp_topo_gen_inverse(&t, i), i);
+    gsp_topo_destroy(&t);
+
+    const int32_t z3[9] = {0, 1, 2, 1, 2, 0, 2, 0, 1}, bad[9] = {1, 0, 2, 0, 1, 2, 2, 2, 0};
+    assert_int_equal(gsp_group_table(3, z3, &g), GSP_OK);
+    assert_int_equal(gsp_group_mul(g, 1, 2), 0);
+    assert_int_equal(gsp_group_inv(g, 1), 2);
+    gsp_group_free(g);
+    assert_int_equal(gsp_group_table(3, bad, &g), GSP_ERR_RANGE);
+
+    assert_int_equal(gsp_perm_rank(4, (int[]){0, 1, 2, 3}), 0);
+    assert_int_equal(gsp_perm_rank(4, (int[]){1, 0, 2, 3}), 6);
+    assert_int_equal(gsp_perm_rank(4, (int[]){3, 2, 1, 0}), 23);
+    for (int64_t r = 0; r < 24; r++) {
+        int w[4];
+        gsp_perm_unrank(4, r, w);
+        assert_int_equal(gsp_perm_rank(4, w), r);
+    }
+
+    assert_int_equal(gsp_topo_from_spec(a, "cycle:3"), GSP_OK);
+    assert_int_equal(gsp_topo_from_spec(b, "cycle:4"), GSP_OK);
+    assert_int_equal(gsp_topo_product(&p, a, b), GSP_OK); /* takes a and b */
+    assert_int_equal(p.n, 12);
+    assert_int_equal(p.m, 48);
+    for (int64_t x = 0; x < 12; x++) {
+        int64_t i = x / 4, j = x % 4;
+        assert_int_equal(p.off[x + 1] - p.off[x], 4);
+        assert_true(gsp_topo_arc_index(&p, x, (i + 1) % 3 * 4 + j) >= 0);
+        assert_true(gsp_topo_arc_index(&p, x, (i + 2) % 3 * 4 + j) >= 0);
+        assert_true(gsp_topo_arc_index(&p, x, i * 4 + (j + 1) % 4) >= 0);
+        assert_true(gsp_topo_arc_index(&p, x, i * 4 + (j + 3) % 4) >= 0);
+    }
+    char hp[GSP_TOPO_HASH_LEN], hq[GSP_TOPO_HASH_LEN], hc[GSP_TOPO_HASH_LEN];
+    gsp_topo_hash(&p, hp);
+    assert_int_equal(strlen(hp), GSP_TOPO_HASH_LEN - 1);
+    assert_memory_equal(hp, "fnv1a64:", 8);
+    assert_int_equal(gsp_topo_from_spec(&q, "product(cycle:3,cycle:4)"), GSP_OK);
+    gsp_topo_hash(&q, hq);
+    assert_string_equal(hp, hq);
+    gsp_topo_destroy(&q);
+    assert_int_equal(gsp_topo_from_spec(&q, "cycle:12"), GSP_OK);
+    gsp_topo_hash(&q, hc);
+    assert_string_not_equal(hp, hc);
+    gsp_topo_destroy(&q);
+    gsp_topo_destroy(&p);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_file_names),
@@ -430,6 +504,7 @@ int main(void) {
         cmocka_unit_test(test_cayley_perm_product_file), cmocka_unit_test(test_bad_specs),
         cmocka_unit_test(test_group_laws),           cmocka_unit_test(test_cayley_match),
         cmocka_unit_test(test_cayley_regular),
+        cmocka_unit_test(test_groups_products_hash),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

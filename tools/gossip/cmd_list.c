@@ -140,7 +140,7 @@ static int run(int argc, char **argv) {
         const gsp_method_t *m = ms[i];
         if (coll && m->coll != coll) continue;
         char why[256] = "";
-        bool ok = spec ? m->applies(&in, why, sizeof why) : true;
+        bool ok = spec ? gsp_method_applies(m, &in, why, sizeof why) : true;
         /* The row names the method and the command the topology: neither is repeated. */
         const char *why_not = spec ? gsp__unprefixed(gsp__unprefixed(why, m->name), t.spec) : why;
         if (json) {

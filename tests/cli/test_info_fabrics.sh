@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-3.0-or-later
-# test_fabric.sh — fabrics on the command line (docs/fabrics.md): `gossip info` on the fabric
+# test_info_fabrics.sh — fabrics on the command line (docs/fabrics.md): `gossip info` on the fabric
 # specs and files with the exact optimum and its JSON keys, --root, ForestColl's published
 # optima, plan's refusal, and one error line (exit 2) for every malformed capacity or switch.
 GOSSIP=$1

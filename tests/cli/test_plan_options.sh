@@ -1,17 +1,12 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-3.0-or-later
-# test_options.sh — one way to give sizes and options (issue 25 item 4): sizes with units and
+# test_plan_options.sh — one way to give sizes and options (issue 25 item 4), on `gossip plan`
+# and the commands that share its sizes (export, draw, info's memory limit): sizes with units and
 # exponents wherever bytes or counts are taken, options that do not apply refused by presence
 # (not by comparing values with defaults), and `plan --bytes B --algorithm A` forcing a runtime
 # algorithm as gossip-mpi --algorithm and GOSSIP_ALGORITHM do.
 GOSSIP=$1
 . "$(dirname "$0")/lib.sh"
-
-# errline REGEX : the last stderr (one error line, checked by expect) must match.
-errline() {
-    checks=$((checks + 1))
-    grep -qE -- "$1" "$tmp/err" || fail "stderr does not match '$1': $(cat "$tmp/err")"
-}
 
 # The issue's reproductions: --bytes 1MiB, 1M, 64K, 1e6 were refused ("not an integer").
 expect 0 plan allgather torus:4x4 --bytes 1MiB --json && jqcheck '.bytes == 1048576'
@@ -53,14 +48,8 @@ expect 2 plan allgather torus:4x4 --time-limit 60 && errline "plan: --time-limit
 expect 2 plan allgather torus:4x4 --root 0 && errline "plan: --root applies to broadcast and reduce"
 expect 0 plan broadcast torus:4x4 --root 0
 expect 0 plan reduce torus:4x4 --bytes 1K --root 3
-expect 2 list --packets 1 && errline "list: --packets, --ports and --duplex apply with --topology"
-expect 0 list --topology torus:3x3 --packets 1
 expect 2 draw "$tmp/t33.json" -o "$tmp/d.svg" --method auto && errline "draw: --method applies to a SPEC"
 expect 2 draw torus:3x3 -o "$tmp/d.svg" --topology-only --packets 1 && errline "draw: --packets plans a schedule"
-expect 2 scatter 16 --exact --seed 1 && errline "scatter: --seed applies with --simulate"
-expect 2 scatter 16 --exact --sizes 8 && errline "scatter: --sizes applies with --plot only"
-expect 2 scatter --plot "$tmp/p.svg" --json && errline "scatter: --json does not apply with --plot"
-expect 2 revolve 7 --simulate 10 --steps 4 && errline "revolve: --steps prints message steps"
 
 # One vocabulary: --algorithm picks a runtime algorithm; --method a construction.
 expect 0 plan allreduce torus:4x4 --bytes 1K --json && jqcheck '.forced == false'

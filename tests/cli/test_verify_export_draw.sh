@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-3.0-or-later
-# test_schedfile.sh — a schedule planned on file:PATH carries its graph (issue 25, item 6):
+# test_verify_export_draw.sh — a schedule planned on file:PATH carries its graph (issue 25, item 6):
 # verify, export and draw work from another directory and after the file is gone; a changed
 # file is one warning line; an older schedule (path only) still verifies where the path
 # resolves and is one error line (exit 2) where it does not; a damaged embedded graph is one

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 #!/usr/bin/env bash
-# test_output.sh — where the writers write (plan -o, export -o, draw -o, scatter --plot): "-" is
+# test_plan_export_draw_scatter.sh — where the writers write (plan -o, export -o, draw -o, scatter --plot): "-" is
 # standard output (plan's report then on stderr), a FIFO or a device is written in place, a
 # symbolic link stays a link, a failed write (a full disk, a closed pipe) is exit 3 with the
 # reason and no "written", a directory that cannot take the file exit 2 with nothing left behind;

@@ -1,0 +1,151 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* api_mpi.c — the C API of libgossip_mpi called directly (not through the drop-in), each result
+ * against MPI's own or against arithmetic done here: a plan built from a schedule runs the
+ * allgather and the broadcast as MPI_Allgather and MPI_Bcast would, and counts the messages and
+ * bytes the schedule gives this rank; the three-operand local reduction; a context's placement,
+ * its choice of algorithm, the datatype and operation checks, and a refused reduction
+ * (MPI_BAND on doubles: MPI_ERR_OP by the standard) that no rank communicated for.
+ * Usage: mpirun -n N api_mpi SPEC (SPEC a topology of N nodes). Prints "api_mpi: ok" on rank 0. */
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gossip/gossip.h"
+#include "gossip/mpi.h"
+
+static int failures;
+static int rank;
+
+#define CHECK(cond)                                                                                                    \
+    do {                                                                                                               \
+        if (!(cond)) {                                                                                                 \
+            fprintf(stderr, "api_mpi: rank %d: %s:%d: %s (%s)\n", rank, __FILE__, __LINE__, #cond, gsp_errmsg());       \
+            failures++;                                                                                                \
+        }                                                                                                              \
+    } while (0)
+
+/* Sends node me makes in schedule s (explicit): transfers and distinct (round, receiver) pairs. */
+static void sends_of(const gsp_sched_t *s, int64_t me, int64_t *transfers, int64_t *messages) {
+    *transfers = *messages = 0;
+    for (int64_t r = 0; r < s->nrounds; r++)
+        for (int64_t k = s->send_off.v[r]; k < s->send_off.v[r + 1]; k++) {
+            if (s->sends[k].u != me) continue;
+            (*transfers)++;
+            bool seen = false;
+            for (int64_t j = s->send_off.v[r]; j < k; j++) seen |= s->sends[j].u == me && s->sends[j].v == s->sends[k].v;
+            if (!seen) (*messages)++;
+        }
+}
+
+/* Allgather and broadcast through a plan of a schedule, against MPI_Allgather and MPI_Bcast. */
+static void plans(const char *spec, int size) {
+    enum { COUNT = 50 };
+    gsp_topo_t t;
+    gsp_plan_t pl;
+    gsp_mpi_plan_t *mp = NULL;
+    CHECK(gsp_topo_from_spec(&t, spec) == GSP_OK);
+    CHECK(gsp_plan_spec(spec, GSP_COLL_ALLGATHER, NULL, &pl) == GSP_OK);
+    CHECK(gsp_mpi_plan_create(&pl.sched, &t, MPI_COMM_WORLD, &mp) == GSP_OK);
+    if (!mp) return; /* every rank alike: the spec is not of this size */
+    CHECK(gsp_mpi_plan_collective(mp) == GSP_COLL_ALLGATHER);
+    int mine[COUNT], *got = malloc(sizeof(int) * COUNT * (size_t)size), *want = malloc(sizeof(int) * COUNT * (size_t)size);
+    for (int i = 0; i < COUNT; i++) mine[i] = rank * 1000 + i * 7 - 3;
+    CHECK(gsp_mpi_allgather(mp, mine, got, COUNT, MPI_INT) == GSP_OK);
+    MPI_Allgather(mine, COUNT, MPI_INT, want, COUNT, MPI_INT, MPI_COMM_WORLD);
+    CHECK(!memcmp(got, want, sizeof(int) * COUNT * (size_t)size));
+    gsp_sched_t ex;
+    const gsp_sched_t *s = &pl.sched;
+    memset(&ex, 0, sizeof ex);
+    if (s->symmetric) {
+        CHECK(gsp_sched_expand(s, &t, &ex) == GSP_OK);
+        s = &ex;
+    }
+    int64_t transfers, messages, m = -1, b = -1;
+    sends_of(s, rank, &transfers, &messages);
+    int block;
+    MPI_Pack_size(COUNT, MPI_INT, MPI_COMM_WORLD, &block);
+    gsp_mpi_plan_stats(mp, &m, &b);
+    CHECK(m == messages);
+    CHECK(b == transfers * block);
+    CHECK(transfers >= 1 && messages >= 1);
+    gsp_sched_destroy(&ex);
+    gsp_mpi_plan_free(mp);
+    gsp_plan_destroy(&pl);
+
+    int root = size - 1;
+    CHECK(gsp_plan_spec(spec, GSP_COLL_BROADCAST, &(gsp_plan_opts_t){.root = root}, &pl) == GSP_OK);
+    CHECK(gsp_mpi_plan_create(&pl.sched, &t, MPI_COMM_WORLD, &mp) == GSP_OK);
+    if (!mp) return;
+    CHECK(gsp_mpi_plan_collective(mp) == GSP_COLL_BROADCAST);
+    double buf[COUNT], ref[COUNT];
+    for (int i = 0; i < COUNT; i++) buf[i] = ref[i] = rank == root ? 0.5 * i - 11 : -1;
+    CHECK(gsp_mpi_bcast(mp, buf, COUNT, MPI_DOUBLE) == GSP_OK);
+    MPI_Bcast(ref, COUNT, MPI_DOUBLE, root, MPI_COMM_WORLD);
+    CHECK(!memcmp(buf, ref, sizeof buf));
+    gsp_mpi_plan_free(mp);
+    gsp_plan_destroy(&pl);
+    gsp_topo_destroy(&t);
+    free(got);
+    free(want);
+}
+
+/* out = in op in2, by hand; out may be in2. */
+static void reduce_local3(void) {
+    int a[3] = {1, -2, 3}, b[3] = {10, 20, -30}, c[3];
+    CHECK(gsp_mpi_reduce_local3(a, b, c, 3, MPI_INT, MPI_SUM) == GSP_OK);
+    CHECK(c[0] == 11 && c[1] == 18 && c[2] == -27);
+    double x[2] = {1.5, -4}, y[2] = {-2, 7};
+    CHECK(gsp_mpi_reduce_local3(x, y, y, 2, MPI_DOUBLE, MPI_MAX) == GSP_OK);
+    CHECK(y[0] == 1.5 && y[1] == 7);
+}
+
+/* A context: rank r runs node r (the spec names no hosts); the algorithm it reports for a size
+ * it ran is the one it ran; plain and reducible datatypes; a refused reduction. */
+static void context(const char *spec, int size) {
+    gsp_mpi_ctx_t *ctx = NULL;
+    CHECK(gsp_mpi_ctx_create(spec, MPI_COMM_WORLD, &ctx) == GSP_OK);
+    if (!ctx) return;
+    for (int r = 0; r < size; r++) CHECK(gsp_mpi_ctx_node(ctx, r) == r);
+    enum { COUNT = 1000 };
+    double in[COUNT], out[COUNT], ref[COUNT];
+    for (int i = 0; i < COUNT; i++) in[i] = rank + i; /* small integers: every order sums exactly */
+    CHECK(gsp_mpi_ctx_allreduce(ctx, in, out, COUNT, MPI_DOUBLE, MPI_SUM) == GSP_OK);
+    MPI_Allreduce(in, ref, COUNT, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+    CHECK(!memcmp(out, ref, sizeof out));
+    const gsp_rt_algo_t *a = gsp_mpi_ctx_choice(ctx, GSP_COLL_ALLREDUCE, 0, (int64_t)sizeof in);
+    CHECK(a && !strcmp(a->name, gsp_mpi_ctx_last(ctx)));
+    MPI_Datatype strided;
+    MPI_Type_vector(4, 1, 2, MPI_DOUBLE, &strided);
+    MPI_Type_commit(&strided);
+    CHECK(gsp_mpi_ctx_plain(MPI_DOUBLE));
+    CHECK(!gsp_mpi_ctx_plain(strided));
+    CHECK(gsp_mpi_ctx_reducible(MPI_DOUBLE, MPI_SUM));
+    CHECK(gsp_mpi_ctx_reducible(MPI_INT, MPI_BAND));
+    CHECK(!gsp_mpi_ctx_reducible(MPI_DOUBLE, MPI_BAND));
+    MPI_Type_free(&strided);
+    CHECK(gsp_mpi_ctx_allreduce(ctx, in, out, COUNT, MPI_DOUBLE, MPI_BAND) != GSP_OK);
+    CHECK(!gsp_mpi_ctx_communicated(ctx));
+    CHECK(gsp_mpi_ctx_mpi_error(ctx) == MPI_ERR_OP);
+    gsp_mpi_ctx_free(ctx);
+}
+
+int main(int argc, char **argv) {
+    int size;
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    if (argc != 2) {
+        if (rank == 0) fprintf(stderr, "usage: mpirun -n N api_mpi SPEC\n");
+        MPI_Finalize();
+        return 2;
+    }
+    plans(argv[1], size);
+    reduce_local3();
+    context(argv[1], size);
+    int total = 0;
+    MPI_Allreduce(&failures, &total, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    if (rank == 0) printf(total ? "api_mpi: %d failures\n" : "api_mpi: ok\n", total);
+    MPI_Finalize();
+    return total ? 1 : 0;
+}
