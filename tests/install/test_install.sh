@@ -56,6 +56,10 @@ check "bash completion" bash -c "PATH='$P/bin':\$PATH; source '$P/share/bash-com
 # its collective's methods (the registry's, asked of the installed tool).
 check "completion: list takes no operand" bash -c "PATH='$P/bin':\$PATH; source '$P/share/bash-completion/completions/gossip'; COMP_WORDS=(gossip list ''); COMP_CWORD=2; _gossip; [ -z \"\${COMPREPLY[*]}\" ]"
 check "completion: broadcast methods only" bash -c "PATH='$P/bin':\$PATH; source '$P/share/bash-completion/completions/gossip'; COMP_WORDS=(gossip plan broadcast torus:4x4 --method ''); COMP_CWORD=5; _gossip; want=\$(gossip list --collective broadcast --json | jq -r '.methods[].name' | sort | tr '\\n' ' '); got=\$(printf '%s\\n' \"\${COMPREPLY[@]}\" | grep -vx auto | sort | tr '\\n' ' '); [ \"\$got\" = \"\$want\" ] && ! printf '%s\\n' \"\${COMPREPLY[@]}\" | grep -qx rotation"
+# gossip-mpi's --algorithm offers the runtime algorithms of the collective it runs, only.
+if [ -f "$P/share/bash-completion/completions/gossip-mpi" ]; then
+    check "completion: gossip-mpi broadcast algorithms only" bash -c "PATH='$P/bin':\$PATH; source '$P/share/bash-completion/completions/gossip-mpi'; COMP_WORDS=(gossip-mpi run broadcast torus:4x4 --algorithm ''); COMP_CWORD=5; _gossip_mpi; want=\$(gossip list --runtime --collective broadcast --json | jq -r '.algorithms[].name' | sort | tr '\\n' ' '); got=\$(printf '%s\\n' \"\${COMPREPLY[@]}\" | grep -vx auto | sort | tr '\\n' ' '); [ \"\$got\" = \"\$want\" ] && ! printf '%s\\n' \"\${COMPREPLY[@]}\" | grep -qx gather"
+fi
 # pkg-config: a client compiled and linked with nothing but what gossip.pc says.
 export PKG_CONFIG_PATH=$P/$lib/pkgconfig
 check "gossip.pc states the licence" grep -qx 'License: GPL-3.0-or-later' "$P/$lib/pkgconfig/gossip.pc"

@@ -10,13 +10,22 @@ _gossip_mpi() {
         COMPREPLY=($(compgen -W "$cmds --help --version -V" -- "$cur"))
         return
     fi
-    local cmd=${words[1]}
+    local cmd=${words[1]} coll= approx= w
+    [ "$cmd" = run ] || [ "$cmd" = bench ] && coll=${words[2]}
+    [ "$cword" -gt 2 ] || coll=
+    for w in "${words[@]}"; do [ "$w" = --approximate ] && approx=1; done
+    _gm_names() { gossip list "$@" --json 2>/dev/null | grep -o '"name": *"[^"]*"' | sed 's/.*"\([^"]*\)"$/\1/'; }
     case $prev in
-    --algorithm)
-        COMPREPLY=($(compgen -W "auto $(gossip list --runtime --json 2>/dev/null | grep -o '"name": *"[^"]*"' | sed 's/.*"\([^"]*\)"$/\1/' | sort -u)" -- "$cur"))
+    --algorithm) # the runtime algorithms of the collective run names
+        local a
+        if [ -n "$coll" ]; then a=$(_gm_names --runtime --collective "$coll" | sort -u); else a=$(_gm_names --runtime | sort -u); fi
+        COMPREPLY=($(compgen -W "auto $a" -- "$cur"))
         return ;;
-    --method)
-        COMPREPLY=($(compgen -W "auto $(gossip list --json 2>/dev/null | grep -o '"name": *"[^"]*"' | sed 's/.*"\([^"]*\)"$/\1/' | sort -u)" -- "$cur"))
+    --method) # the allgather or broadcast construction; with --approximate a register allreduce's
+        local m
+        if [ -n "$approx" ]; then m=$(_gm_names --collective allreduce | sort -u)
+        else m=$({ _gm_names --collective allgather; _gm_names --collective broadcast; } | sort -u); fi
+        COMPREPLY=($(compgen -W "auto $m" -- "$cur"))
         return ;;
     --type) COMPREPLY=($(compgen -W "double float int int16 int8" -- "$cur")); return ;;
     --op) COMPREPLY=($(compgen -W "sum max prod" -- "$cur")); return ;;
