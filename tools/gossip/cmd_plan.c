@@ -344,6 +344,7 @@ static int run(int argc, char **argv) {
     gsp_cost_t cost = gsp_cost_default();
     bool json = false;
     int64_t root = -1, seed = 1, degree = 0, rank = -1;
+    const char *root_name = NULL;
     double time_limit = 0;
     bool prove = false;
     gsp_model_t model = gsp_model_default();
@@ -396,7 +397,9 @@ static int run(int argc, char **argv) {
             if (end == v || *end || !(time_limit > 0) || time_limit > 1e7)
                 return cli_usage_error("plan: --time-limit '%s': expected seconds, more than 0", v);
         } else if (!strcmp(a, "--root")) {
-            if (!cli_parse_int(v, 0, INT64_MAX, "--root", &root)) return EXIT_USAGE;
+            /* A fabric's root may be a vertex name (b0.gpu3): read once the spec is known. */
+            root_name = v;
+            if (strspn(v, "0123456789") == strlen(v) && !cli_parse_int(v, 0, INT64_MAX, "--root", &root)) return EXIT_USAGE;
         } else if (!strcmp(a, "--rank")) {
             if (!cli_parse_int(v, 0, INT64_MAX, "--rank", &rank)) return EXIT_USAGE;
         } else if (!strcmp(a, "--degree")) {
@@ -416,6 +419,7 @@ static int run(int argc, char **argv) {
     const char *given;
     if (cli_args_given(&ps, "--root") && coll != GSP_COLL_BROADCAST && coll != GSP_COLL_REDUCE)
         return cli_usage_error("plan: --root applies to broadcast and reduce (the root of the collective), not %s", gsp_collective_name(coll));
+    if (bytes >= 0 && root_name && root < 0 && !cli_parse_int(root_name, 0, INT64_MAX, "--root", &root)) return EXIT_USAGE;
     if (bytes >= 0) {
         /* The runtime's algorithms use the default model (1 packet, all ports, full duplex). */
         if (sweep.n) {
@@ -461,7 +465,7 @@ static int run(int argc, char **argv) {
     }
     if (coll == GSP_COLL_REDUCE)
         return cli_usage_error("plan: reduce has no schedule of its own; 'gossip plan reduce SPEC --bytes B' shows the runtime's algorithms");
-    if (coll == GSP_COLL_BROADCAST && root < 0) root = 0;
+    if (coll == GSP_COLL_BROADCAST && root < 0 && !root_name) root = 0;
     /* The schedule on standard output: the report goes to stderr, never mixed into the data. */
     bool sched_stdout = outpath && cli_output_is_stdout(outpath);
     if (sched_stdout && json)
@@ -482,10 +486,18 @@ static int run(int argc, char **argv) {
     double t0 = cli_now();
     if ((err = gsp_topo_from_spec(&t, spec))) return cli_lib_error(err);
     if (gsp_topo_is_fabric(&t)) {
+        static const char *const not_fabric[] = {"--packets", "--ports", "--duplex", "--method", "--prove", "--time-limit", "--degree", "--seed", "-o", NULL};
+        if ((given = cli_args_any(&ps, not_fabric))) {
+            gsp_topo_destroy(&t);
+            return cli_usage_error("plan: %s: %s does not apply on a fabric (its plan is spanning trees at the throughput optimum)", spec, given);
+        }
+        rc = cli_plan_fabric(coll, &t, root_name, json, t0);
         gsp_topo_destroy(&t);
-        return cli_usage_error("plan: %s: planning on fabrics (switches or link capacities) is not yet supported; "
-                               "'gossip info %s' gives its throughput optimum",
-                               spec, spec);
+        return rc;
+    }
+    if (root_name && root < 0 && !cli_parse_int(root_name, 0, INT64_MAX, "--root", &root)) {
+        gsp_topo_destroy(&t);
+        return EXIT_USAGE;
     }
     if (root >= t.n) {
         int64_t n = t.n;
