@@ -18,7 +18,7 @@
 #include "analysis/analysis_int.h"
 
 #define INF ((int64_t)1 << 62)
-#define SPREAD_PORTS 16
+#define SPREAD_PORTS 8
 
 static bool is_compute(const gsp__wgraph_t *g, int64_t x) { return x < g->n && (!g->is_switch || !g->is_switch[x]); }
 
@@ -81,10 +81,13 @@ static int64_t min_cut(gsp__wgraph_t *g, net_t *nt, const int64_t *A, int na, co
         gsp__flow_set_cap(&nt->f, nt->zid[B[i]], INF);
         sink_compute |= is_compute(g, B[i]);
     }
-    if (sink_compute) {
-        best = gsp__flow_max(&nt->f, s, z, limit);
-        g->flows++;
-    } else {
+    /* Without "misses a compute node" the minimum is one flow, and a lower bound: when it
+     * reaches the limit the sequence is not needed (a switch's whole in-capacity, the usual
+     * minimum here, is far above what the compute nodes need). */
+    best = gsp__flow_max(&nt->f, s, z, limit);
+    g->flows++;
+    if (!sink_compute && best < limit) {
+        best = limit;
         /* The first compute node each Z misses, in a fixed order: compute nodes before it are
          * merged into the source. */
         int64_t merged = 0;
