@@ -8,6 +8,7 @@
 
 #include "gossip/core.h"
 #include "gossip/model.h"
+#include "gossip/sched.h"
 #include "gossip/topo.h"
 
 #ifdef __cplusplus
@@ -69,6 +70,9 @@ typedef struct {
     bool reversed;    /* reduce-scatter: every tree is an in-tree (data flows from[i] <- to[i],
                          along each route backwards; hops still name the arcs it uses) */
     int64_t share;    /* the sum of mult over the trees of one root */
+    int64_t cap_factor; /* the trees' loads fit cap_factor times the capacities: the sum of mult
+                           over the tree edges whose route uses arc a is at most
+                           cap_factor * t->cap[a] (the optimum's denominator) */
     int64_t ntrees;
     gsp_tree_t *trees;
     int64_t num, den; /* algbw the trees reach, recounted from their link loads: exact, reduced */
@@ -97,6 +101,15 @@ GSP_API gsp_err_t gsp_fabric_trees(const gsp_topo_t *t, gsp_collective_t c, int6
  * join their edge's ends through switches: GSP_ERR_INTERNAL names the first that does not.
  * O(sum of route lengths). */
 GSP_API gsp_err_t gsp_forest_algbw(const gsp_topo_t *t, const gsp_forest_t *f, int64_t *num, int64_t *den);
+/** The round form of trees f [in] on t [in] (allgather or broadcast) into out [out]: each
+ * root's data is share * batches packets (chunks), tree i carrying mult_i * batches of them in
+ * `batches` batches; batch j crosses the hop at depth h of a tree (fabric arcs from its root) in
+ * round j + h, so a round loads arc a with at most cap_factor * cap(a) packets (the schedule's
+ * cap_factor; out->chunks = share * batches). Rounds: batches + the deepest hop depth - 1,
+ * against the throughput bound of `batches` rounds. gsp_sched_verify checks it exactly.
+ * Errors: GSP_ERR_NOTAPPLIC (reduce-scatter's in-trees: not a dissemination), GSP_ERR_RANGE
+ * (batches < 1), GSP_ERR_TOOBIG (more than 2^30 transfers), GSP_ERR_NOMEM. O(transfers). */
+GSP_API gsp_err_t gsp_forest_sched(const gsp_topo_t *t, const gsp_forest_t *f, int64_t batches, gsp_sched_t *out);
 /** Releases the trees of f; a zeroed struct is a no-op. */
 GSP_API void gsp_forest_destroy(gsp_forest_t *f);
 

@@ -189,6 +189,7 @@ gsp_err_t gsp_fabric_trees(const gsp_topo_t *t, gsp_collective_t c, int64_t root
         goto done;
     }
     out->share = (int64_t)p;
+    out->cap_factor = (int64_t)q;
     g.n = n;
     g.is_switch = t->is_switch;
     if ((err = gsp_alloc_array((void **)&g.src, n + 1, sizeof *g.src, true))) goto done;

@@ -14,6 +14,7 @@
 static const char usage_text[] =
     "usage: gossip plan COLLECTIVE SPEC [--packets P|inf] [--ports all|1] [--duplex full|half]\n"
     "                   [--method NAME|auto] [--root R] [--seed S] [--prove] [--time-limit S] [-o FILE] [--json] [--progress]\n"
+    "       gossip plan COLLECTIVE FABRIC [--root NAME] [--batches B] [-o FILE] [--json]\n"
     "       gossip plan COLLECTIVE SPEC --bytes B [--algorithm A|auto] [--tuning FILE] [--alpha S] [--beta S] [--gamma S]\n"
     "                   [--hop S] [--overhead S] [--segment B] [--shared-memory] [--method M] [--root R] [--rank R] [--json]\n"
     "       gossip plan COLLECTIVE SPEC --bytes LO:HI[:F] [--svg FILE] [--tuning FILE] [--alpha S] [--beta S] [--gamma S]\n"
@@ -27,6 +28,11 @@ static const char usage_text[] =
     "the one the runtime chooses. With --bytes LO:HI, a sweep: every candidate's predicted time at\n"
     "each size from LO to HI, the choice at each, and the sizes where the choice changes.\n"
     "\n"
+    "On a fabric (switches or link capacities, docs/fabrics.md) the plan is spanning trees that\n"
+    "reach the throughput optimum, checked by recounting their link loads; algbw beside the optimum.\n"
+    "\n"
+    "  --batches B   on a fabric: the round form (allgather, broadcast) sends each tree's share in B\n"
+    "                pipelined batches: B + depth - 1 rounds against the bound B (default 1)\n"
     "  --packets P   packets per arc per round (default 1), or inf\n"
     "  --ports       all (default) or 1 (one send and one receive per node per round)\n"
     "  --duplex      full (default) or half\n"
@@ -345,6 +351,7 @@ static int run(int argc, char **argv) {
     bool json = false;
     int64_t root = -1, seed = 1, degree = 0, rank = -1;
     const char *root_name = NULL;
+    int64_t batches = 1;
     double time_limit = 0;
     bool prove = false;
     gsp_model_t model = gsp_model_default();
@@ -357,7 +364,7 @@ static int run(int argc, char **argv) {
         {"shared-memory", false}, {"json", false}, {"prove", false}, {"packets", true}, {"ports", true},     {"duplex", true},
         {"bytes", true},          {"alpha", true}, {"beta", true},   {"gamma", true},   {"hop", true},       {"overhead", true},
         {"method", true},         {"segment", true}, {"time-limit", true}, {"root", true}, {"degree", true}, {"seed", true},
-        {"rank", true},           {"o", true},       {"tuning", true}, {"algorithm", true}, {"svg", true}, {"progress", false}, {NULL, false}};
+        {"rank", true},           {"o", true},       {"batches", true},       {"tuning", true}, {"algorithm", true}, {"svg", true}, {"progress", false}, {NULL, false}};
     cli_args_t ps;
     cli_args_init(&ps, "plan", usage_text, defs, argc, argv);
     const char *a, *v;
@@ -402,6 +409,8 @@ static int run(int argc, char **argv) {
             if (strspn(v, "0123456789") == strlen(v) && !cli_parse_int(v, 0, INT64_MAX, "--root", &root)) return EXIT_USAGE;
         } else if (!strcmp(a, "--rank")) {
             if (!cli_parse_int(v, 0, INT64_MAX, "--rank", &rank)) return EXIT_USAGE;
+        } else if (!strcmp(a, "--batches")) {
+            if (!cli_parse_int(v, 1, INT64_C(1) << 20, "--batches", &batches)) return EXIT_USAGE;
         } else if (!strcmp(a, "--degree")) {
             if (!cli_parse_int(v, 1, 100000, "--degree", &degree)) return EXIT_USAGE;
         } else if (!strcmp(a, "--seed")) {
@@ -435,7 +444,7 @@ static int run(int argc, char **argv) {
                 return cli_usage_error("plan: --svg %s and --json would both write standard output (write the picture to a file)", svgpath);
         } else if (svgpath)
             return cli_usage_error("plan: --svg draws a sweep: give a range of sizes, --bytes LO:HI (8:16MiB)");
-        static const char *const not_with_bytes[] = {"--packets", "--ports", "--duplex", "--prove", "--time-limit", "--degree", "--seed", "-o", NULL};
+        static const char *const not_with_bytes[] = {"--packets", "--ports", "--duplex", "--prove", "--time-limit", "--degree", "--seed", "-o", "--batches", NULL};
         if ((given = cli_args_any(&ps, not_with_bytes)))
             return cli_usage_error("plan: %s does not apply with --bytes (the runtime's algorithms)", given);
         if (!cli_check_rt_method("plan", method)) return EXIT_USAGE;
@@ -486,14 +495,18 @@ static int run(int argc, char **argv) {
     double t0 = cli_now();
     if ((err = gsp_topo_from_spec(&t, spec))) return cli_lib_error(err);
     if (gsp_topo_is_fabric(&t)) {
-        static const char *const not_fabric[] = {"--packets", "--ports", "--duplex", "--method", "--prove", "--time-limit", "--degree", "--seed", "-o", NULL};
+        static const char *const not_fabric[] = {"--packets", "--ports", "--duplex", "--method", "--prove", "--time-limit", "--degree", "--seed", NULL};
         if ((given = cli_args_any(&ps, not_fabric))) {
             gsp_topo_destroy(&t);
             return cli_usage_error("plan: %s: %s does not apply on a fabric (its plan is spanning trees at the throughput optimum)", spec, given);
         }
-        rc = cli_plan_fabric(coll, &t, root_name, json, t0);
+        rc = cli_plan_fabric(coll, &t, root_name, json, t0, batches, outpath, rep);
         gsp_topo_destroy(&t);
         return rc;
+    }
+    if (cli_args_given(&ps, "--batches")) {
+        gsp_topo_destroy(&t);
+        return cli_usage_error("plan: --batches applies on a fabric (the pipelined round form of its trees); %s is not one", spec);
     }
     if (root_name && root < 0 && !cli_parse_int(root_name, 0, INT64_MAX, "--root", &root)) {
         gsp_topo_destroy(&t);

@@ -54,8 +54,13 @@ static void phase_json(gsp_jw_t *w, const gsp_forest_t *f) {
     gsp_jw_obj_end(w);
 }
 
-int cli_plan_fabric(gsp_collective_t coll, gsp_topo_t *t, const char *root_name, bool json, double t0) {
+int cli_plan_fabric(gsp_collective_t coll, gsp_topo_t *t, const char *root_name, bool json, double t0, int64_t batches, const char *outpath,
+                    FILE *rep) {
     gsp_err_t err = GSP_OK;
+    gsp_sched_t sched = {0};
+    gsp_report_t vrep = {0};
+    bool have_rounds = coll == GSP_COLL_ALLGATHER || coll == GSP_COLL_BROADCAST;
+    int rc = EXIT_OK;
     gsp_forest_t f[2] = {{0}, {0}};
     gsp_optimum_t opt = {0};
     int64_t root = -1, nf = 1, N = gsp_topo_compute_count(t);
@@ -75,6 +80,30 @@ int cli_plan_fabric(gsp_collective_t coll, gsp_topo_t *t, const char *root_name,
     } else if ((err = gsp_fabric_trees(t, coll, root, &f[0])))
         goto fail;
     if ((err = gsp_optimum(t, coll, root, &opt))) goto fail;
+    double seconds = cli_now() - t0, t1 = cli_now();
+    if (outpath && !have_rounds) {
+        rc = cli_usage_error("plan: -o writes the round form of allgather and broadcast trees; %s's is not written yet", gsp_collective_name(coll));
+        goto fail;
+    }
+    /* The round form, checked by the simulator under the capacities. */
+    if (have_rounds) {
+        if ((err = gsp_forest_sched(t, &f[0], batches, &sched)) || (err = gsp_sched_verify(&sched, t, 1, &vrep))) goto fail;
+        if (!vrep.ok) {
+            err = gsp_error(GSP_ERR_INTERNAL, "the round form of the trees fails the verifier: %s", vrep.message);
+            goto fail;
+        }
+        if (outpath) {
+            gsp_out_t out;
+            sched.names = (const char *const *)t->names;
+            sched.graph = t;
+            if ((err = gsp_out_open(&out, outpath))) goto fail;
+            if ((err = gsp_out_close(&out, gsp_sched_write(&sched, out.f)))) {
+                rc = cli_write_error(err);
+                err = GSP_OK;
+                goto fail;
+            }
+        }
+    }
     int64_t num = f[0].num, den = f[0].den, ntrees = f[0].ntrees + (nf > 1 ? f[1].ntrees : 0), depth = f[0].depth, hdepth = f[0].hop_depth;
     if (nf > 1) {
         if (!harmonic(f[0].num, f[0].den, f[1].num, f[1].den, &num, &den)) {
@@ -87,7 +116,7 @@ int cli_plan_fabric(gsp_collective_t coll, gsp_topo_t *t, const char *root_name,
     int64_t g = gcd64(num, den);
     num /= g, den /= g;
     bool optimal = num == opt.num && den == opt.den;
-    double seconds = cli_now() - t0;
+    double round_seconds = cli_now() - t1;
     char a[64], o[64];
     frac(a, sizeof a, num, den);
     frac(o, sizeof o, opt.num, opt.den);
@@ -104,10 +133,28 @@ int cli_plan_fabric(gsp_collective_t coll, gsp_topo_t *t, const char *root_name,
         if (coll == GSP_COLL_BROADCAST) {
             gsp_jw_key(&w, "root"); gsp_jw_str(&w, gsp_topo_node_name(t, root, b));
         }
-        /* Round counts belong to the round model; a fabric's plan is measured in throughput. */
-        gsp_jw_key(&w, "rounds"); gsp_jw_null(&w);
-        gsp_jw_key(&w, "lower_bound"); gsp_jw_null(&w);
-        gsp_jw_key(&w, "bounds"); gsp_jw_obj_begin(&w); gsp_jw_obj_end(&w);
+        /* Rounds of the round form (an arc of capacity c carries cap_factor c packets a round)
+         * against the throughput bound, `batches` rounds; null where no round form is built. */
+        gsp_jw_key(&w, "rounds");
+        if (have_rounds) gsp_jw_int(&w, sched.nrounds);
+        else gsp_jw_null(&w);
+        gsp_jw_key(&w, "lower_bound");
+        if (have_rounds) gsp_jw_int(&w, batches);
+        else gsp_jw_null(&w);
+        gsp_jw_key(&w, "bounds");
+        gsp_jw_obj_begin(&w);
+        if (have_rounds) {
+            gsp_jw_key(&w, "throughput"); gsp_jw_int(&w, batches);
+        }
+        gsp_jw_obj_end(&w);
+        if (have_rounds) {
+            gsp_jw_key(&w, "batches"); gsp_jw_int(&w, batches);
+            gsp_jw_key(&w, "chunks"); gsp_jw_int(&w, sched.chunks);
+            gsp_jw_key(&w, "capacity_factor"); gsp_jw_int(&w, sched.cap_factor);
+            gsp_jw_key(&w, "transfers"); gsp_jw_int(&w, sched.nsends);
+            gsp_jw_key(&w, "verified"); gsp_jw_bool(&w, vrep.ok);
+        }
+        if (outpath) { gsp_jw_key(&w, "output"); gsp_jw_str(&w, outpath); }
         gsp_jw_key(&w, "algbw"); gsp_jw_str(&w, a);
         gsp_jw_key(&w, "algbw_value"); gsp_jw_num(&w, (double)num / (double)den);
         gsp_jw_key(&w, "optimum");
@@ -130,21 +177,27 @@ int cli_plan_fabric(gsp_collective_t coll, gsp_topo_t *t, const char *root_name,
         }
         gsp_jw_key(&w, "max_flows"); gsp_jw_int(&w, f[0].flows + (nf > 1 ? f[1].flows : 0));
         gsp_jw_key(&w, "seconds"); gsp_jw_num(&w, seconds);
+        gsp_jw_key(&w, "round_form_seconds"); gsp_jw_num(&w, round_seconds);
         gsp_jw_obj_end(&w);
         fputc('\n', stdout);
         gsp_jw_finish(&w);
     } else {
-        printf("%-19s %s\n", "collective", gsp_collective_name(coll));
-        printf("%-19s %s\n", "topology", t->spec);
-        printf("%-19s %lld compute nodes, %lld switches\n", "nodes", (long long)N, (long long)t->nswitch);
-        printf("%-19s fabric-trees\n", "method");
-        if (coll == GSP_COLL_BROADCAST) printf("%-19s %s\n", "root", gsp_topo_node_name(t, root, b));
-        printf("%-19s %s = %.6g (optimum %s = %.6g: %s)\n", "algbw", a, (double)num / (double)den, o, opt.value, optimal ? "reached" : "NOT reached");
-        printf("%-19s %lld, deepest %lld edges (%lld fabric hops)\n", "trees", (long long)ntrees, (long long)depth, (long long)hdepth);
-        printf("%-19s %.3f s\n", "time", seconds);
+        fprintf(rep, "%-19s %s\n", "collective", gsp_collective_name(coll));
+        fprintf(rep, "%-19s %s\n", "topology", t->spec);
+        fprintf(rep, "%-19s %lld compute nodes, %lld switches\n", "nodes", (long long)N, (long long)t->nswitch);
+        fprintf(rep, "%-19s fabric-trees\n", "method");
+        if (coll == GSP_COLL_BROADCAST) fprintf(rep, "%-19s %s\n", "root", gsp_topo_node_name(t, root, b));
+        fprintf(rep, "%-19s %s = %.6g (optimum %s = %.6g: %s)\n", "algbw", a, (double)num / (double)den, o, opt.value, optimal ? "reached" : "NOT reached");
+        fprintf(rep, "%-19s %lld, deepest %lld edges (%lld fabric hops)\n", "trees", (long long)ntrees, (long long)depth, (long long)hdepth);
+        if (have_rounds)
+            fprintf(rep, "%-19s %lld (bound %lld, the batches; %lld chunks per node, an arc carries %lld x its capacity a round), verified\n", "rounds",
+                    (long long)sched.nrounds, (long long)batches, (long long)sched.chunks, (long long)sched.cap_factor);
+        if (outpath) fprintf(rep, "%-19s %s\n", "written", strcmp(outpath, "-") ? outpath : "standard output");
+        fprintf(rep, "%-19s %.3f s (the round form and its verification %.3f s more)\n", "time", seconds, round_seconds);
     }
 fail:
     for (int i = 0; i < 2; i++) gsp_forest_destroy(&f[i]);
     gsp_optimum_destroy(&opt);
-    return err ? cli_lib_error(err) : EXIT_OK;
+    gsp_sched_destroy(&sched);
+    return err ? cli_lib_error(err) : rc;
 }
