@@ -19,6 +19,9 @@
 
 #define INF ((int64_t)1 << 62)
 #define SPREAD_PORTS 8
+#define LOST_MESSAGE                                                                                                                       \
+    "splitting the switches off lost capacity the optimum needs (a switch with more capacity in than out): no trees through "            \
+    "switches reach the optimum this way"
 
 static bool is_compute(const gsp__wgraph_t *g, int64_t x) { return x < g->n && (!g->is_switch || !g->is_switch[x]); }
 
@@ -129,6 +132,7 @@ gsp_err_t gsp__fabric_split(gsp__wgraph_t *g) {
     net_t nt = {0};
     int64_t *in = NULL, *out = NULL;
     int64_t n = g->n;
+    bool lost = false;
     if ((err = net_build(g, &nt))) goto done;
     if (!g->is_switch) goto check;
     for (int64_t w = 0; w < n; w++) {
@@ -170,7 +174,7 @@ gsp_err_t gsp__fabric_split(gsp__wgraph_t *g) {
                 }
                 int64_t alpha = max_split(g, &nt, a, b, share);
                 if (alpha < 0) {
-                    err = gsp_error(GSP_ERR_INTERNAL, "fabric split: a cut below the requirement before splitting");
+                    err = lost ? gsp_error(GSP_ERR_NOTAPPLIC, LOST_MESSAGE) : gsp_error(GSP_ERR_INTERNAL, "fabric split: a cut below the requirement before splitting");
                     goto done;
                 }
                 if (alpha == 0) continue;
@@ -181,17 +185,19 @@ gsp_err_t gsp__fabric_split(gsp__wgraph_t *g) {
                 stale = true;
             }
         }
-        /* What is left at w (a switch with more in than out, or out than in) goes unused. */
-        for (int64_t e = 0; e < g->narcs; e++)
+        /* What is left at w goes unused. Out-arcs left over cost nothing (no flow can enter w
+         * any more); in-arcs left over (a switch with more in than out, or a splitting that
+         * stopped short) may cost connectivity: then the final check decides. */
+        for (int64_t e = 0; e < g->narcs; e++) {
+            if (g->head[e] == w && g->cap[e] > 0) lost = true;
             if (g->head[e] == w || g->tail[e] == w) g->cap[e] = 0;
+        }
     }
 check:
     /* Whatever the splitting did, the trees need every compute node at kreq: one pass of the
      * sequence of cuts over the compute-only graph says whether it holds. */
     if ((err = net_build(g, &nt))) goto done;
-    if (min_cut(g, &nt, NULL, 0, NULL, 0, g->kreq) < g->kreq)
-        err = gsp_error(GSP_ERR_NOTAPPLIC, "splitting the switches off lost capacity the optimum needs (a switch with more capacity in than out?): "
-                                           "no trees reach the optimum this way");
+    if (min_cut(g, &nt, NULL, 0, NULL, 0, g->kreq) < g->kreq) err = gsp_error(GSP_ERR_NOTAPPLIC, LOST_MESSAGE);
 done:
     net_free(&nt);
     gsp_free(in);
