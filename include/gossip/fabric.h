@@ -6,6 +6,8 @@
 #ifndef GOSSIP_FABRIC_H
 #define GOSSIP_FABRIC_H
 
+#include <stdio.h>
+
 #include "gossip/core.h"
 #include "gossip/model.h"
 #include "gossip/sched.h"
@@ -110,6 +112,11 @@ GSP_API gsp_err_t gsp_forest_algbw(const gsp_topo_t *t, const gsp_forest_t *f, i
  * Errors: GSP_ERR_NOTAPPLIC (reduce-scatter's in-trees: not a dissemination), GSP_ERR_RANGE
  * (batches < 1), GSP_ERR_TOOBIG (more than 2^30 transfers), GSP_ERR_NOMEM. O(transfers). */
 GSP_API gsp_err_t gsp_forest_sched(const gsp_topo_t *t, const gsp_forest_t *f, int64_t batches, gsp_sched_t *out);
+/** Writes to out [in,out] an SVG picture of the trees of f [in] on t [in] whose root is root
+ * (at most 12, one panel each): the fabric's links grey (wider where faster), each tree's routes
+ * as arrows coloured by the level of the compute node they reach, switches as squares. Errors:
+ * GSP_ERR_RANGE (no tree has that root), GSP_ERR_IO (a failed write), GSP_ERR_NOMEM. */
+GSP_API gsp_err_t gsp_forest_svg(const gsp_topo_t *t, const gsp_forest_t *f, int64_t root, FILE *out);
 /** Releases the trees of f; a zeroed struct is a no-op. */
 GSP_API void gsp_forest_destroy(gsp_forest_t *f);
 
