@@ -240,8 +240,8 @@ static int run_bytes(gsp_collective_t coll, const char *spec, const char *method
     if ((err = gsp_topo_from_spec(&t, spec))) return cli_lib_error(err);
     if (gsp_topo_is_fabric(&t)) {
         gsp_topo_destroy(&t);
-        return cli_usage_error("plan: %s: planning on fabrics (switches or link capacities) is not yet supported; "
-                               "'gossip info %s' gives its throughput optimum",
+        return cli_usage_error("plan: %s: the runtime's algorithms (--bytes) on fabrics (switches or link capacities) are not yet supported; "
+                               "'gossip plan COLLECTIVE %s' plans trees at its throughput optimum",
                                spec, spec);
     }
     if (root >= t.n) {
