@@ -5,6 +5,7 @@
 #define GOSSIP_ANALYSIS_INT_H
 
 #include "gossip/core.h"
+#include "gossip/fabric.h"
 
 /* A flow network in residual form: arc 2k is the k-th arc added, arc 2k+1 its reverse (capacity
  * 0 unless given). Capacities are int64 and must keep every sum below 2^62 (the caller checks). */
@@ -79,5 +80,9 @@ gsp_err_t gsp__fabric_split(gsp__wgraph_t *g);
 /* Packs spanning arborescences from the source into the compute-only g: multiplicities summing
  * to src[c] from each compute node c (fabric_pack.c). trees [out] owned by the caller. */
 gsp_err_t gsp__fabric_pack(gsp__wgraph_t *g, gsp__wtree_t **trees, int64_t *ntrees);
+/* Moves compute nodes of the trees of f on t under shallower parents where a route has the
+ * tree's multiplicity to spare (fabric_shallow.c); loads stay within cap_factor * cap. */
+gsp_err_t gsp__forest_shallow(const gsp_topo_t *t, gsp_forest_t *f);
+
 
 #endif

@@ -217,7 +217,7 @@ gsp_err_t gsp_fabric_trees(const gsp_topo_t *t, gsp_collective_t c, int64_t root
         if (out->trees[i].depth > out->depth) out->depth = out->trees[i].depth;
         if (out->trees[i].hop_depth > out->hop_depth) out->hop_depth = out->trees[i].hop_depth;
     }
-    if ((err = gsp_forest_algbw(t, out, &out->num, &out->den))) goto flows;
+    if ((err = gsp__forest_shallow(t, out)) || (err = gsp_forest_algbw(t, out, &out->num, &out->den))) goto flows;
     out->value = (double)out->num / (double)out->den;
     if (out->num != opt.num || out->den != opt.den)
         err = gsp_error(GSP_ERR_INTERNAL, "fabric trees: the trees reach %lld/%lld, the optimum is %lld/%lld", (long long)out->num,
