@@ -96,6 +96,14 @@ jq -c '.names as $n | ($n | index("b0.gpu0")) as $g | ($n | index("b0.nvswitch")
        | .rounds[0].send |= map(if .[0] == $g and .[1] == $s then .[1] = $ib else . end)' "$tmp/dgx.json" >"$tmp/bad.json"
 expect 1 verify "$tmp/bad.json"
 grep -q 'its capacity allows' "$tmp/out" "$tmp/err" || fail "a moved packet: $(cat "$tmp/out" "$tmp/err")"
+# The picture of one GPU's trees (docs/img/dgx-8x2-trees.svg is made so).
+expect 0 draw dgx:8x1 -o "$tmp/trees.svg"
+grep -q 'allgather trees at the optimum, algbw 2400/7' "$tmp/trees.svg" || fail "draw dgx:8x1: $(head -c 300 "$tmp/trees.svg")"
+[ "$(grep -c 'marker-end' "$tmp/trees.svg")" = 14 ] || fail "draw dgx:8x1: not 14 arrows"
+expect 0 draw dgx:8x2 --root b1.gpu2 -o "$tmp/trees2.svg"
+grep -q 'trees of b1.gpu2' "$tmp/trees2.svg" || fail "draw --root b1.gpu2"
+expect 2 draw dgx:8x2 --root ib -o "$tmp/x.svg"
+expect 2 draw torus:4x4 --root 0 -o "$tmp/x.svg"
 # Bad input: one line, exit 2.
 expect 2 plan broadcast dgx:8x2 --root ib
 grepcheck_err() { grep -qE -- "$1" "$tmp/err" || fail "stderr lacks /$1/: $(cat "$tmp/err")"; }

@@ -549,6 +549,25 @@ static void test_trees_families(void **state) {
     assert_int_equal(f.depth, 1);
     assert_int_equal(f.hop_depth, 2);
     gsp_forest_destroy(&f);
+    /* The picture: one panel per tree of b0.gpu0 (one star), its 7 routes of 2 arrows. */
+    FILE *svg = tmpfile();
+    assert_non_null(svg);
+    assert_int_equal(gsp_fabric_trees(&t, GSP_COLL_ALLGATHER, -1, &f), GSP_OK);
+    assert_int_equal(gsp_forest_svg(&t, &f, 1, svg), GSP_OK);
+    assert_int_equal(gsp_forest_svg(&t, &f, 0, svg), GSP_ERR_RANGE); /* the NVSwitch roots no tree */
+    rewind(svg);
+    char line[512];
+    int arrows = 0, panels = 0, svgs = 0;
+    while (fgets(line, sizeof line, svg)) {
+        arrows += strstr(line, "marker-end") != NULL;
+        panels += strstr(line, "<g transform") != NULL;
+        svgs += strstr(line, "<svg") != NULL;
+    }
+    fclose(svg);
+    assert_int_equal(svgs, 1);
+    assert_int_equal(panels, 1);
+    assert_int_equal(arrows, 14);
+    gsp_forest_destroy(&f);
     /* Errors: a switch root, allreduce, a fabric with one compute node. */
     assert_int_equal(gsp_fabric_trees(&t, GSP_COLL_BROADCAST, 0, &f), GSP_ERR_RANGE);
     assert_int_equal(gsp_fabric_trees(&t, GSP_COLL_ALLREDUCE, -1, &f), GSP_ERR_NOTAPPLIC);
