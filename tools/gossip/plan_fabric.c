@@ -60,7 +60,7 @@ int cli_plan_fabric(gsp_collective_t coll, gsp_topo_t *t, const char *root_name,
     gsp_err_t err = GSP_OK;
     gsp_sched_t sched = {0};
     gsp_report_t vrep = {0};
-    bool have_rounds = coll == GSP_COLL_ALLGATHER || coll == GSP_COLL_BROADCAST;
+    bool have_rounds = coll == GSP_COLL_ALLGATHER || coll == GSP_COLL_BROADCAST, too_big = false;
     int rc = EXIT_OK;
     gsp_forest_t f[2] = {{0}, {0}};
     gsp_optimum_t opt = {0};
@@ -90,7 +90,18 @@ int cli_plan_fabric(gsp_collective_t coll, gsp_topo_t *t, const char *root_name,
     }
     /* The round form, checked by the simulator under the capacities. */
     if (have_rounds) {
-        if ((err = gsp_forest_sched(t, &f[0], batches, &sched)) || (err = gsp_sched_verify(&sched, t, 1, &vrep))) goto fail;
+        if ((err = gsp_forest_sched(t, &f[0], batches, &sched)) || (err = gsp_sched_verify(&sched, t, 1, &vrep))) {
+            /* Too large to write or check: the trees stand without their round form, unless
+             * -o asked for it. */
+            if (err != GSP_ERR_TOOBIG || outpath) goto fail;
+            err = GSP_OK;
+            have_rounds = false;
+            too_big = true;
+            gsp_sched_destroy(&sched);
+            memset(&sched, 0, sizeof sched);
+        }
+    }
+    if (have_rounds) {
         if (!vrep.ok) {
             err = gsp_error(GSP_ERR_INTERNAL, "the round form of the trees fails the verifier: %s", vrep.message);
             goto fail;
@@ -196,6 +207,7 @@ int cli_plan_fabric(gsp_collective_t coll, gsp_topo_t *t, const char *root_name,
         if (have_rounds)
             fprintf(rep, "%-19s %lld (bound %lld, the batches; %lld chunks per node, an arc carries %lld x its capacity a round), verified\n", "rounds",
                     (long long)sched.nrounds, (long long)batches, (long long)sched.chunks, (long long)sched.cap_factor);
+        if (too_big) fprintf(rep, "%-19s not built: too large to write or verify (fewer --batches)\n", "rounds");
         if (outpath) fprintf(rep, "%-19s %s\n", "written", strcmp(outpath, "-") ? outpath : "standard output");
         fprintf(rep, "%-19s %.3f s (the round form and its verification %.3f s more)\n", "time", seconds, round_seconds);
     }
