@@ -79,6 +79,12 @@ typedef struct {
      * checked against its hash; NULL when the file has none (the spec alone names the graph). */
     gsp_topo_t *graph;
     bool graph_owned;
+    /* Fabrics (docs/fabrics.md, "The round form"). chunks > 1: each origin's data is `chunks`
+     * packets, packet x = origin * chunks + chunk (file key "chunks"). cap_factor > 0: arc a
+     * carries at most cap_factor * cap(a) packets a round, cap the fabric's integer capacities,
+     * in place of the model's packets (file key model.capacity). Switches start with no packet
+     * and need not end with any. 0 (both): the round model as before. */
+    int64_t chunks, cap_factor;
 } gsp_sched_t;
 
 /** Starts an empty schedule [out] in caller storage. root is ignored unless broadcast. */

@@ -121,7 +121,7 @@ class Sched(Structure):  # sched.h
                 ("cap_combines", i64), ("terms", POINTER(Term)), ("nterms", i64), ("cap_terms", i64),
                 ("result", p_i64), ("blocks", c_bool), ("reduce_rounds", i64), ("symmetric", c_bool),
                 ("sym", POINTER(SymSend)), ("nsym", i64), ("cap_sym", i64), ("names", POINTER(c_char_p)),
-                ("graph", POINTER(Topo)), ("graph_owned", c_bool)]
+                ("graph", POINTER(Topo)), ("graph_owned", c_bool), ("chunks", i64), ("cap_factor", i64)]
 
 
 class SchedGraph(Structure):  # sched.h

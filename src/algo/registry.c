@@ -184,10 +184,10 @@ gsp_err_t gsp_plan(const gsp_plan_in_t *in, gsp_collective_t c, const char *meth
     if (!in || !in->topo || !in->dist)
         return gsp_error(GSP_ERR_INVAL, "gsp_plan: the input needs a topology and its distances (gsp_distances)");
     /* The methods plan rounds on unit links with every vertex a rank: a fabric's switches would
-     * be planned as ranks and its capacities ignored (planning on fabrics: issue 24, item 3). */
+     * be planned as ranks and its capacities ignored. Fabrics are planned by gsp_fabric_trees. */
     if (gsp_topo_is_fabric(in->topo))
-        return gsp_error(GSP_ERR_UNSUPPORTED, "%s: planning on fabrics (switches or link capacities) is not yet supported; "
-                                              "'gossip info' gives the fabric's throughput optimum",
+        return gsp_error(GSP_ERR_UNSUPPORTED, "%s: planning on fabrics (switches or link capacities) is not yet supported by the "
+                                              "round-model methods; gsp_fabric_trees plans it at the throughput optimum",
                          in->topo->spec);
     /* A zero-initialised model is the default one: the methods see packets 1, never 0. */
     gsp_plan_in_t resolved = *in;

@@ -5,6 +5,7 @@
 #define GOSSIP_ANALYSIS_INT_H
 
 #include "gossip/core.h"
+#include "gossip/fabric.h"
 
 /* A flow network in residual form: arc 2k is the k-th arc added, arc 2k+1 its reverse (capacity
  * 0 unless given). Capacities are int64 and must keep every sum below 2^62 (the caller checks). */
@@ -44,5 +45,44 @@ int64_t gsp__flow_max(gsp__flow_t *f, int64_t s, int64_t t, int64_t limit);
 /* After gsp__flow_max returned less than its limit: side[x] = 1 for the vertices reachable from
  * s in the residual network (the source side of a minimum cut, the smallest one), else 0. */
 void gsp__flow_source_side(gsp__flow_t *f, int64_t s, uint8_t *side);
+
+/* The working graph of the trees on a fabric (fabric_split.c, fabric_pack.c, fabric_trees.c):
+ * a multigraph on the fabric's vertices plus a source n, whose arcs carry integer capacities
+ * (the fabric's scaled by the optimum's denominator) and a route each. Splitting a switch off
+ * replaces capacity on u -> w and w -> v by an arc u -> v whose route is the two joined, so
+ * parallel arcs are kept apart: a tree edge is always one route. */
+typedef struct {
+    int64_t n;                  /* fabric vertices; the source is vertex n */
+    int64_t narcs, arcs_room;
+    int64_t *tail, *head, *cap, *route;
+    int64_t nroutes, routes_room;
+    int64_t *ra, *rb;           /* route r: the fabric arc ra[r] when rb[r] < 0, else route ra[r]
+                                   followed by route rb[r] */
+    int64_t *src;               /* n entries: the source's arc to each vertex (0: none) */
+    int64_t kreq;               /* what every compute node must receive: the sum of src */
+    const uint8_t *is_switch;   /* borrowed from the fabric (NULL: none) */
+    int64_t flows;              /* maximum flows computed */
+} gsp__wgraph_t;
+
+/* A tree of the packing: the working arcs it uses, in the order they were added (each one's
+ * tail already in the tree), with its multiplicity. */
+typedef struct {
+    int64_t root, mult, narcs;
+    int64_t *arcs;
+} gsp__wtree_t;
+
+gsp_err_t gsp__wg_add_arc(gsp__wgraph_t *g, int64_t u, int64_t v, int64_t c, int64_t route);
+gsp_err_t gsp__wg_add_route(gsp__wgraph_t *g, int64_t a, int64_t b, int64_t *id);
+void gsp__wg_destroy(gsp__wgraph_t *g);
+/* Removes every switch of g by splitting off its arcs in pairs, each pair by the most that keeps
+ * every compute node's connectivity from the source at least kreq (fabric_split.c). */
+gsp_err_t gsp__fabric_split(gsp__wgraph_t *g);
+/* Packs spanning arborescences from the source into the compute-only g: multiplicities summing
+ * to src[c] from each compute node c (fabric_pack.c). trees [out] owned by the caller. */
+gsp_err_t gsp__fabric_pack(gsp__wgraph_t *g, gsp__wtree_t **trees, int64_t *ntrees);
+/* Moves compute nodes of the trees of f on t under shallower parents where a route has the
+ * tree's multiplicity to spare (fabric_shallow.c); loads stay within cap_factor * cap. */
+gsp_err_t gsp__forest_shallow(const gsp_topo_t *t, gsp_forest_t *f);
+
 
 #endif

@@ -61,6 +61,9 @@ gsp_err_t gsp_export_msccl_json(const gsp_sched_t *s0, const gsp_topo_t *t, cons
     gsp_sched_t tmp;
     const gsp_sched_t *s;
     memset(&tmp, 0, sizeof tmp);
+    if (s0->chunks > 1 || s0->cap_factor > 0 || (t && t->is_switch))
+        return gsp_error(GSP_ERR_UNSUPPORTED, "export: the round form of a fabric's trees (chunks, capacities, switches) is not exported "
+                                              "yet (issue 24 item 5)");
     if (s0->blocks)
         return gsp_error(GSP_ERR_UNSUPPORTED, "export: msccl-tools JSON describes non-combining collectives; "
                          "export the %s as msccl-xml", gsp_collective_name(s0->coll));
@@ -509,6 +512,9 @@ gsp_err_t gsp_export_msccl_xml(const gsp_sched_t *s0, const gsp_topo_t *t, const
     gsp_sched_t tmp;
     const gsp_sched_t *s;
     memset(&tmp, 0, sizeof tmp);
+    if (s0->chunks > 1 || s0->cap_factor > 0 || (t && t->is_switch))
+        return gsp_error(GSP_ERR_UNSUPPORTED, "export: the round form of a fabric's trees (chunks, capacities, switches) is not exported "
+                                              "yet (issue 24 item 5)");
     gsp_err_t err = explicit_view(s0, t, &tmp, &s);
     if (err) return err;
     if (s->blocks || s->coll == GSP_COLL_BROADCAST) {

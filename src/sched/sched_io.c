@@ -60,8 +60,11 @@ gsp_err_t gsp_sched_write(const gsp_sched_t *s, FILE *f) {
     gsp_model_t model = gsp_model_resolve(s->model);
     if (model.packets == GSP_PACKETS_INF) fputs("\"inf\"", f);
     else fprintf(f, "%lld", (long long)model.packets);
-    fprintf(f, ",\"ports\":%s,\"duplex\":%s}", s->model.one_port ? "\"1\"" : "\"all\"",
+    fprintf(f, ",\"ports\":%s,\"duplex\":%s", s->model.one_port ? "\"1\"" : "\"all\"",
             s->model.half_duplex ? "\"half\"" : "\"full\"");
+    if (s->cap_factor > 0) fprintf(f, ",\"capacity\":%lld", (long long)s->cap_factor);
+    fputc('}', f);
+    if (s->chunks > 1) fprintf(f, ",\"chunks\":%lld", (long long)s->chunks);
     if (s->coll == GSP_COLL_BROADCAST) fprintf(f, ",\"root\":%lld", (long long)s->root);
     if (s->coll == GSP_COLL_ALLREDUCE && s->blocks)
         fprintf(f, ",\"form\":\"blocks\",\"reduce_rounds\":%lld", (long long)s->reduce_rounds);
@@ -189,6 +192,7 @@ static gsp_err_t parse(gsp_sched_t *s, json_t *root, const char *path) {
         return gsp_error(GSP_ERR_PARSE, "%s: rule format: nodes must be an integer in 1..%lld", path,
                          (long long)GSP_MAX_ARCS);
     gsp_model_t m = gsp_model_default();
+    int64_t cap_factor = 0, chunks = 0;
     json_t *model = json_object_get(root, "model");
     if (model) {
         if (!json_is_object(model)) return gsp_error(GSP_ERR_PARSE, "%s: rule format: model must be an object", path);
@@ -203,6 +207,9 @@ static gsp_err_t parse(gsp_sched_t *s, json_t *root, const char *path) {
             else if ((p && !strcmp(p, "1")) || (json_is_integer(j) && json_integer_value(j) == 1)) m.one_port = true;
             else return gsp_error(GSP_ERR_PARSE, "%s: rule format: model.ports must be \"all\" or 1", path);
         }
+        j = json_object_get(model, "capacity");
+        if (j && (!get_int(j, &cap_factor) || cap_factor < 1))
+            return gsp_error(GSP_ERR_PARSE, "%s: rule format: model.capacity must be an integer >= 1 (packets a round per unit of capacity)", path);
         j = json_object_get(model, "duplex");
         if (j) {
             const char *p = json_string_value(j);
@@ -211,6 +218,10 @@ static gsp_err_t parse(gsp_sched_t *s, json_t *root, const char *path) {
             else return gsp_error(GSP_ERR_PARSE, "%s: rule format: model.duplex must be \"full\" or \"half\"", path);
         }
     }
+    if ((j = json_object_get(root, "chunks")) &&
+        (!get_int(j, &chunks) || chunks < 1 || chunks > GSP_MAX_ARCS / nodes || (coll != GSP_COLL_ALLGATHER && coll != GSP_COLL_BROADCAST)))
+        return gsp_error(GSP_ERR_PARSE, "%s: rule format: chunks must be an integer in 1..%lld, for allgather or broadcast", path,
+                         (long long)(GSP_MAX_ARCS / nodes));
     int64_t rootnode = -1;
     if (coll == GSP_COLL_BROADCAST) {
         if (!get_int(json_object_get(root, "root"), &rootnode) || rootnode < 0 || rootnode >= nodes)
@@ -232,6 +243,8 @@ static gsp_err_t parse(gsp_sched_t *s, json_t *root, const char *path) {
         return gsp_error(GSP_ERR_PARSE, "%s: rule format: reduce_rounds only with \"form\": \"blocks\"", path);
     if ((err = gsp_sched_init(s, coll, topo, nodes, &m, rootnode, method ? method : ""))) return err;
     s->blocks = blocks;
+    s->chunks = chunks;
+    s->cap_factor = cap_factor;
     json_t *graph = json_object_get(root, "graph");
     if (graph && (err = gsp__sched_read_graph(s, graph, json_object_get(root, "names"), path))) return err;
 
@@ -274,7 +287,7 @@ static gsp_err_t parse(gsp_sched_t *s, json_t *root, const char *path) {
             int64_t u, v, x;
             if (!triple(j, &u, &v, &x))
                 return gsp_error(GSP_ERR_PARSE, "%s, transfer %zu: rule format: expected [u, v, x] with integers", where, k);
-            int64_t xmax = coll == GSP_COLL_ALLREDUCE && !blocks ? INT64_MAX : nodes - 1;
+            int64_t xmax = coll == GSP_COLL_ALLREDUCE && !blocks ? INT64_MAX : nodes * (chunks > 1 ? chunks : 1) - 1;
             if (u < 0 || u >= nodes || v < 0 || v >= nodes || x < 0 || x > xmax)
                 return gsp_error(GSP_ERR_RANGE, "%s, transfer %zu: rule range: [%lld, %lld, %lld] has an index outside 0..%lld",
                                  where, k, (long long)u, (long long)v, (long long)x, (long long)nodes - 1);

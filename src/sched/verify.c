@@ -49,6 +49,7 @@ static bool violation(gsp_report_t *rep, gsp_rule_t rule, int64_t round, int64_t
 typedef struct {
     const gsp_topo_t *t;
     gsp_model_t m;
+    int64_t cap_factor; /* > 0: arc a carries at most cap_factor * cap(a) a round (fabrics) */
     int32_t *load;      /* transfers on each arc this round */
     int64_t *touched;   /* arcs with load > 0, to reset */
     int64_t ntouched;
@@ -137,7 +138,13 @@ static inline __attribute__((always_inline)) bool links_use(links_t *L, gsp_repo
     if (L->load[a] == 0) L->touched[L->ntouched++] = a;
     L->load[a]++;
     if (L->load[a] > L->peak) L->peak = L->load[a];
-    if (L->m.packets != GSP_PACKETS_INF && L->load[a] > L->m.packets)
+    if (L->cap_factor > 0) {
+        int64_t most = L->cap_factor * (t->cap ? t->cap[a] : 1);
+        if (L->load[a] > most)
+            return violation(rep, GSP_RULE_PACKETS, round, k,
+                             "round %lld, transfer %lld: arc (%lld, %lld) carries %d packets, its capacity allows %lld",
+                             (long long)round, (long long)k, (long long)u, (long long)v, L->load[a], (long long)most);
+    } else if (L->m.packets != GSP_PACKETS_INF && L->load[a] > L->m.packets)
         return violation(rep, GSP_RULE_PACKETS, round, k,
                          "round %lld, transfer %lld: arc (%lld, %lld) carries %d transfers, the model allows %lld",
                          (long long)round, (long long)k, (long long)u, (long long)v, L->load[a],
@@ -183,7 +190,7 @@ static void links_report(const links_t *L, gsp_report_t *rep) {
  * sends; then that every node holds everything. Deliveries count from the next round on. */
 static void disseminate(const gsp_sched_t *s, const gsp_topo_t *t, int64_t r0, gsp_word_t *held, int64_t words, links_t *L,
                         gsp_report_t *rep) {
-    int64_t n = t->n;
+    int64_t n = t->n, ch = s->chunks > 1 ? s->chunks : 1;
     bool bcast = s->coll == GSP_COLL_BROADCAST;
     const char *what = s->blocks ? "block" : "packet";
     for (int64_t r = r0; r < s->nrounds && rep->ok; r++) {
@@ -191,13 +198,13 @@ static void disseminate(const gsp_sched_t *s, const gsp_topo_t *t, int64_t r0, g
         for (int64_t k = b; k < e; k++) {
             const gsp_send_t *tr = &s->sends[k];
             if (!links_use(L, rep, r, k - b, tr->u, tr->v)) break;
-            if (bcast && tr->x != s->root) {
+            if (bcast && tr->x / ch != s->root) {
                 violation(rep, GSP_RULE_PAYLOAD, r, k - b,
                           "round %lld, transfer %lld: broadcast sends packet %lld, not the root's (%lld)",
                           (long long)r, (long long)(k - b), (long long)tr->x, (long long)s->root);
                 break;
             }
-            int64_t bit = bcast ? 0 : tr->x;
+            int64_t bit = bcast ? tr->x % ch : tr->x;
             if (!gsp_bit_get(held + tr->u * words, bit)) {
                 violation(rep, GSP_RULE_HELD, r, k - b, "round %lld, transfer %lld: node %lld sends %s %lld before it holds it%s",
                           (long long)r, (long long)(k - b), (long long)tr->u, what, (long long)tr->x,
@@ -209,7 +216,7 @@ static void disseminate(const gsp_sched_t *s, const gsp_topo_t *t, int64_t r0, g
         int64_t dups = 0;
         for (int64_t k = b; k < e; k++) {
             const gsp_send_t *tr = &s->sends[k];
-            int64_t bit = bcast ? 0 : tr->x;
+            int64_t bit = bcast ? tr->x % ch : tr->x;
             gsp_word_t *w = held + tr->v * words + (bit >> 6), mask = (gsp_word_t)1 << (bit & 63);
             dups += (*w & mask) != 0; /* branch-free: duplicates are rare but unpredictable */
             *w |= mask;
@@ -218,17 +225,25 @@ static void disseminate(const gsp_sched_t *s, const gsp_topo_t *t, int64_t r0, g
         links_reset(L);
     }
     if (!rep->ok) return;
+    /* Switches (fabrics) forward but need not end with anything, nor does anyone need theirs. */
+    int64_t ncomp = 0;
+    for (int64_t v = 0; v < n; v++) ncomp += !t->is_switch || !t->is_switch[v];
     for (int64_t v = 0; v < n; v++) {
+        if (t->is_switch && t->is_switch[v]) continue;
         const gsp_word_t *row = held + v * words;
         if (bcast) {
-            if (!row[0]) {
-                violation(rep, GSP_RULE_COMPLETE, -1, -1, "node %lld never gets the root's packet", (long long)v);
+            if (gsp_bits_count(row, ch) != ch) {
+                violation(rep, GSP_RULE_COMPLETE, -1, -1, "node %lld never gets the root's packet%s", (long long)v, ch > 1 ? "s" : "");
                 return;
             }
-        } else if (gsp_bits_count(row, n) != n) {
+        } else if (gsp_bits_count(row, n * ch) != ncomp * ch) {
             int64_t x = 0;
-            while (gsp_bit_get(row, x)) x++;
-            violation(rep, GSP_RULE_COMPLETE, -1, -1, "node %lld never gets the %s of %lld", (long long)v, what, (long long)x);
+            while (gsp_bit_get(row, x) || (t->is_switch && t->is_switch[x / ch])) x++;
+            if (ch > 1)
+                violation(rep, GSP_RULE_COMPLETE, -1, -1, "node %lld never gets chunk %lld of the %s of %lld", (long long)v, (long long)(x % ch),
+                          what, (long long)(x / ch));
+            else
+                violation(rep, GSP_RULE_COMPLETE, -1, -1, "node %lld never gets the %s of %lld", (long long)v, what, (long long)x);
             return;
         }
     }
@@ -241,17 +256,25 @@ static gsp_err_t verify_dissemination(const gsp_sched_t *s, const gsp_topo_t *t,
     int64_t n = t->n;
     bool bcast = s->coll == GSP_COLL_BROADCAST;
     /* Broadcast needs one bit per node; allgather a row of n bits per node. */
-    int64_t words = bcast ? 1 : (int64_t)GSP_WORDS(n);
+    int64_t ch = s->chunks > 1 ? s->chunks : 1;
+    int64_t words = (int64_t)GSP_WORDS(bcast ? ch : n * ch);
+    if (!bcast && n * ch > GSP_VERIFY_ALLGATHER_MAX * (int64_t)8)
+        return gsp_error(GSP_ERR_TOOBIG, "%s: %lld nodes of %lld chunks each is above the explicit allgather verifier's limit", t->spec,
+                         (long long)n, (long long)ch);
     if (!bcast && n > GSP_VERIFY_ALLGATHER_MAX)
         return gsp_error(GSP_ERR_TOOBIG,
                          "%s: %lld nodes is above the explicit allgather verifier's limit of %d; "
                          "store the schedule in symmetric form",
                          t->spec, (long long)n, GSP_VERIFY_ALLGATHER_MAX);
     if ((err = links_init(&L, t, &s->model))) goto done;
+    L.cap_factor = s->cap_factor;
     if ((err = gsp_alloc_array((void **)&held, n * words, sizeof *held, true))) goto done;
-    if (bcast) held[s->root * words] = 1;
+    if (bcast)
+        for (int64_t c = 0; c < ch; c++) gsp_bit_set(held + s->root * words, c);
     else
-        for (int64_t x = 0; x < n; x++) gsp_bit_set(held + x * words, x);
+        for (int64_t x = 0; x < n; x++)
+            if (!t->is_switch || !t->is_switch[x])
+                for (int64_t c = 0; c < ch; c++) gsp_bit_set(held + x * words, x * ch + c);
     disseminate(s, t, 0, held, words, &L, rep);
     links_report(&L, rep);
     err = GSP_OK;

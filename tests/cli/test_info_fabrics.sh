@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # test_info_fabrics.sh — fabrics on the command line (docs/fabrics.md): `gossip info` on the fabric
 # specs and files with the exact optimum and its JSON keys, --root, ForestColl's published
-# optima, plan's refusal, and one error line (exit 2) for every malformed capacity or switch.
+# optima, plans at the optimum (trees, the round form verified), and one error line (exit 2) for every malformed capacity or switch.
 GOSSIP=$1
 DATA=$2
 . "$(dirname "$0")/lib.sh"
@@ -66,10 +66,56 @@ jqcheck '.lower_bound == 6 and .optimum.allgather.algbw == "25/6" and .compute_n
 expect 0 info torus:4x4
 grep -q 'optimum\|compute nodes' "$tmp/out" && fail "plain torus text shows fabric lines"
 
-# Planning on fabrics is item 3 of issue 24: refused, one line.
-for spec in dgx:8x2 "torus:4x4@1,2" "file:$DATA/fabric.txt"; do
-    expect 2 plan allgather "$spec" && grep -q 'planning on fabrics .* is not yet supported' "$tmp/err" || fail "plan $spec: $(cat "$tmp/err")"
-done
+# Plans on fabrics: spanning trees whose algbw is the optimum, exactly (issue 24 item 3).
+expect 0 plan allgather dgx:8x2 --json
+jqcheck '.algbw == "1040/3" and .optimum.algbw == "1040/3" and .optimal == true and .method == "fabric-trees"'
+jqcheck '.nodes == 16 and .vertices == 19 and .switches == 3 and .trees >= 16 and .depth >= 1 and .hop_depth >= 2 * .depth'
+jqcheck '.rounds == .lower_bound + .hop_depth - 1 and .bounds.throughput == 1 and .verified == true and (.seconds | type) == "number"'
+expect 0 plan allgather mi250:2 --json --batches 3
+jqcheck '.algbw == "5312/15" and .optimal and .lower_bound == 3 and .rounds == .hop_depth + 2 and .chunks == 3 * .share'
+expect 0 plan reduce-scatter "file:$DATA/fabric.txt" --json
+jqcheck '.algbw == "75/4" and .optimum.algbw == "75/4" and .rounds == null and .lower_bound == null'
+expect 0 plan allreduce dgx:8x2 --json
+jqcheck '.algbw == "520/3" and .optimal and .phases.reduce_scatter.algbw == "1040/3" and .phases.allgather.algbw == "1040/3"'
+jqcheck '.trees == .phases.reduce_scatter.trees + .phases.allgather.trees'
+expect 0 plan broadcast dgx:8x2 --root b1.gpu3 --json
+jqcheck '.algbw == "200" and .root == "b1.gpu3" and .optimal and .verified'
+expect 0 plan allgather "torus:3x4@1,0.5" --json
+jqcheck '.optimal and .switches == 0'
+expect 0 plan allgather dgx:8x1
+grepcheck '^algbw +2400/7 = 342.857 \(optimum 2400/7 = 342.857: reached\)$'
+grepcheck '^trees +8, deepest 1 edges \(2 fabric hops\)$'
+# The round form written with -o passes gossip verify (capacities per arc, chunks).
+expect 0 plan allgather dgx:8x2 -o "$tmp/dgx.json" --batches 2
+expect 0 verify "$tmp/dgx.json"
+jqcheck_file() { jq -e "$2" "$1" >/dev/null || fail "$1: $2"; }
+jqcheck_file "$tmp/dgx.json" '.model.capacity == 3 and .chunks == 130 and .method == "fabric-trees"'
+# b0.gpu0's NVLink packets of round 0 moved onto its 25 GB/s NIC: the verifier says so (exit 1).
+# (tests/unit/test_fabric.c moves a single packet onto a full arc.)
+jq -c '.names as $n | ($n | index("b0.gpu0")) as $g | ($n | index("b0.nvswitch")) as $s | ($n | index("ib")) as $ib
+       | .rounds[0].send |= map(if .[0] == $g and .[1] == $s then .[1] = $ib else . end)' "$tmp/dgx.json" >"$tmp/bad.json"
+expect 1 verify "$tmp/bad.json"
+grep -q 'its capacity allows' "$tmp/out" "$tmp/err" || fail "a moved packet: $(cat "$tmp/out" "$tmp/err")"
+# Not exported yet: one line, exit 2 (not a wrong file).
+expect 2 export "$tmp/dgx.json" --format msccl-xml
+expect 2 export "$tmp/dgx.json" --format msccl-json
+# The picture of one GPU's trees (docs/img/dgx-8x2-trees.svg is made so).
+expect 0 draw dgx:8x1 -o "$tmp/trees.svg"
+grep -q 'allgather trees at the optimum, algbw 2400/7' "$tmp/trees.svg" || fail "draw dgx:8x1: $(head -c 300 "$tmp/trees.svg")"
+[ "$(grep -c 'marker-end' "$tmp/trees.svg")" = 14 ] || fail "draw dgx:8x1: not 14 arrows"
+expect 0 draw dgx:8x2 --root b1.gpu2 -o "$tmp/trees2.svg"
+grep -q 'trees of b1.gpu2' "$tmp/trees2.svg" || fail "draw --root b1.gpu2"
+expect 2 draw dgx:8x2 --root ib -o "$tmp/x.svg"
+expect 2 draw torus:4x4 --root 0 -o "$tmp/x.svg"
+# Bad input: one line, exit 2.
+expect 2 plan broadcast dgx:8x2 --root ib
+grepcheck_err() { grep -qE -- "$1" "$tmp/err" || fail "stderr lacks /$1/: $(cat "$tmp/err")"; }
+grepcheck_err 'is a switch'
+expect 2 plan broadcast dgx:8x2 --root nowhere
+expect 2 plan allgather dgx:8x2 --packets 2
+expect 2 plan allgather dgx:8x2 --batches 0
+expect 2 plan allgather torus:4x4 --batches 2
+expect 2 plan reduce-scatter dgx:8x2 -o "$tmp/x.json"
 expect 2 plan allreduce dgx:8x2 --bytes 1048576
 
 # Malformed capacities and switches: one line, exit 2.

@@ -423,6 +423,230 @@ static void test_fabric_files(void **state) {
     }
 }
 
+
+/* An independent recount of trees f on t: every tree spans every compute node once, each edge's
+ * route runs from its parent to its child (reversed: back) through switches only, and the link
+ * loads L(a) = sum of mult over routes using a give algbw = (N share | share) min cap(a) / L(a)
+ * / scale, compared with the optimum o exactly. Also the loads fit cap_factor * cap. */
+static void recount(const gsp_topo_t *t, const gsp_forest_t *f, const gsp_optimum_t *o, const char *what) {
+    int64_t n = t->n, N = gsp_topo_compute_count(t), *load = calloc((size_t)t->m + 1, sizeof *load), *per_root = calloc((size_t)n, sizeof *per_root);
+    uint8_t *seen = malloc((size_t)n);
+    assert_non_null(load);
+    for (int64_t i = 0; i < f->ntrees; i++) {
+        const gsp_tree_t *T = &f->trees[i];
+        per_root[T->root] += T->mult;
+        memset(seen, 0, (size_t)n);
+        seen[T->root] = 1;
+        int64_t reached = 1;
+        for (int64_t e = 0; e < T->nedges; e++) {
+            int64_t u = T->from[e], v = T->to[e];
+            if (!seen[u] || seen[v] || (t->is_switch && t->is_switch[v])) fail_msg("%s: tree %lld edge %lld does not grow it", what, (long long)i, (long long)e);
+            seen[v] = 1;
+            reached++;
+            int64_t at = f->reversed ? v : u;
+            for (int64_t h = T->hop_off[e]; h < T->hop_off[e + 1]; h++) {
+                int64_t a = T->hops[h];
+                if (a < t->off[at] || a >= t->off[at + 1]) fail_msg("%s: tree %lld edge %lld: hop %lld leaves another vertex", what, (long long)i, (long long)e, (long long)h);
+                if (h > T->hop_off[e] && !(t->is_switch && t->is_switch[at])) fail_msg("%s: a route passes a compute node", what);
+                load[a] += T->mult;
+                at = t->adj[a];
+            }
+            if (at != (f->reversed ? u : v)) fail_msg("%s: tree %lld edge %lld: the route ends elsewhere", what, (long long)i, (long long)e);
+        }
+        if (reached != N) fail_msg("%s: tree %lld reaches %lld of %lld compute nodes", what, (long long)i, (long long)reached, (long long)N);
+    }
+    for (int64_t x = 0; x < n; x++) {
+        bool comp = !t->is_switch || !t->is_switch[x];
+        int64_t want = f->collective == GSP_COLL_BROADCAST ? (x == f->root ? f->share : 0) : (comp ? f->share : 0);
+        if (per_root[x] != want) fail_msg("%s: vertex %lld roots %lld, want %lld", what, (long long)x, (long long)per_root[x], (long long)want);
+    }
+    __int128 bn = 0, bd = 0;
+    for (int64_t a = 0; a < t->m; a++) {
+        int64_t c = t->cap ? t->cap[a] : 1;
+        if (load[a] > (__int128)f->cap_factor * c) fail_msg("%s: arc %lld carries %lld > %lld x %lld", what, (long long)a, (long long)load[a], (long long)f->cap_factor, (long long)c);
+        if (load[a] && (bd == 0 || (__int128)c * bd < bn * load[a])) bn = c, bd = load[a];
+    }
+    __int128 num = bn * f->share * (f->collective == GSP_COLL_BROADCAST ? 1 : N), den = bd * (t->cap_scale > 0 ? t->cap_scale : 1);
+    if (num * o->den != (__int128)o->num * den)
+        fail_msg("%s: the trees reach %.6g, the optimum is %lld/%lld", what, (double)num / (double)den, (long long)o->num, (long long)o->den);
+    free(load);
+    free(per_root);
+    free(seen);
+}
+
+/* Trees for collective c on t: recounted against the optimum; the round form (allgather,
+ * broadcast) passes the verifier, and a copy with one packet moved onto an arc that is full in
+ * its round fails it by the capacity rule. Returns whether such a move was found. */
+static bool check_trees(const gsp_topo_t *t, gsp_collective_t c, int64_t root, const char *what) {
+    gsp_forest_t f;
+    gsp_optimum_t o;
+    bool mutated = false;
+    gsp_err_t err = gsp_fabric_trees(t, c, root, &f);
+    if (err) fail_msg("%s %s: %s", what, gsp_collective_name(c), gsp_errmsg());
+    assert_int_equal(gsp_optimum(t, c, root, &o), GSP_OK);
+    recount(t, &f, &o, what);
+    assert_int_equal(f.num, o.num);
+    assert_int_equal(f.den, o.den);
+    int64_t num, den;
+    assert_int_equal(gsp_forest_algbw(t, &f, &num, &den), GSP_OK);
+    assert_int_equal(num, o.num);
+    if (c != GSP_COLL_REDUCE_SCATTER) {
+        gsp_sched_t s;
+        gsp_report_t rep;
+        int64_t B = 2;
+        assert_int_equal(gsp_forest_sched(t, &f, B, &s), GSP_OK);
+        assert_int_equal(s.nrounds, B + f.hop_depth - 1);
+        assert_int_equal(gsp_sched_verify(&s, t, 1, &rep), GSP_OK);
+        if (!rep.ok) fail_msg("%s %s: round form: %s", what, gsp_collective_name(c), rep.message);
+        /* Find a round where a sender u has a full arc a and sends on another arc too. */
+        int64_t *load = calloc((size_t)t->m + 1, sizeof *load);
+        for (int64_t r = 0; r < s.nrounds && !mutated; r++) {
+            int64_t b = s.send_off.v[r], e = s.send_off.v[r + 1];
+            memset(load, 0, (size_t)t->m * sizeof *load);
+            for (int64_t k = b; k < e; k++) load[t->off[s.sends[k].u] + gsp_topo_arc_index(t, s.sends[k].u, s.sends[k].v)]++;
+            for (int64_t k = b; k < e && !mutated; k++) {
+                int64_t u = s.sends[k].u;
+                for (int64_t a = t->off[u]; a < t->off[u + 1] && !mutated; a++)
+                    if (t->adj[a] != s.sends[k].v && load[a] == f.cap_factor * (t->cap ? t->cap[a] : 1)) {
+                        gsp_send_t keep = s.sends[k];
+                        s.sends[k].v = t->adj[a];
+                        assert_int_equal(gsp_sched_verify(&s, t, 1, &rep), GSP_OK);
+                        if (rep.ok || rep.rule != GSP_RULE_PACKETS) fail_msg("%s: a packet moved onto a full arc: %s", what, rep.ok ? "passes" : rep.message);
+                        s.sends[k] = keep;
+                        mutated = true;
+                    }
+            }
+        }
+        free(load);
+        gsp_sched_destroy(&s);
+    }
+    gsp_forest_destroy(&f);
+    gsp_optimum_destroy(&o);
+    return mutated;
+}
+
+/* The generated fabrics and the example file: trees at the optimum, the round form verified. */
+static void test_trees_families(void **state) {
+    (void)state;
+    const char *specs[] = {"dgx:8x1", "dgx:8x2", "mi250:1", "mi250:2", "fattree:4x8:oversub=16", "dragonfly:3x1x2", "torus:3x4@1,0.5", "file:" GOSSIP_TEST_DATA "/fabric.txt",
+                           "file:" GOSSIP_TEST_DATA "/dgx-a100-2box.txt"};
+    int moved = 0;
+    for (size_t i = 0; i < sizeof specs / sizeof *specs; i++) {
+        gsp_topo_t t = build(specs[i]);
+        int64_t root = 0;
+        while (t.is_switch && t.is_switch[root]) root++;
+        moved += check_trees(&t, GSP_COLL_ALLGATHER, -1, specs[i]);
+        check_trees(&t, GSP_COLL_REDUCE_SCATTER, -1, specs[i]);
+        moved += check_trees(&t, GSP_COLL_BROADCAST, root, specs[i]);
+        gsp_topo_destroy(&t);
+    }
+    assert_true(moved >= 4);
+    /* dgx:8x1: one star per GPU through the NVSwitch, the shallowest there is. */
+    gsp_topo_t t = build("dgx:8x1");
+    gsp_forest_t f;
+    assert_int_equal(gsp_fabric_trees(&t, GSP_COLL_ALLGATHER, -1, &f), GSP_OK);
+    assert_int_equal(f.ntrees, 8);
+    assert_int_equal(f.depth, 1);
+    assert_int_equal(f.hop_depth, 2);
+    gsp_forest_destroy(&f);
+    /* The picture: one panel per tree of b0.gpu0 (one star), its 7 routes of 2 arrows. */
+    FILE *svg = tmpfile();
+    assert_non_null(svg);
+    assert_int_equal(gsp_fabric_trees(&t, GSP_COLL_ALLGATHER, -1, &f), GSP_OK);
+    assert_int_equal(gsp_forest_svg(&t, &f, 1, svg), GSP_OK);
+    assert_int_equal(gsp_forest_svg(&t, &f, 0, svg), GSP_ERR_RANGE); /* the NVSwitch roots no tree */
+    rewind(svg);
+    char line[512];
+    int arrows = 0, panels = 0, svgs = 0;
+    while (fgets(line, sizeof line, svg)) {
+        arrows += strstr(line, "marker-end") != NULL;
+        panels += strstr(line, "<g transform") != NULL;
+        svgs += strstr(line, "<svg") != NULL;
+    }
+    fclose(svg);
+    assert_int_equal(svgs, 1);
+    assert_int_equal(panels, 1);
+    assert_int_equal(arrows, 14);
+    gsp_forest_destroy(&f);
+    /* Errors: a switch root, allreduce, a fabric with one compute node. */
+    assert_int_equal(gsp_fabric_trees(&t, GSP_COLL_BROADCAST, 0, &f), GSP_ERR_RANGE);
+    assert_int_equal(gsp_fabric_trees(&t, GSP_COLL_ALLREDUCE, -1, &f), GSP_ERR_NOTAPPLIC);
+    gsp_forest_destroy(&f);
+    gsp_topo_destroy(&t);
+}
+
+/* Random small fabrics with switches, capacities and one-way links between compute nodes: the
+ * trees reach gsp_optimum exactly for allgather, reduce-scatter and broadcast. Switches have
+ * links both ways at one capacity here (as much in as out: the splitting theorem applies). A
+ * second sweep gives switches one-way links too: there the optimum may be out of reach of
+ * trees, and gsp_fabric_trees must either reach it exactly or refuse (GSP_ERR_NOTAPPLIC),
+ * never return trees below it. */
+static void random_trees(uint64_t seed, int trials, bool oneway_switches, int *exact, int *refused) {
+    gsp_rng_t rng;
+    gsp_rng_seed(&rng, seed);
+    for (int trial = 0; trial < trials; trial++) {
+        int64_t n = 2 + (int64_t)gsp_rng_below(&rng, 9); /* 2..10 vertices */
+        int64_t arcs[2 * 90], cap[90], narcs = 0;
+        uint8_t sw[10] = {0};
+        int64_t N = n;
+        for (int64_t x = 0; x < n; x++)
+            if (N > 2 && gsp_rng_below(&rng, 3) == 0) sw[x] = 1, N--;
+        int64_t scale = 1 + (int64_t)gsp_rng_below(&rng, 3);
+        double density = 0.25 + 0.5 * gsp_rng_double(&rng);
+        for (int64_t x = 0; x < n; x++)
+            for (int64_t y = x + 1; y < n; y++) {
+                if (gsp_rng_double(&rng) > density || narcs + 2 > 90) continue;
+                int64_t c = 1 + (int64_t)gsp_rng_below(&rng, 9), kind = (int64_t)gsp_rng_below(&rng, 4);
+                if ((sw[x] || sw[y]) && !oneway_switches) kind = 2;
+                if (kind != 1) arcs[2 * narcs] = x, arcs[2 * narcs + 1] = y, cap[narcs++] = c;
+                if (kind != 0) arcs[2 * narcs] = y, arcs[2 * narcs + 1] = x, cap[narcs++] = kind == 3 ? c + 1 : c;
+            }
+        if (narcs == 0) continue;
+        gsp_topo_t t;
+        if (gsp_topo_from_arcs(&t, n, arcs, cap, narcs, scale, sw, NULL, "random") != GSP_OK) continue; /* a switch on no link */
+        N = gsp_topo_compute_count(&t);
+        int64_t root = 0;
+        while (t.is_switch && t.is_switch[root]) root++;
+        for (int k = 0; k < 3; k++) {
+            gsp_collective_t c = k == 0 ? GSP_COLL_ALLGATHER : k == 1 ? GSP_COLL_REDUCE_SCATTER : GSP_COLL_BROADCAST;
+            gsp_optimum_t o;
+            assert_int_equal(gsp_optimum(&t, c, root, &o), GSP_OK);
+            bool reachable = o.defined && o.num > 0;
+            gsp_optimum_destroy(&o);
+            gsp_forest_t f;
+            gsp_err_t err = gsp_fabric_trees(&t, c, c == GSP_COLL_BROADCAST ? root : -1, &f);
+            if (!reachable) {
+                assert_int_equal(err, GSP_ERR_NOTAPPLIC);
+                continue;
+            }
+            if (err == GSP_ERR_NOTAPPLIC && oneway_switches) {
+                (*refused)++;
+                continue;
+            }
+            if (err) fail_msg("trial %d (%s): %s", trial, gsp_collective_name(c), gsp_errmsg());
+            gsp_forest_destroy(&f);
+            char what[64];
+            snprintf(what, sizeof what, "random trial %d", trial);
+            check_trees(&t, c, c == GSP_COLL_BROADCAST ? root : -1, what);
+            (*exact)++;
+        }
+        gsp_topo_destroy(&t);
+    }
+}
+
+static void test_trees_random(void **state) {
+    (void)state;
+    int exact = 0, refused = 0;
+    random_trees(2024, 150, false, &exact, &refused);
+    print_message("links both ways at switches: %d exact, %d refused\n", exact, refused);
+    assert_true(exact > 0);
+    assert_int_equal(refused, 0);
+    exact = refused = 0;
+    random_trees(1995, 150, true, &exact, &refused);
+    assert_true(exact > 0);
+    print_message("one-way links at switches: %d exact, %d refused\n", exact, refused);
+}
+
 /* A plan on a fabric is refused, never made on switches as ranks. */
 static void test_plan_refuses_fabrics(void **state) {
     (void)state;
@@ -437,6 +661,7 @@ int main(void) {
         cmocka_unit_test(test_maxflow),           cmocka_unit_test(test_optimum_brute_force), cmocka_unit_test(test_published_optima),
         cmocka_unit_test(test_cayley_shortcut), cmocka_unit_test(test_optimum_relabelled),
         cmocka_unit_test(test_fabric_families),   cmocka_unit_test(test_fabric_files),        cmocka_unit_test(test_plan_refuses_fabrics),
+        cmocka_unit_test(test_trees_families),    cmocka_unit_test(test_trees_random),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

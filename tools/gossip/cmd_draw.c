@@ -11,6 +11,7 @@
 
 static const char usage_text[] =
     "usage: gossip draw (SPEC | FILE) -o OUT.svg [--packets P] [--method M] [--topology-only]\n"
+    "       gossip draw FABRIC -o OUT.svg [--root NAME]\n"
     "\n"
     "Draws the broadcast tree of node 0's packet: every node labelled with the round in which\n"
     "it is reached, arcs coloured by generator (as Fig. 3-6 of the packet-gossip paper).\n"
@@ -20,7 +21,10 @@ static const char usage_text[] =
     "other graph up to 400 nodes (hypercubes, star graphs, files) by igraph's Kamada-Kawai\n"
     "layout, which puts neighbours together. Arcs that wrap around are short dashed stubs.\n"
     "The legend says what each generator does: a vector added ((1,0), (-1,0), ...) or the\n"
-    "positions a permutation swaps. --topology-only draws the graph alone: labels are node\n"
+    "positions a permutation swaps. On a fabric (switches or capacities, docs/fabrics.md) it\n"
+    "draws the allgather trees of one compute node (--root NAME, default the first) that reach\n"
+    "the throughput optimum: a panel per tree, routes through the switches coloured by level.\n"
+    "--topology-only draws the graph alone: labels are node\n"
     "numbers, edges coloured by generator (with its inverse), host names of files below.\n"
     "OUT.svg is written whole or not at all (a temporary file renamed over it); '-' is standard\n"
     "output, and a device or a FIFO is written in place. FILE '-' reads a schedule from standard\n"
@@ -30,16 +34,37 @@ static const char usage_text[] =
     "  --method M       with a SPEC: the allgather construction drawn (default auto)\n"
     "  --packets P      with a SPEC: packets per arc per round of that allgather (default 1)\n"
     "  --topology-only  the graph alone, without a schedule\n"
+    "  --root NAME      on a fabric: the compute node whose trees are drawn (default the first)\n"
     "\n"
     "example:\n"
     "  $ gossip draw torus:5x5 -o torus5.svg\n"
     "  $ gossip draw optcirc:25 --topology-only -o rhombus.svg\n";
 
+/* A fabric's allgather trees of one root, drawn by gsp_forest_svg. */
+static int draw_fabric(const gsp_topo_t *t, const char *root_name, const char *outpath) {
+    gsp_forest_t f = {0};
+    gsp_err_t err;
+    int64_t root = -1;
+    char b[24];
+    int rc = EXIT_OK;
+    for (int64_t x = 0; x < t->n && root < 0; x++)
+        if (root_name ? !strcmp(gsp_topo_node_name(t, x, b), root_name) : !t->is_switch || !t->is_switch[x]) root = x;
+    if (root < 0) return cli_usage_error("draw: --root %s is not a vertex of %s", root_name, t->spec);
+    if (t->is_switch && t->is_switch[root]) return cli_usage_error("draw: --root %s is a switch; trees start at compute nodes", root_name);
+    if ((err = gsp_fabric_trees(t, GSP_COLL_ALLGATHER, -1, &f))) return cli_lib_error(err);
+    gsp_out_t out;
+    if ((err = gsp_out_open(&out, outpath))) rc = cli_lib_error(err);
+    else if ((err = gsp_out_close(&out, gsp_forest_svg(t, &f, root, out.f)))) rc = cli_write_error(err);
+    gsp_forest_destroy(&f);
+    return rc;
+}
+
 static int run(int argc, char **argv) {
     const char *what = NULL, *outpath = NULL, *method = "auto";
     bool topo_only = false;
     gsp_model_t model = gsp_model_default();
-    static const cli_optdef_t defs[] = {{"o", true}, {"method", true}, {"packets", true}, {"topology-only", false}, {NULL, false}};
+    const char *root_name = NULL;
+    static const cli_optdef_t defs[] = {{"o", true}, {"method", true}, {"packets", true}, {"topology-only", false}, {"root", true}, {NULL, false}};
     cli_args_t ps;
     cli_args_init(&ps, "draw", usage_text, defs, argc, argv);
     const char *a, *v;
@@ -52,6 +77,7 @@ static int run(int argc, char **argv) {
         else if (!strcmp(a, "--topology-only")) topo_only = true;
         else if (!strcmp(a, "-o")) outpath = v;
         else if (!strcmp(a, "--method")) method = v;
+        else if (!strcmp(a, "--root")) root_name = v;
         else if (!cli_parse_model(a, v, &model)) return EXIT_USAGE; /* --packets */
     }
     if (r < 0) return EXIT_USAGE;
@@ -90,6 +116,18 @@ static int run(int argc, char **argv) {
     } else {
         gsp_vt_t vt;
         if ((err = gsp_topo_from_spec(&t, what))) goto fail;
+        if (root_name && (!gsp_topo_is_fabric(&t) || topo_only)) {
+            rc = cli_usage_error("draw: --root picks whose trees are drawn on a fabric; %s", topo_only ? "--topology-only draws none" : "not a fabric");
+            goto done;
+        }
+        if (gsp_topo_is_fabric(&t) && !topo_only) {
+            if (given) {
+                rc = cli_usage_error("draw: %s does not apply on a fabric (its trees reach the throughput optimum)", given);
+                goto done;
+            }
+            rc = draw_fabric(&t, root_name, outpath);
+            goto done;
+        }
         if (!topo_only) {
             if ((err = gsp_vertex_transitive(&t, &vt)) || (err = gsp_distances(&t, gsp_vt_yes(vt), &dist, NULL, NULL))) goto fail;
             if (!dist.connected) {

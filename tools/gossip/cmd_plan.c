@@ -14,6 +14,7 @@
 static const char usage_text[] =
     "usage: gossip plan COLLECTIVE SPEC [--packets P|inf] [--ports all|1] [--duplex full|half]\n"
     "                   [--method NAME|auto] [--root R] [--seed S] [--degree M] [--prove] [--time-limit S] [-o FILE] [--json] [--progress]\n"
+    "       gossip plan COLLECTIVE FABRIC [--root NAME] [--batches B] [-o FILE] [--json]\n"
     "       gossip plan COLLECTIVE SPEC --bytes B [--algorithm A|auto] [--tuning FILE] [--alpha S] [--beta S] [--gamma S]\n"
     "                   [--hop S] [--overhead S] [--segment B] [--shared-memory] [--method M] [--root R] [--rank R] [--json]\n"
     "       gossip plan COLLECTIVE SPEC --bytes LO:HI[:F] [--svg FILE] [--tuning FILE] [--alpha S] [--beta S] [--gamma S]\n"
@@ -27,6 +28,11 @@ static const char usage_text[] =
     "the one the runtime chooses. With --bytes LO:HI, a sweep: every candidate's predicted time at\n"
     "each size from LO to HI, the choice at each, and the sizes where the choice changes.\n"
     "\n"
+    "On a fabric (switches or link capacities, docs/fabrics.md) the plan is spanning trees that\n"
+    "reach the throughput optimum, checked by recounting their link loads; algbw beside the optimum.\n"
+    "\n"
+    "  --batches B   on a fabric: the round form (allgather, broadcast) sends each tree's share in B\n"
+    "                pipelined batches: B + depth - 1 rounds against the bound B (default 1)\n"
     "  --packets P   packets per arc per round (default 1), or inf\n"
     "  --ports       all (default) or 1 (one send and one receive per node per round)\n"
     "  --duplex      full (default) or half\n"
@@ -234,8 +240,8 @@ static int run_bytes(gsp_collective_t coll, const char *spec, const char *method
     if ((err = gsp_topo_from_spec(&t, spec))) return cli_lib_error(err);
     if (gsp_topo_is_fabric(&t)) {
         gsp_topo_destroy(&t);
-        return cli_usage_error("plan: %s: planning on fabrics (switches or link capacities) is not yet supported; "
-                               "'gossip info %s' gives its throughput optimum",
+        return cli_usage_error("plan: %s: the runtime's algorithms (--bytes) on fabrics (switches or link capacities) are not yet supported; "
+                               "'gossip plan COLLECTIVE %s' plans trees at its throughput optimum",
                                spec, spec);
     }
     if (root >= t.n) {
@@ -344,6 +350,8 @@ static int run(int argc, char **argv) {
     gsp_cost_t cost = gsp_cost_default();
     bool json = false;
     int64_t root = -1, seed = 1, degree = 0, rank = -1;
+    const char *root_name = NULL;
+    int64_t batches = 1;
     double time_limit = 0;
     bool prove = false;
     gsp_model_t model = gsp_model_default();
@@ -356,7 +364,7 @@ static int run(int argc, char **argv) {
         {"shared-memory", false}, {"json", false}, {"prove", false}, {"packets", true}, {"ports", true},     {"duplex", true},
         {"bytes", true},          {"alpha", true}, {"beta", true},   {"gamma", true},   {"hop", true},       {"overhead", true},
         {"method", true},         {"segment", true}, {"time-limit", true}, {"root", true}, {"degree", true}, {"seed", true},
-        {"rank", true},           {"o", true},       {"tuning", true}, {"algorithm", true}, {"svg", true}, {"progress", false}, {NULL, false}};
+        {"rank", true},           {"o", true},       {"batches", true},       {"tuning", true}, {"algorithm", true}, {"svg", true}, {"progress", false}, {NULL, false}};
     cli_args_t ps;
     cli_args_init(&ps, "plan", usage_text, defs, argc, argv);
     const char *a, *v;
@@ -396,9 +404,13 @@ static int run(int argc, char **argv) {
             if (end == v || *end || !(time_limit > 0) || time_limit > 1e7)
                 return cli_usage_error("plan: --time-limit '%s': expected seconds, more than 0", v);
         } else if (!strcmp(a, "--root")) {
-            if (!cli_parse_int(v, 0, INT64_MAX, "--root", &root)) return EXIT_USAGE;
+            /* A fabric's root may be a vertex name (b0.gpu3): read once the spec is known. */
+            root_name = v;
+            if (strspn(v, "0123456789") == strlen(v) && !cli_parse_int(v, 0, INT64_MAX, "--root", &root)) return EXIT_USAGE;
         } else if (!strcmp(a, "--rank")) {
             if (!cli_parse_int(v, 0, INT64_MAX, "--rank", &rank)) return EXIT_USAGE;
+        } else if (!strcmp(a, "--batches")) {
+            if (!cli_parse_int(v, 1, INT64_C(1) << 20, "--batches", &batches)) return EXIT_USAGE;
         } else if (!strcmp(a, "--degree")) {
             if (!cli_parse_int(v, 1, 100000, "--degree", &degree)) return EXIT_USAGE;
         } else if (!strcmp(a, "--seed")) {
@@ -416,6 +428,7 @@ static int run(int argc, char **argv) {
     const char *given;
     if (cli_args_given(&ps, "--root") && coll != GSP_COLL_BROADCAST && coll != GSP_COLL_REDUCE)
         return cli_usage_error("plan: --root applies to broadcast and reduce (the root of the collective), not %s", gsp_collective_name(coll));
+    if (bytes >= 0 && root_name && root < 0 && !cli_parse_int(root_name, 0, INT64_MAX, "--root", &root)) return EXIT_USAGE;
     if (bytes >= 0) {
         /* The runtime's algorithms use the default model (1 packet, all ports, full duplex). */
         if (sweep.n) {
@@ -431,7 +444,7 @@ static int run(int argc, char **argv) {
                 return cli_usage_error("plan: --svg %s and --json would both write standard output (write the picture to a file)", svgpath);
         } else if (svgpath)
             return cli_usage_error("plan: --svg draws a sweep: give a range of sizes, --bytes LO:HI (8:16MiB)");
-        static const char *const not_with_bytes[] = {"--packets", "--ports", "--duplex", "--prove", "--time-limit", "--degree", "--seed", "-o", NULL};
+        static const char *const not_with_bytes[] = {"--packets", "--ports", "--duplex", "--prove", "--time-limit", "--degree", "--seed", "-o", "--batches", NULL};
         if ((given = cli_args_any(&ps, not_with_bytes)))
             return cli_usage_error("plan: %s does not apply with --bytes (the runtime's algorithms)", given);
         if (!cli_check_rt_method("plan", method)) return EXIT_USAGE;
@@ -461,7 +474,7 @@ static int run(int argc, char **argv) {
     }
     if (coll == GSP_COLL_REDUCE)
         return cli_usage_error("plan: reduce has no schedule of its own; 'gossip plan reduce SPEC --bytes B' shows the runtime's algorithms");
-    if (coll == GSP_COLL_BROADCAST && root < 0) root = 0;
+    if (coll == GSP_COLL_BROADCAST && root < 0 && !root_name) root = 0;
     /* The schedule on standard output: the report goes to stderr, never mixed into the data. */
     bool sched_stdout = outpath && cli_output_is_stdout(outpath);
     if (sched_stdout && json)
@@ -482,10 +495,22 @@ static int run(int argc, char **argv) {
     double t0 = cli_now();
     if ((err = gsp_topo_from_spec(&t, spec))) return cli_lib_error(err);
     if (gsp_topo_is_fabric(&t)) {
+        static const char *const not_fabric[] = {"--packets", "--ports", "--duplex", "--method", "--prove", "--time-limit", "--degree", "--seed", NULL};
+        if ((given = cli_args_any(&ps, not_fabric))) {
+            gsp_topo_destroy(&t);
+            return cli_usage_error("plan: %s: %s does not apply on a fabric (its plan is spanning trees at the throughput optimum)", spec, given);
+        }
+        rc = cli_plan_fabric(coll, &t, root_name, json, t0, batches, outpath, rep);
         gsp_topo_destroy(&t);
-        return cli_usage_error("plan: %s: planning on fabrics (switches or link capacities) is not yet supported; "
-                               "'gossip info %s' gives its throughput optimum",
-                               spec, spec);
+        return rc;
+    }
+    if (cli_args_given(&ps, "--batches")) {
+        gsp_topo_destroy(&t);
+        return cli_usage_error("plan: --batches applies on a fabric (the pipelined round form of its trees); %s is not one", spec);
+    }
+    if (root_name && root < 0 && !cli_parse_int(root_name, 0, INT64_MAX, "--root", &root)) {
+        gsp_topo_destroy(&t);
+        return EXIT_USAGE;
     }
     if (root >= t.n) {
         int64_t n = t.n;

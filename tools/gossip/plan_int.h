@@ -31,4 +31,12 @@ void cli_cost_json(gsp_jw_t *w, const gsp_cost_t *cost);
 /** "cost model alpha ..., beta ..., gamma ..., hop ..., overhead ..." into buf [out]. */
 void cli_cost_text(char *buf, size_t size, const gsp_cost_t *cost);
 
+/** Plans collective coll on fabric t [in] as spanning trees (gsp_fabric_trees) and prints the
+ * algbw they reach beside the optimum, as text or JSON; root_name [may be NULL] names the
+ * broadcast's root; t0 is when the command started. The round form of allgather and broadcast
+ * (batches pipelined batches) is verified, and written to outpath [may be NULL]; the text
+ * report goes to rep. Returns the exit code. */
+int cli_plan_fabric(gsp_collective_t coll, gsp_topo_t *t, const char *root_name, bool json, double t0, int64_t batches, const char *outpath,
+                    FILE *rep);
+
 #endif
