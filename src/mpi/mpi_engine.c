@@ -83,7 +83,7 @@ static gsp_err_t absorb(gsp_mpi_ctx_t *c, const gsp_rt_prog_t *p, int64_t b, int
         const gsp_rt_msg_t *x = &p->recv[q];
         if (direct(p, x, true)) continue;
         char *src = c->stage + soff[q];
-        int pos = 0, bytes = (int)msg_bytes(p, x, l, d, c->comm);
+        int pos = 0, bytes = d->plain ? 0 : (int)msg_bytes(p, x, l, d, c->comm); /* for MPI_Unpack */
         for (int64_t i = 0; i < x->n; i++) {
             int64_t blk = p->items[x->first + i], len = blk_len(l, blk);
             char *dst = at(base, blk_first(l, blk), d);
@@ -302,10 +302,108 @@ static gsp_err_t run_pipelined(gsp_mpi_ctx_t *c, const gsp_rt_prog_t *p, int pha
 static gsp_err_t run_rounds(gsp_mpi_ctx_t *c, const gsp_rt_prog_t *p, int phase, void *base, const lay_t *l0, const dtinfo_t *d,
                             MPI_Op op);
 
+/* ---- small phases: one blocking call a round ---- */
+
+/* Messages and bytes up to which a phase may run as small. */
+#define SMALL_MSGS 64
+#define SMALL_BYTES 4096
+
+/* Whether phase p runs as small: one lane of a plain type, not pipelined, at most one send and
+ * one receive a round, every message at most SMALL_BYTES. Each rank decides alone: the small
+ * run's messages are those of the general one (same types, counts and tags). */
+static bool small_phase(const gsp_rt_prog_t *p, const lay_t *l, const dtinfo_t *d) {
+    if (p->pipelined || l->lanes != 1 || !d->plain || p->nsend > SMALL_MSGS || p->nrecv > SMALL_MSGS) return false;
+    for (int k = 0; k < 2; k++) {
+        const gsp_rt_msg_t *m = k ? p->recv : p->send;
+        int64_t n = k ? p->nrecv : p->nsend;
+        for (int64_t q = 0; q < n; q++) {
+            if (q > 0 && m[q].round == m[q - 1].round) return false;
+            int64_t b = 0;
+            for (int64_t i = 0; i < m[q].n; i++) b += blk_len(l, p->items[m[q].first + i]);
+            if (b * d->size > SMALL_BYTES) return false;
+        }
+    }
+    return true;
+}
+
+/* A small phase, round by round: in each round its one send and one receive as one
+ * MPI_Sendrecv (or a lone MPI_Send or MPI_Recv), then the receive absorbed. A send needs only
+ * earlier rounds' receives, so the order is the schedule's; and the send has completed before
+ * anything is combined into the buffer, so nothing is copied aside (an exchange's block goes
+ * straight from the buffer). This is the shape of MPI's own small collectives (Open MPI's
+ * recursive doubling: a receive, a send and a wait per step): a call costs its messages, not
+ * the general engine's request arrays and dataflow. Deadlock-free: the ranks of the earliest
+ * unfinished round have all posted that round's messages. */
+static gsp_err_t run_small(gsp_mpi_ctx_t *c, const gsp_rt_prog_t *p, int phase, void *base, const lay_t *l, const dtinfo_t *d,
+                           MPI_Op op) {
+    gsp_err_t err;
+    int64_t nR = p->nrecv, nS = p->nsend;
+    /* Every message is staged at the start of the area, received before the next is sent:
+     * receives at offset 0, packed sends after SMALL_BYTES. */
+    if ((err = gsp__mpi_reserve((void **)&c->stage, &c->stage_cap, 2 * SMALL_BYTES + 1)) ||
+        (err = gsp__mpi_reserve((void **)&c->soff, &c->soff_cap, (size_t)(nR + 1) * sizeof *c->soff)))
+        return err;
+    memset(c->soff, 0, (size_t)(nR + 1) * sizeof *c->soff);
+    if (c->in) {
+        if ((err = gsp__mpi_reserve((void **)&c->fresh, &c->fresh_cap, (size_t)nblk(l) + 1))) return err;
+        memset(c->fresh, 1, (size_t)nblk(l));
+    }
+    c->communicated = true;
+    for (int64_t s = 0, r = 0; s < nS || r < nR;) {
+        int32_t round = s < nS && (r >= nR || p->send[s].round <= p->recv[r].round) ? (int32_t)p->send[s].round : (int32_t)p->recv[r].round;
+        const gsp_rt_msg_t *xs = s < nS && p->send[s].round == round ? &p->send[s++] : NULL;
+        const gsp_rt_msg_t *xr = r < nR && p->recv[r].round == round ? &p->recv[r++] : NULL;
+        int tag = tag_of(phase, 0, round), rc;
+        /* The send: one block as the type itself, several packed (as the general engine). */
+        void *sb = NULL;
+        int scount = 0;
+        MPI_Datatype stype = d->dt;
+        if (xs) {
+            int64_t b0 = p->items[xs->first];
+            if (xs->n == 1) {
+                sb = src_at(c, base, l, b0, d);
+                scount = (int)blk_len(l, b0);
+            } else {
+                char *dst = c->stage + SMALL_BYTES;
+                for (int64_t i = 0; i < xs->n; i++) {
+                    int64_t blk = p->items[xs->first + i], len = blk_len(l, blk);
+                    memcpy(dst + scount, src_at(c, base, l, blk, d), (size_t)(len * d->size));
+                    scount += (int)(len * d->size);
+                }
+                sb = dst;
+                stype = MPI_PACKED;
+            }
+        }
+        /* The receive: one stored block straight into the buffer, else staged. */
+        void *rb = NULL;
+        int rcount = 0;
+        MPI_Datatype rtype = d->dt;
+        if (xr) {
+            int64_t b0 = p->items[xr->first];
+            if (xr->n == 1) {
+                rb = direct(p, xr, true) ? at(base, blk_first(l, b0), d) : c->stage;
+                rcount = (int)blk_len(l, b0);
+            } else {
+                rb = c->stage;
+                rcount = (int)msg_bytes(p, xr, l, d, c->comm);
+                rtype = MPI_PACKED;
+            }
+        }
+        if (xs && xr)
+            rc = MPI_Sendrecv(sb, scount, stype, (int)xs->peer, tag, rb, rcount, rtype, (int)xr->peer, tag, c->comm, MPI_STATUS_IGNORE);
+        else if (xs) rc = MPI_Send(sb, scount, stype, (int)xs->peer, tag, c->comm);
+        else rc = MPI_Recv(rb, rcount, rtype, (int)xr->peer, tag, c->comm, MPI_STATUS_IGNORE);
+        if (rc != MPI_SUCCESS) return gsp__mpi_fail(c, rc, xs && xr ? "MPI_Sendrecv" : xs ? "MPI_Send" : "MPI_Recv");
+        if (xr && (err = absorb(c, p, r - 1, r, c->soff, base, l, d, op))) return err;
+    }
+    return GSP_OK;
+}
+
 /* Runs a phase; on an error after its first message, its requests are released. */
 gsp_err_t gsp__mpi_run_phase(gsp_mpi_ctx_t *c, const gsp_rt_prog_t *p, int phase, void *base, const lay_t *l0, const dtinfo_t *d,
                            MPI_Op op) {
     c->nreq = 0;
+    if (small_phase(p, l0, d)) return run_small(c, p, phase, base, l0, d, op);
     gsp_err_t err = p->pipelined ? run_pipelined(c, p, phase, base, l0, d, op) : run_rounds(c, p, phase, base, l0, d, op);
     if (err && c->nreq) abandon(c->req, c->nreq);
     c->nreq = 0;

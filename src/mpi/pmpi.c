@@ -132,12 +132,16 @@ static gsp_mpi_ctx_t *usable(MPI_Comm comm) {
     int flag = 0, inter = 0;
     cache_t *c;
     if (comm == MPI_COMM_NULL) return NULL;
-    if (PMPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS || inter) return NULL;
     const char *spec = topology_env();
     if (!spec || !*spec) return NULL;
+    /* Every call after a communicator's first: one attribute lookup (only intracommunicators
+     * get the attribute). */
+    if (keyval != MPI_KEYVAL_INVALID) {
+        PMPI_Comm_get_attr(comm, keyval, &c, &flag);
+        if (flag) return c->unusable ? NULL : c->ctx;
+    }
+    if (PMPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS || inter) return NULL;
     if (keyval == MPI_KEYVAL_INVALID) PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, delete_cache, &keyval, NULL);
-    PMPI_Comm_get_attr(comm, keyval, &c, &flag);
-    if (flag) return c->unusable ? NULL : c->ctx;
     c = calloc(1, sizeof *c);
     if (!c) return NULL;
     if (gsp_mpi_ctx_create(spec, comm, &c->ctx)) {
@@ -180,6 +184,10 @@ static bool valid_type(MPI_Datatype dt) { return dt != MPI_DATATYPE_NULL; }
 
 static bool commutative(MPI_Op op) {
     int commute = 0;
+    /* The predefined reductions are commutative: no call for them. */
+    if (op == MPI_SUM || op == MPI_MAX || op == MPI_MIN || op == MPI_PROD || op == MPI_BAND || op == MPI_BOR || op == MPI_BXOR ||
+        op == MPI_LAND || op == MPI_LOR || op == MPI_LXOR)
+        return true;
     return op != MPI_OP_NULL && PMPI_Op_commutative(op, &commute) == MPI_SUCCESS && commute;
 }
 
