@@ -302,22 +302,23 @@ static gsp_err_t run_pipelined(gsp_mpi_ctx_t *c, const gsp_rt_prog_t *p, int pha
 static gsp_err_t run_rounds(gsp_mpi_ctx_t *c, const gsp_rt_prog_t *p, int phase, void *base, const lay_t *l0, const dtinfo_t *d,
                             MPI_Op op);
 
-/* ---- small phases: one blocking call a round ---- */
+/* ---- small phases: the messages of a round, then the next round ---- */
 
-/* Messages and bytes up to which a phase may run as small. */
+/* Messages, messages a round each way, and bytes a message up to which a phase runs as small. */
 #define SMALL_MSGS 64
+#define SMALL_PER_ROUND 8
 #define SMALL_BYTES 4096
 
-/* Whether phase p runs as small: one lane of a plain type, not pipelined, at most one send and
- * one receive a round, every message at most SMALL_BYTES. Each rank decides alone: the small
- * run's messages are those of the general one (same types, counts and tags). */
+/* Whether phase p runs as small: one lane of a plain type, not pipelined, at most
+ * SMALL_PER_ROUND sends and receives a round, every message at most SMALL_BYTES. Each rank
+ * decides alone: the small run's messages are the general one's (types, counts and tags). */
 static bool small_phase(const gsp_rt_prog_t *p, const lay_t *l, const dtinfo_t *d) {
     if (p->pipelined || l->lanes != 1 || !d->plain || p->nsend > SMALL_MSGS || p->nrecv > SMALL_MSGS) return false;
     for (int k = 0; k < 2; k++) {
         const gsp_rt_msg_t *m = k ? p->recv : p->send;
         int64_t n = k ? p->nrecv : p->nsend;
         for (int64_t q = 0; q < n; q++) {
-            if (q > 0 && m[q].round == m[q - 1].round) return false;
+            if (q >= SMALL_PER_ROUND && m[q].round == m[q - SMALL_PER_ROUND].round) return false;
             int64_t b = 0;
             for (int64_t i = 0; i < m[q].n; i++) b += blk_len(l, p->items[m[q].first + i]);
             if (b * d->size > SMALL_BYTES) return false;
@@ -326,75 +327,108 @@ static bool small_phase(const gsp_rt_prog_t *p, const lay_t *l, const dtinfo_t *
     return true;
 }
 
-/* A small phase, round by round: in each round its one send and one receive as one
- * MPI_Sendrecv (or a lone MPI_Send or MPI_Recv), then the receive absorbed. A send needs only
- * earlier rounds' receives, so the order is the schedule's; and the send has completed before
- * anything is combined into the buffer, so nothing is copied aside (an exchange's block goes
- * straight from the buffer). This is the shape of MPI's own small collectives (Open MPI's
- * recursive doubling: a receive, a send and a wait per step): a call costs its messages, not
- * the general engine's request arrays and dataflow. Deadlock-free: the ranks of the earliest
- * unfinished round have all posted that round's messages. */
+/* Where a small phase's send q reads (*buf, *count of *type): one block as the type itself,
+ * straight from the buffer; several packed into area (as the general engine sends them). */
+static void small_send(const gsp_mpi_ctx_t *c, const gsp_rt_prog_t *p, const gsp_rt_msg_t *x, void *base, const lay_t *l,
+                       const dtinfo_t *d, char *area, void **buf, int *count, MPI_Datatype *type) {
+    int64_t b0 = p->items[x->first];
+    *type = d->dt;
+    if (x->n == 1) {
+        *buf = src_at(c, base, l, b0, d);
+        *count = (int)blk_len(l, b0);
+        return;
+    }
+    int pos = 0;
+    for (int64_t i = 0; i < x->n; i++) {
+        int64_t blk = p->items[x->first + i], len = blk_len(l, blk);
+        memcpy(area + pos, src_at(c, base, l, blk, d), (size_t)(len * d->size));
+        pos += (int)(len * d->size);
+    }
+    *buf = area;
+    *count = pos;
+    *type = MPI_PACKED;
+}
+
+/* Where a small phase's receive lands: one stored block straight into the buffer, else staged
+ * at area. */
+static void small_recv(const gsp_mpi_ctx_t *c, const gsp_rt_prog_t *p, const gsp_rt_msg_t *x, void *base, const lay_t *l,
+                       const dtinfo_t *d, char *area, void **buf, int *count, MPI_Datatype *type) {
+    int64_t b0 = p->items[x->first];
+    *type = d->dt;
+    *buf = direct(p, x, true) ? at(base, blk_first(l, b0), d) : area;
+    *count = (int)blk_len(l, b0);
+    if (x->n > 1) {
+        *count = (int)msg_bytes(p, x, l, d, c->comm);
+        *type = MPI_PACKED;
+    }
+}
+
+/* A small phase, round by round: a round's receives posted, its sends made (blocking: small
+ * messages go eagerly), its receives completed and absorbed in schedule order; a round of one
+ * send and one receive is one MPI_Sendrecv. A send needs only earlier rounds' receives, and it
+ * has completed before anything is combined into the buffer, so nothing is copied aside (an
+ * exchange's block goes straight from the buffer). This is the shape of MPI's own small
+ * collectives (Open MPI's recursive doubling: a receive, a send and a wait a step): a call costs
+ * its messages, not the general engine's request arrays and dataflow. Deadlock-free: the ranks
+ * of the earliest unfinished round have all posted that round's receives before any send. */
 static gsp_err_t run_small(gsp_mpi_ctx_t *c, const gsp_rt_prog_t *p, int phase, void *base, const lay_t *l, const dtinfo_t *d,
                            MPI_Op op) {
     gsp_err_t err;
     int64_t nR = p->nrecv, nS = p->nsend;
-    /* Every message is staged at the start of the area, received before the next is sent:
-     * receives at offset 0, packed sends after SMALL_BYTES. */
-    if ((err = gsp__mpi_reserve((void **)&c->stage, &c->stage_cap, 2 * SMALL_BYTES + 1)) ||
+    MPI_Request rq[SMALL_PER_ROUND];
+    /* Staging: a round's receives at q * SMALL_BYTES, a packed send after them. */
+    char *pack;
+    if ((err = gsp__mpi_reserve((void **)&c->stage, &c->stage_cap, (SMALL_PER_ROUND + 1) * SMALL_BYTES + 1)) ||
         (err = gsp__mpi_reserve((void **)&c->soff, &c->soff_cap, (size_t)(nR + 1) * sizeof *c->soff)))
         return err;
-    memset(c->soff, 0, (size_t)(nR + 1) * sizeof *c->soff);
+    pack = c->stage + SMALL_PER_ROUND * SMALL_BYTES;
     if (c->in) {
         if ((err = gsp__mpi_reserve((void **)&c->fresh, &c->fresh_cap, (size_t)nblk(l) + 1))) return err;
         memset(c->fresh, 1, (size_t)nblk(l));
     }
     c->communicated = true;
-    for (int64_t s = 0, r = 0; s < nS || r < nR;) {
-        int32_t round = s < nS && (r >= nR || p->send[s].round <= p->recv[r].round) ? (int32_t)p->send[s].round : (int32_t)p->recv[r].round;
-        const gsp_rt_msg_t *xs = s < nS && p->send[s].round == round ? &p->send[s++] : NULL;
-        const gsp_rt_msg_t *xr = r < nR && p->recv[r].round == round ? &p->recv[r++] : NULL;
-        int tag = tag_of(phase, 0, round), rc;
-        /* The send: one block as the type itself, several packed (as the general engine). */
-        void *sb = NULL;
-        int scount = 0;
-        MPI_Datatype stype = d->dt;
-        if (xs) {
-            int64_t b0 = p->items[xs->first];
-            if (xs->n == 1) {
-                sb = src_at(c, base, l, b0, d);
-                scount = (int)blk_len(l, b0);
-            } else {
-                char *dst = c->stage + SMALL_BYTES;
-                for (int64_t i = 0; i < xs->n; i++) {
-                    int64_t blk = p->items[xs->first + i], len = blk_len(l, blk);
-                    memcpy(dst + scount, src_at(c, base, l, blk, d), (size_t)(len * d->size));
-                    scount += (int)(len * d->size);
-                }
-                sb = dst;
-                stype = MPI_PACKED;
+    for (int64_t s0 = 0, r0 = 0; s0 < nS || r0 < nR;) {
+        int64_t round = s0 < nS && (r0 >= nR || p->send[s0].round <= p->recv[r0].round) ? p->send[s0].round : p->recv[r0].round;
+        int64_t s1 = s0, r1 = r0;
+        while (s1 < nS && p->send[s1].round == round) s1++;
+        while (r1 < nR && p->recv[r1].round == round) r1++;
+        int tag = tag_of(phase, 0, (int32_t)round), rc = MPI_SUCCESS, cnt, scnt;
+        void *buf, *sbuf;
+        MPI_Datatype type, stype;
+        for (int64_t q = r0; q < r1; q++) c->soff[q] = (size_t)(q - r0) * SMALL_BYTES;
+        if (s1 - s0 == 1 && r1 - r0 == 1) {
+            small_send(c, p, &p->send[s0], base, l, d, pack, &sbuf, &scnt, &stype);
+            small_recv(c, p, &p->recv[r0], base, l, d, c->stage, &buf, &cnt, &type);
+            rc = MPI_Sendrecv(sbuf, scnt, stype, (int)p->send[s0].peer, tag, buf, cnt, type, (int)p->recv[r0].peer, tag, c->comm,
+                              MPI_STATUS_IGNORE);
+            if (rc != MPI_SUCCESS) return gsp__mpi_fail(c, rc, "MPI_Sendrecv");
+        } else {
+            int n = 0;
+            for (int64_t q = r0; q < r1 && rc == MPI_SUCCESS; q++, n++) {
+                small_recv(c, p, &p->recv[q], base, l, d, c->stage + c->soff[q], &buf, &cnt, &type);
+                rc = MPI_Irecv(buf, cnt, type, (int)p->recv[q].peer, tag, c->comm, &rq[n]);
+            }
+            if (rc != MPI_SUCCESS) {
+                abandon(rq, (size_t)n - 1);
+                return gsp__mpi_fail(c, rc, "MPI_Irecv");
+            }
+            const char *what = "MPI_Send";
+            for (int64_t q = s0; q < s1 && rc == MPI_SUCCESS; q++) {
+                small_send(c, p, &p->send[q], base, l, d, pack, &sbuf, &scnt, &stype);
+                rc = MPI_Send(sbuf, scnt, stype, (int)p->send[q].peer, tag, c->comm);
+            }
+            if (rc == MPI_SUCCESS && n) {
+                what = "MPI_Waitall";
+                rc = MPI_Waitall(n, rq, MPI_STATUSES_IGNORE);
+            }
+            if (rc != MPI_SUCCESS) {
+                abandon(rq, (size_t)n);
+                return gsp__mpi_fail(c, rc, what);
             }
         }
-        /* The receive: one stored block straight into the buffer, else staged. */
-        void *rb = NULL;
-        int rcount = 0;
-        MPI_Datatype rtype = d->dt;
-        if (xr) {
-            int64_t b0 = p->items[xr->first];
-            if (xr->n == 1) {
-                rb = direct(p, xr, true) ? at(base, blk_first(l, b0), d) : c->stage;
-                rcount = (int)blk_len(l, b0);
-            } else {
-                rb = c->stage;
-                rcount = (int)msg_bytes(p, xr, l, d, c->comm);
-                rtype = MPI_PACKED;
-            }
-        }
-        if (xs && xr)
-            rc = MPI_Sendrecv(sb, scount, stype, (int)xs->peer, tag, rb, rcount, rtype, (int)xr->peer, tag, c->comm, MPI_STATUS_IGNORE);
-        else if (xs) rc = MPI_Send(sb, scount, stype, (int)xs->peer, tag, c->comm);
-        else rc = MPI_Recv(rb, rcount, rtype, (int)xr->peer, tag, c->comm, MPI_STATUS_IGNORE);
-        if (rc != MPI_SUCCESS) return gsp__mpi_fail(c, rc, xs && xr ? "MPI_Sendrecv" : xs ? "MPI_Send" : "MPI_Recv");
-        if (xr && (err = absorb(c, p, r - 1, r, c->soff, base, l, d, op))) return err;
+        if (r1 > r0 && (err = absorb(c, p, r0, r1, c->soff, base, l, d, op))) return err;
+        s0 = s1;
+        r0 = r1;
     }
     return GSP_OK;
 }
