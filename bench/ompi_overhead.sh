@@ -3,9 +3,10 @@
 # bench/ompi_overhead.sh — what the drop-in adds to a small call on this machine's Open MPI:
 # CALLS (default 10^5) MPI_Allreduce of one double and MPI_Bcast of one int on P ranks, the same
 # binary plain and with libgossip_pmpi.so preloaded, run alternately REPS times (default 5), so
-# that a change of the machine's load hits both alike. Prints per spec the medians per call,
-# the ratio of the medians drop-in / Open MPI, and the range of the ratios of the REPS pairs
-# run back to back. With BEFORE=path/to/an/older/libgossip_pmpi.so, that library runs in the
+# that a change of the machine's load hits both alike. Prints per spec the median and least
+# time per call (the least: the run the machine's other load disturbed least), the ratio of the
+# medians drop-in / Open MPI with the range of the ratios of the REPS pairs run back to back,
+# and the ratio of the least times. With BEFORE=path/to/an/older/libgossip_pmpi.so, that library runs in the
 # same rotation and its columns follow (the effect of a change, measured under the same load).
 #   bench/ompi_overhead.sh [BUILD_DIR] [P] [SPEC...]     (raw times: bench/out/overhead/)
 set -euo pipefail
@@ -23,12 +24,25 @@ raw=${RAW:-bench/out/overhead}
 mkdir -p "$raw" "$(dirname "$prog")"
 mpicc -O2 "$(dirname "$0")/mpi/overhead.c" -o "$prog"
 median() { sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
-# Paired ratios of column $1 of files $2 / $3: "min-max".
-range() { paste "$2" "$3" | awk -v c="$1" -v w="$(awk 'NR == 1 { print NF }' "$2")" \
-    '{ r = $(w + c) / $c; if (NR == 1 || r < lo) lo = r; if (NR == 1 || r > hi) hi = r } END { printf "%.2f–%.2f", lo, hi }'; }
-head="| spec | ranks | calls | Open MPI allreduce us | drop-in us | ratio (pairs) | Open MPI bcast us | drop-in us | ratio (pairs) |"
-sep="|---|---|---|---|---|---|---|---|---|"
-[ -n "$BEFORE" ] && head="$head before: allreduce us | ratio (pairs) | bcast us | ratio (pairs) |" && sep="$sep---|---|---|---|"
+least() { sort -g | head -1; }
+# Paired ratios of column $1 of files $2 / $3: "min–max".
+range() { paste -d' ' "$2" "$3" | awk -v c="$1" '{ r = $(6 + c) / $c; if (NR == 1 || r < lo) lo = r; if (NR == 1 || r > hi) hi = r }
+    END { printf "%.2f–%.2f", lo, hi }'; }
+# One collective's columns for file $2 against the plain file $1 (column $3 of "allreduce X us
+# bcast Y us"): median (least) us, ratio of the medians (pairs' range), ratio of the least.
+cols() {
+    local pm pl gm gl
+    pm=$(awk -v c="$3" '{print $c}' "$1" | median); pl=$(awk -v c="$3" '{print $c}' "$1" | least)
+    gm=$(awk -v c="$3" '{print $c}' "$2" | median); gl=$(awk -v c="$3" '{print $c}' "$2" | least)
+    awk -v pm="$pm" -v pl="$pl" -v gm="$gm" -v gl="$gl" -v r="$(range "$3" "$1" "$2")" \
+        'BEGIN { printf " %.3f (%.3f) | %.2f (%s) | %.2f |", gm, gl, gm / pm, r, gl / pl }'
+}
+plain() { awk -v c="$2" '{print $c}' "$1" | median | tr '\n' ' '; echo -n "("; awk -v c="$2" '{print $c}' "$1" | least | tr -d '\n'; echo -n ")"; }
+head="| spec | ranks | calls × reps | Open MPI allreduce us, median (least) | drop-in | ratio of medians (pairs) | ratio of least"
+head="$head | Open MPI bcast us | drop-in | ratio of medians (pairs) | ratio of least |"
+sep="|---|---|---|---|---|---|---|---|---|---|---|"
+[ -n "$BEFORE" ] && head="$head before: allreduce us | ratio (pairs) | ratio of least | before: bcast us | ratio (pairs) | ratio of least |" &&
+    sep="$sep---|---|---|---|---|---|"
 echo "$head"
 echo "$sep"
 for spec in $SPECS; do
@@ -39,15 +53,7 @@ for spec in $SPECS; do
         mpirun --oversubscribe -n "$P" -x LD_PRELOAD="$LIB" -x GOSSIP_TOPOLOGY="$spec" "$prog" "$CALLS" >>"$f.gossip"
         [ -z "$BEFORE" ] || mpirun --oversubscribe -n "$P" -x LD_PRELOAD="$BEFORE" -x GOSSIP_TOPOLOGY="$spec" "$prog" "$CALLS" >>"$f.before"
     done
-    pa=$(awk '{print $2}' "$f.plain" | median); ga=$(awk '{print $2}' "$f.gossip" | median)
-    pb=$(awk '{print $5}' "$f.plain" | median); gb=$(awk '{print $5}' "$f.gossip" | median)
-    line=$(awk -v s="$spec" -v p="$P" -v c="$CALLS" -v pa="$pa" -v ga="$ga" -v pb="$pb" -v gb="$gb" -v ra="$(range 2 "$f.plain" "$f.gossip")" \
-        -v rb="$(range 5 "$f.plain" "$f.gossip")" \
-        'BEGIN { printf "| %s | %d | %d | %.3f | %.3f | %.2f (%s) | %.3f | %.3f | %.2f (%s) |", s, p, c, pa, ga, ga / pa, ra, pb, gb, gb / pb, rb }')
-    if [ -n "$BEFORE" ]; then
-        oa=$(awk '{print $2}' "$f.before" | median); ob=$(awk '{print $5}' "$f.before" | median)
-        line="$line$(awk -v pa="$pa" -v oa="$oa" -v pb="$pb" -v ob="$ob" -v ra="$(range 2 "$f.plain" "$f.before")" \
-            -v rb="$(range 5 "$f.plain" "$f.before")" 'BEGIN { printf " %.3f | %.2f (%s) | %.3f | %.2f (%s) |", oa, oa / pa, ra, ob, ob / pb, rb }')"
-    fi
+    line="| $spec | $P | $CALLS × $REPS | $(plain "$f.plain" 2) |$(cols "$f.plain" "$f.gossip" 2) $(plain "$f.plain" 5) |$(cols "$f.plain" "$f.gossip" 5)"
+    [ -z "$BEFORE" ] || line="$line$(cols "$f.plain" "$f.before" 2)$(cols "$f.plain" "$f.before" 5)"
     echo "$line"
 done
