@@ -138,12 +138,15 @@ static inline int64_t whole_len(const lay_t *l, int64_t b) {
     return L * (q + 1) / l->parts - L * q / l->parts;
 }
 
+/* One lane (the usual case, and every small call) needs no division. */
 static inline int64_t blk_first(const lay_t *l, int64_t x) {
+    if (l->lanes == 1) return whole_first(l, x);
     return whole_first(l, x) + whole_len(l, x) * l->lane / l->lanes;
 }
 
 static inline int64_t blk_len(const lay_t *l, int64_t x) {
     int64_t L = whole_len(l, x);
+    if (l->lanes == 1) return L;
     return L * (l->lane + 1) / l->lanes - L * l->lane / l->lanes;
 }
 

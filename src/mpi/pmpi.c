@@ -34,6 +34,14 @@ typedef struct {
 
 static int keyval = MPI_KEYVAL_INVALID;
 
+/* The communicator of the last call and its cache, so that a loop of calls on one communicator
+ * costs a comparison, not an attribute lookup; cleared when that cache is deleted (so a handle
+ * reused for a new communicator is looked up afresh). Used only below MPI_THREAD_MULTIPLE,
+ * where no other thread can free a communicator between the comparison and the use. */
+static MPI_Comm last_comm = MPI_COMM_NULL;
+static cache_t *last_cache;
+static int single_thread = -1;
+
 /* The environment is read once: every call after the first pays a lookup, not a getenv. */
 static bool verbose(void) {
     static int cached = -1;
@@ -72,6 +80,10 @@ static int delete_cache(MPI_Comm comm, int key, void *val, void *extra) {
     (void)key;
     (void)extra;
     cache_t *c = val;
+    if (c == last_cache) {
+        last_cache = NULL;
+        last_comm = MPI_COMM_NULL;
+    }
     gsp_mpi_ctx_free(c->ctx);
     free(c);
     return MPI_SUCCESS;
@@ -132,13 +144,25 @@ static gsp_mpi_ctx_t *usable(MPI_Comm comm) {
     int flag = 0, inter = 0;
     cache_t *c;
     if (comm == MPI_COMM_NULL) return NULL;
+    if (comm == last_comm && last_cache) return last_cache->unusable ? NULL : last_cache->ctx;
     const char *spec = topology_env();
     if (!spec || !*spec) return NULL;
+    if (single_thread < 0) {
+        int level = MPI_THREAD_MULTIPLE;
+        PMPI_Query_thread(&level);
+        single_thread = level != MPI_THREAD_MULTIPLE;
+    }
     /* Every call after a communicator's first: one attribute lookup (only intracommunicators
-     * get the attribute). */
+     * get the attribute), or none when it is the last call's communicator. */
     if (keyval != MPI_KEYVAL_INVALID) {
         PMPI_Comm_get_attr(comm, keyval, &c, &flag);
-        if (flag) return c->unusable ? NULL : c->ctx;
+        if (flag) {
+            if (single_thread) {
+                last_comm = comm;
+                last_cache = c;
+            }
+            return c->unusable ? NULL : c->ctx;
+        }
     }
     if (PMPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS || inter) return NULL;
     if (keyval == MPI_KEYVAL_INVALID) PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, delete_cache, &keyval, NULL);
@@ -156,6 +180,10 @@ static gsp_mpi_ctx_t *usable(MPI_Comm comm) {
         if (pl) say(comm, 19, false, "%s%s", pl, "");
     }
     PMPI_Comm_set_attr(comm, keyval, c);
+    if (single_thread) {
+        last_comm = comm;
+        last_cache = c;
+    }
     return c->unusable ? NULL : c->ctx;
 }
 
