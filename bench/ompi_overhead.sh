@@ -8,6 +8,9 @@
 # medians drop-in / Open MPI with the range of the ratios of the REPS pairs run back to back,
 # and the ratio of the least times. With BEFORE=path/to/an/older/libgossip_pmpi.so, that library runs in the
 # same rotation and its columns follow (the effect of a change, measured under the same load).
+# With INTERLEAVE=1, each run times both sides itself (overhead --interleave: blocks of 1000
+# calls through the drop-in and through PMPI_, alternating), which a loaded machine disturbs far
+# less than separate runs: per spec, the median over REPS runs of each run's median block ratio.
 #   bench/ompi_overhead.sh [BUILD_DIR] [P] [SPEC...]     (raw times: bench/out/overhead/)
 set -euo pipefail
 B=${1:-build}
@@ -38,6 +41,31 @@ cols() {
         'BEGIN { printf " %.3f (%.3f) | %.2f (%s) | %.2f |", gm, gl, gm / pm, r, gl / pl }'
 }
 plain() { awk -v c="$2" '{print $c}' "$1" | median | tr '\n' ' '; echo -n "("; awk -v c="$2" '{print $c}' "$1" | least | tr -d '\n'; echo -n ")"; }
+if [ -n "${INTERLEAVE:-}" ]; then
+    # One process times both sides in alternating blocks of 1000 calls (overhead --interleave):
+    # per run, the median of the blocks' ratios drop-in / Open MPI; over the REPS runs, the
+    # median of those and their range.
+    head="| spec | ranks | calls × reps | allreduce: drop-in / Open MPI, median of runs (range) | bcast |"
+    sep="|---|---|---|---|---|"
+    [ -n "$BEFORE" ] && head="$head before: allreduce | before: bcast |" && sep="$sep---|---|"
+    echo "$head"
+    echo "$sep"
+    for spec in $SPECS; do
+        f=$raw/${spec//[:\/]/_}-$P-interleaved
+        : >"$f.gossip"; : >"$f.before"
+        for r in $(seq "$REPS"); do
+            mpirun --oversubscribe -n "$P" -x LD_PRELOAD="$LIB" -x GOSSIP_TOPOLOGY="$spec" "$prog" "$CALLS" --interleave >>"$f.gossip"
+            [ -z "$BEFORE" ] || mpirun --oversubscribe -n "$P" -x LD_PRELOAD="$BEFORE" -x GOSSIP_TOPOLOGY="$spec" "$prog" "$CALLS" --interleave >>"$f.before"
+        done
+        # Fields 13 and 24: the allreduce's and the bcast's median block ratio.
+        med() { awk -v c="$2" '{print $c}' "$1" | median; }
+        rng() { awk -v c="$2" '{print $c}' "$1" | sort -g | awk '{ v[NR] = $1 } END { printf "%.3f–%.3f", v[1], v[NR] }'; }
+        line="| $spec | $P | $CALLS × $REPS | $(med "$f.gossip" 13) ($(rng "$f.gossip" 13)) | $(med "$f.gossip" 24) ($(rng "$f.gossip" 24)) |"
+        [ -z "$BEFORE" ] || line="$line $(med "$f.before" 13) ($(rng "$f.before" 13)) | $(med "$f.before" 24) ($(rng "$f.before" 24)) |"
+        echo "$line"
+    done
+    exit 0
+fi
 head="| spec | ranks | calls × reps | Open MPI allreduce us, median (least) | drop-in | ratio of medians (pairs) | ratio of least"
 head="$head | Open MPI bcast us | drop-in | ratio of medians (pairs) | ratio of least |"
 sep="|---|---|---|---|---|---|---|---|---|---|---|"
