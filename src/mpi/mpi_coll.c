@@ -100,12 +100,26 @@ static bool predefined_op(MPI_Op op) {
 
 /* The slot of a call whose (collective, datatype, op, count, root) was served before and whose
  * choice still stands (gen), or NULL. */
+static inline bool fast_is(const gsp_mpi_ctx_t *c, const fast_t *f, int coll, MPI_Datatype dt, MPI_Op op, int count, int root) {
+    return f->gen == c->gen && f->count == count && f->dt == dt && f->op == op && f->coll == coll && f->root == root;
+}
+
 static fast_t *fast_find(gsp_mpi_ctx_t *c, int coll, MPI_Datatype dt, MPI_Op op, int count, int root) {
-    for (int i = 0; i < FAST_SLOTS; i++) {
-        fast_t *f = &c->fast[i];
-        if (f->gen == c->gen && f->count == count && f->dt == dt && f->op == op && f->coll == coll && f->root == root) return f;
-    }
+    /* A loop repeats one call: the slot of the last one first. */
+    if (fast_is(c, &c->fast[c->fast_last], coll, dt, op, count, root)) return &c->fast[c->fast_last];
+    for (int i = 0; i < FAST_SLOTS; i++)
+        if (fast_is(c, &c->fast[i], coll, dt, op, count, root)) {
+            c->fast_last = i;
+            return &c->fast[i];
+        }
     return NULL;
+}
+
+bool gsp_mpi_ctx_cached(const gsp_mpi_ctx_t *c, gsp_collective_t coll, MPI_Datatype dt, MPI_Op op, int count, int root) {
+    if (fast_is(c, &c->fast[c->fast_last], (int)coll, dt, op, count, root)) return true;
+    for (int i = 0; i < FAST_SLOTS; i++)
+        if (fast_is(c, &c->fast[i], (int)coll, dt, op, count, root)) return true;
+    return false;
 }
 
 /* Keeps what this call worked out for the next identical one (predefined datatypes and ops
@@ -114,10 +128,13 @@ static fast_t *fast_fill(gsp_mpi_ctx_t *c, int coll, MPI_Datatype dt, MPI_Op op,
                          const gsp_rt_prog_t *pg, const dtinfo_t *d, int64_t n) {
     if (kind_of(dt) == K_NONE || (op != MPI_OP_NULL && !predefined_op(op))) return NULL;
     fast_t *f = &c->fast[c->fast_next];
+    c->fast_last = c->fast_next;
     c->fast_next = (c->fast_next + 1) % FAST_SLOTS;
     *f = (fast_t){c->gen, coll, count, root, dt, op, a, pg, *d, n, {{0}}};
-    for (int k = 0; k < a->nphases; k++)
+    for (int k = 0; k < a->nphases; k++) {
         f->l[k] = a->local_reduce ? gsp__mpi_layout(c, GSP_RT_RANK, n, d) : gsp__mpi_phase_layout(c, &a->phase[k], n, d);
+        f->l[k].small = gsp__mpi_small_phase(&pg[k], &f->l[k], d) ? 1 : 2;
+    }
     return f;
 }
 

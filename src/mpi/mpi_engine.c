@@ -312,7 +312,7 @@ static gsp_err_t run_rounds(gsp_mpi_ctx_t *c, const gsp_rt_prog_t *p, int phase,
 /* Whether phase p runs as small: one lane of a plain type, not pipelined, at most
  * SMALL_PER_ROUND sends and receives a round, every message at most SMALL_BYTES. Each rank
  * decides alone: the small run's messages are the general one's (types, counts and tags). */
-static bool small_phase(const gsp_rt_prog_t *p, const lay_t *l, const dtinfo_t *d) {
+bool gsp__mpi_small_phase(const gsp_rt_prog_t *p, const lay_t *l, const dtinfo_t *d) {
     if (p->pipelined || l->lanes != 1 || !d->plain || p->nsend > SMALL_MSGS || p->nrecv > SMALL_MSGS) return false;
     for (int k = 0; k < 2; k++) {
         const gsp_rt_msg_t *m = k ? p->recv : p->send;
@@ -437,7 +437,8 @@ static gsp_err_t run_small(gsp_mpi_ctx_t *c, const gsp_rt_prog_t *p, int phase, 
 gsp_err_t gsp__mpi_run_phase(gsp_mpi_ctx_t *c, const gsp_rt_prog_t *p, int phase, void *base, const lay_t *l0, const dtinfo_t *d,
                            MPI_Op op) {
     c->nreq = 0;
-    if (small_phase(p, l0, d)) return run_small(c, p, phase, base, l0, d, op);
+    /* A cached call's layout knows (mpi_coll.c: fast_fill); otherwise look. */
+    if (l0->small ? l0->small == 1 : gsp__mpi_small_phase(p, l0, d)) return run_small(c, p, phase, base, l0, d, op);
     gsp_err_t err = p->pipelined ? run_pipelined(c, p, phase, base, l0, d, op) : run_rounds(c, p, phase, base, l0, d, op);
     if (err && c->nreq) abandon(c->req, c->nreq);
     c->nreq = 0;
@@ -551,7 +552,7 @@ static int lanes_for(const gsp_mpi_ctx_t *c, const lay_t *l, const dtinfo_t *d) 
 }
 
 lay_t gsp__mpi_layout(const gsp_mpi_ctx_t *c, gsp_rt_layout_t kind, int64_t count, const dtinfo_t *d) {
-    lay_t l = {kind, count, c->size, 1, 0, 1};
+    lay_t l = {kind, count, c->size, 1, 0, 1, 0};
     l.lanes = lanes_for(c, &l, d);
     return l;
 }
@@ -560,7 +561,7 @@ lay_t gsp__mpi_layout(const gsp_mpi_ctx_t *c, gsp_rt_layout_t kind, int64_t coun
  * segments. */
 lay_t gsp__mpi_phase_layout(const gsp_mpi_ctx_t *c, const gsp_rt_phase_t *ph, int64_t count, const dtinfo_t *d) {
     if (!ph->pipelined) {
-        lay_t l = {ph->layout, count, c->size, 1, 0, ph->parts > 1 ? ph->parts : 1};
+        lay_t l = {ph->layout, count, c->size, 1, 0, ph->parts > 1 ? ph->parts : 1, 0};
         if (c->cost.segment > 0 || count == 0) l.lanes = lanes_for(c, &l, d);
         else {
             /* The cost model's lanes (the predictions use the same), never an empty segment. */
@@ -571,7 +572,7 @@ lay_t gsp__mpi_phase_layout(const gsp_mpi_ctx_t *c, const gsp_rt_phase_t *ph, in
         }
         return l;
     }
-    lay_t l = {ph->layout, count, ph->nblocks > 0 ? ph->nblocks : c->size, 1, 0, 1};
+    lay_t l = {ph->layout, count, ph->nblocks > 0 ? ph->nblocks : c->size, 1, 0, 1, 0};
     int64_t shortest = whole_len(&l, l.n - 1), k = gsp_rt_segments(ph, (double)whole_len(&l, 0) * d->size, &c->cost);
     if (k > shortest) k = shortest;
     l.lanes = k < 1 ? 1 : (int)k;

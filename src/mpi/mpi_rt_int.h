@@ -31,6 +31,7 @@ typedef struct {
     int64_t count, n; /* RANK: count per block; SPLIT: the vector's count over n blocks */
     int lanes, lane;  /* the schedule runs once per lane on a 1/lanes segment of every block */
     int64_t parts;    /* each of the n blocks cut into this many parts: block x * parts + q */
+    int small;        /* the phase runs as small (mpi_engine.c): 0 not known yet, 1 yes, 2 no */
 } lay_t;
 
 static inline int64_t base_first(const lay_t *l, int64_t x) {
@@ -120,7 +121,7 @@ struct gsp_mpi_ctx {
      * model changes (the slots hold pointers into the entries). */
     uint64_t gen;
     fast_t fast[FAST_SLOTS];
-    int fast_next;
+    int fast_next, fast_last; /* the slot to fill next; the one last hit or filled */
 };
 
 /* Blocks of the layout (what the programs number). */
@@ -181,6 +182,8 @@ gsp_err_t gsp__mpi_reserve(void **p, size_t *cap, size_t need);
 /* Runs one phase of this rank's program on buffer base (op: the reduction; MPI_OP_NULL for
  * store phases); on an error after its first message its requests are released. */
 gsp_err_t gsp__mpi_run_phase(gsp_mpi_ctx_t *c, const gsp_rt_prog_t *p, int phase, void *base, const lay_t *l0, const dtinfo_t *d, MPI_Op op);
+/* Whether phase p of layout l (one of this rank's programs) runs as small (mpi_engine.c). */
+bool gsp__mpi_small_phase(const gsp_rt_prog_t *p, const lay_t *l, const dtinfo_t *d);
 /* The layout of count elements in blocks of the given kind (the context's segments as lanes). */
 lay_t gsp__mpi_layout(const gsp_mpi_ctx_t *c, gsp_rt_layout_t kind, int64_t count, const dtinfo_t *d);
 /* A phase's layout: its blocks and parts, and for a pipelined phase the cost model's segments. */

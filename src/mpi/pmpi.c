@@ -255,7 +255,9 @@ int MPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
 int MPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dt, MPI_Op op, MPI_Comm comm) {
     gsp_mpi_ctx_t *ctx = usable(comm);
     int rc;
-    if (ctx && count >= 0 && valid_type(dt) && commutative(op) && gsp_mpi_ctx_reducible(dt, op)) {
+    /* A call served before was checked then: the cache first. */
+    if (ctx && (gsp_mpi_ctx_cached(ctx, GSP_COLL_ALLREDUCE, dt, op, count, 0) ||
+                (count >= 0 && valid_type(dt) && commutative(op) && gsp_mpi_ctx_reducible(dt, op)))) {
         if (!fell(ctx, gsp_mpi_ctx_allreduce(ctx, sendbuf, recvbuf, count, dt, op), comm, 1, "MPI_Allreduce", &rc)) return rc;
     }
     return PMPI_Allreduce(sendbuf, recvbuf, count, dt, op, comm);
@@ -274,8 +276,13 @@ int MPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount, 
 int MPI_Bcast(void *buf, int count, MPI_Datatype dt, int root, MPI_Comm comm) {
     gsp_mpi_ctx_t *ctx = usable(comm);
     int rc, size = 0;
-    if (ctx) PMPI_Comm_size(comm, &size);
-    if (ctx && count >= 0 && valid_type(dt) && root >= 0 && root < size) {
+    /* A call served before was checked then; a new one's root against the size. */
+    bool ok = ctx && gsp_mpi_ctx_cached(ctx, GSP_COLL_BROADCAST, dt, MPI_OP_NULL, count, root);
+    if (ctx && !ok) {
+        PMPI_Comm_size(comm, &size);
+        ok = count >= 0 && valid_type(dt) && root >= 0 && root < size;
+    }
+    if (ok) {
         if (!fell(ctx, gsp_mpi_ctx_bcast(ctx, buf, count, dt, root), comm, 3, "MPI_Bcast", &rc)) return rc;
     }
     return PMPI_Bcast(buf, count, dt, root, comm);
