@@ -108,6 +108,10 @@ GSP_API bool gsp_mpi_ctx_communicated(const gsp_mpi_ctx_t *ctx);
  * one, and op a user's op or a predefined op the standard allows on that type (MPI_BAND on
  * MPI_DOUBLE is not: MPI's own collective then raises MPI_ERR_OP). */
 GSP_API bool gsp_mpi_ctx_reducible(MPI_Datatype dt, MPI_Op op);
+/** Whether ctx serves the call (coll, dt, op, count, root) from its cache: the same call with a
+ * predefined dt and op (MPI_OP_NULL for a broadcast) was served before and its choice stands.
+ * Such a call's arguments were checked then; the drop-in asks this first. O(1). */
+GSP_API bool gsp_mpi_ctx_cached(const gsp_mpi_ctx_t *ctx, gsp_collective_t coll, MPI_Datatype dt, MPI_Op op, int count, int root);
 /** The MPI error class of the last failed MPI call inside ctx's collectives (MPI_ERR_INTERN when
  * the failure was not an MPI call's): what the drop-in raises on the user's communicator. */
 GSP_API int gsp_mpi_ctx_mpi_error(const gsp_mpi_ctx_t *ctx);

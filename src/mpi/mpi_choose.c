@@ -86,6 +86,7 @@ gsp_err_t gsp__mpi_prepare(gsp_mpi_ctx_t *c, gsp_collective_t coll, int root, in
     c->communicated = false;
     if (!e) return gsp_error(GSP_ERR_NOMEM, "out of memory");
     if (!e->ready) {
+        c->gen++; /* the cached calls' pointers into entries are stale from here */
         err = gsp_rt_algos(&c->topo, &c->dist, coll, root, c->method, &e->algos);
         if (!err && !(e->choice = gsp_calloc(SIZE_CLASSES, sizeof *e->choice))) err = gsp_error(GSP_ERR_NOMEM, "out of memory");
         if (!err)
@@ -149,6 +150,7 @@ gsp_err_t gsp__mpi_prepare(gsp_mpi_ctx_t *c, gsp_collective_t coll, int root, in
     /* Every rank reaches this agreement on the same calls: it builds or chooses on the same
      * first uses, deterministically. */
     if (fresh) {
+        c->gen++;
         int ok = !err, all = 1;
         PMPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, c->comm);
         if (!all) return err ? err : gsp_error(GSP_ERR_INTERNAL, "another rank failed to plan %s", gsp_collective_name(coll));

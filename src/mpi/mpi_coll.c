@@ -86,7 +86,56 @@ static bool op_ok(MPI_Op op, MPI_Datatype bt) {
 bool gsp_mpi_ctx_reducible(MPI_Datatype dt, MPI_Op op) {
     MPI_Datatype bt;
     int64_t mult;
+    /* A predefined type is its own basic type, without holes: no decoding. */
+    if (kind_of(dt) != K_NONE) return op_ok(op, dt);
     return gsp_mpi_ctx_plain(dt) && basic_of(dt, &bt, &mult) && op_ok(op, bt);
+}
+
+/* ---- small calls served from the cache ---- */
+
+static bool predefined_op(MPI_Op op) {
+    return op == MPI_SUM || op == MPI_MAX || op == MPI_MIN || op == MPI_PROD || op == MPI_BAND || op == MPI_BOR || op == MPI_BXOR ||
+           op == MPI_LAND || op == MPI_LOR || op == MPI_LXOR;
+}
+
+/* The slot of a call whose (collective, datatype, op, count, root) was served before and whose
+ * choice still stands (gen), or NULL. */
+static inline bool fast_is(const gsp_mpi_ctx_t *c, const fast_t *f, int coll, MPI_Datatype dt, MPI_Op op, int count, int root) {
+    return f->gen == c->gen && f->count == count && f->dt == dt && f->op == op && f->coll == coll && f->root == root;
+}
+
+static fast_t *fast_find(gsp_mpi_ctx_t *c, int coll, MPI_Datatype dt, MPI_Op op, int count, int root) {
+    /* A loop repeats one call: the slot of the last one first. */
+    if (fast_is(c, &c->fast[c->fast_last], coll, dt, op, count, root)) return &c->fast[c->fast_last];
+    for (int i = 0; i < FAST_SLOTS; i++)
+        if (fast_is(c, &c->fast[i], coll, dt, op, count, root)) {
+            c->fast_last = i;
+            return &c->fast[i];
+        }
+    return NULL;
+}
+
+bool gsp_mpi_ctx_cached(const gsp_mpi_ctx_t *c, gsp_collective_t coll, MPI_Datatype dt, MPI_Op op, int count, int root) {
+    if (fast_is(c, &c->fast[c->fast_last], (int)coll, dt, op, count, root)) return true;
+    for (int i = 0; i < FAST_SLOTS; i++)
+        if (fast_is(c, &c->fast[i], (int)coll, dt, op, count, root)) return true;
+    return false;
+}
+
+/* Keeps what this call worked out for the next identical one (predefined datatypes and ops
+ * only; the oldest slot is replaced). Returns the slot, or NULL when the call is not cached. */
+static fast_t *fast_fill(gsp_mpi_ctx_t *c, int coll, MPI_Datatype dt, MPI_Op op, int count, int root, const gsp_rt_algo_t *a,
+                         const gsp_rt_prog_t *pg, const dtinfo_t *d, int64_t n) {
+    if (kind_of(dt) == K_NONE || (op != MPI_OP_NULL && !predefined_op(op))) return NULL;
+    fast_t *f = &c->fast[c->fast_next];
+    c->fast_last = c->fast_next;
+    c->fast_next = (c->fast_next + 1) % FAST_SLOTS;
+    *f = (fast_t){c->gen, coll, count, root, dt, op, a, pg, *d, n, {{0}}};
+    for (int k = 0; k < a->nphases; k++) {
+        f->l[k] = a->local_reduce ? gsp__mpi_layout(c, GSP_RT_RANK, n, d) : gsp__mpi_phase_layout(c, &a->phase[k], n, d);
+        f->l[k].small = gsp__mpi_small_phase(&pg[k], &f->l[k], d) ? 1 : 2;
+    }
+    return f;
 }
 
 /* A reduction's datatype as its predefined type: *d [out] of it and *per [out] of them per
@@ -211,16 +260,15 @@ gsp_err_t gsp_mpi_ctx_allgather(gsp_mpi_ctx_t *c, const void *sendbuf, int sendc
     return err;
 }
 
-/* Runs a's reduce-scatter phase on work (count elements) and, for rs-ag, its allgather. */
-/* Runs a's phases on work. in: the input of a reducing algorithm when it is not work (NULL
+/* Runs a's phases on work (lays: the phases' layouts, or NULL to compute them). in: the input of a reducing algorithm when it is not work (NULL
  * otherwise): the first phase combines it block by block instead of copying it whole first;
  * what is still the input afterwards and stays with this rank (its own block; with one block,
  * the block) is copied then. */
 static gsp_err_t run_algo(gsp_mpi_ctx_t *c, const gsp_rt_algo_t *a, const gsp_rt_prog_t *pg, void *work, const void *in, int64_t count,
-                          const dtinfo_t *d, MPI_Op op) {
+                          const dtinfo_t *d, MPI_Op op, const lay_t *lays) {
     gsp_err_t err = GSP_OK;
     for (int k = 0; k < a->nphases && !err; k++) {
-        lay_t l = gsp__mpi_phase_layout(c, &a->phase[k], count, d);
+        lay_t l = lays ? lays[k] : gsp__mpi_phase_layout(c, &a->phase[k], count, d);
         c->in = k == 0 && a->phase[k].kind == GSP_RT_REDUCE && in != work ? in : NULL;
         /* The blocks that stay here: the one of a tree, this rank's of a reduce-scatter, all
          * of a multitree reduce at its root (elsewhere none). */
@@ -242,12 +290,12 @@ static gsp_err_t run_algo(gsp_mpi_ctx_t *c, const gsp_rt_algo_t *a, const gsp_rt
 
 /* The gather algorithm: every rank's vector to every rank, reduced in rank order. */
 static gsp_err_t run_gather(gsp_mpi_ctx_t *c, const gsp_rt_prog_t *pg, const void *in, void *out, int64_t count, const dtinfo_t *d,
-                            MPI_Op op) {
+                            MPI_Op op, const lay_t *lay) {
     gsp_err_t err;
     size_t vb = (size_t)(count * d->size);
     if ((err = gsp__mpi_reserve((void **)&c->work, &c->work_cap, vb * (size_t)c->size + 1))) return err;
     memcpy(c->work + vb * (size_t)c->rank, in, vb);
-    lay_t l = gsp__mpi_layout(c, GSP_RT_RANK, count, d);
+    lay_t l = lay ? *lay : gsp__mpi_layout(c, GSP_RT_RANK, count, d);
     if ((err = gsp__mpi_run_phase(c, &pg[0], 0, c->work, &l, d, op))) return err;
     /* acc = x_{N-1}; acc = x_k op acc for k = N-2 .. 0: the same order on every rank. */
     char *acc = c->work + vb * (size_t)(c->size - 1);
@@ -255,6 +303,14 @@ static gsp_err_t run_gather(gsp_mpi_ctx_t *c, const gsp_rt_prog_t *pg, const voi
         if ((err = gsp_mpi_reduce_local(c->work + vb * (size_t)k, acc, (int)count, d->dt, op))) return err;
     memcpy(out, acc, vb);
     return GSP_OK;
+}
+
+/* The allreduce of n elements of d once the algorithm is known (lays: its layouts, or NULL). */
+static gsp_err_t allreduce_run(gsp_mpi_ctx_t *c, const gsp_rt_algo_t *a, const gsp_rt_prog_t *pg, const lay_t *lays, const void *in,
+                               void *out, int64_t n, const dtinfo_t *d, MPI_Op op) {
+    if (n == 0) return GSP_OK;
+    if (a->local_reduce) return run_gather(c, pg, in, out, n, d, op, lays);
+    return run_algo(c, a, pg, out, in, n, d, op, lays);
 }
 
 gsp_err_t gsp_mpi_ctx_allreduce(gsp_mpi_ctx_t *c, const void *sendbuf, void *recvbuf, int count, MPI_Datatype dt, MPI_Op op) {
@@ -265,13 +321,18 @@ gsp_err_t gsp_mpi_ctx_allreduce(gsp_mpi_ctx_t *c, const void *sendbuf, void *rec
     int64_t per;
     c->mpi_err = 0;
     c->communicated = false;
+    const void *in = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
+    /* Served before: a lookup, then the messages. */
+    fast_t *f = fast_find(c, GSP_COLL_ALLREDUCE, dt, op, count, 0);
+    if (f) {
+        c->last = f->a->name;
+        return allreduce_run(c, f->a, f->pg, f->l, in, recvbuf, f->n, &f->d, op);
+    }
     if ((err = reduction_type(c, dt, op, &d, &per))) return err;
     int64_t n = (int64_t)count * per, bytes = n * d.size;
     if ((err = gsp__mpi_prepare(c, GSP_COLL_ALLREDUCE, 0, bytes, (double)bytes, (double)bytes, &a, &pg))) return err;
-    const void *in = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
-    if (n == 0) return GSP_OK;
-    if (a->local_reduce) return run_gather(c, pg, in, recvbuf, n, &d, op);
-    return run_algo(c, a, pg, recvbuf, in, n, &d, op);
+    f = fast_fill(c, GSP_COLL_ALLREDUCE, dt, op, count, 0, a, pg, &d, n);
+    return allreduce_run(c, a, pg, f ? f->l : NULL, in, recvbuf, n, &d, op);
 }
 
 gsp_err_t gsp_mpi_ctx_reduce_scatter_block(gsp_mpi_ctx_t *c, const void *sendbuf, void *recvbuf, int recvcount, MPI_Datatype dt,
@@ -302,7 +363,7 @@ gsp_err_t gsp_mpi_ctx_reduce_scatter_block(gsp_mpi_ctx_t *c, const void *sendbuf
             memcpy(w + (size_t)v * (size_t)bytes, (const char *)in + (size_t)c->rank_of[v] * (size_t)bytes, (size_t)bytes);
         in = w;
     }
-    if ((err = run_algo(c, a, pg, w, in, count, &d, op))) return err;
+    if ((err = run_algo(c, a, pg, w, in, count, &d, op, NULL))) return err;
     lay_t l = gsp__mpi_layout(c, GSP_RT_SPLIT, count, &d);
     memmove(recvbuf, w + (size_t)whole_first(&l, c->rank) * (size_t)d.size, (size_t)bytes);
     return GSP_OK;
@@ -312,21 +373,30 @@ gsp_err_t gsp_mpi_ctx_bcast(gsp_mpi_ctx_t *c, void *buf, int count, MPI_Datatype
     gsp_err_t err;
     const gsp_rt_algo_t *a;
     const gsp_rt_prog_t *pg;
-    dtinfo_t d, db = bytes_type();
-    gsp__mpi_dt_info(dt, &d);
-    int64_t bytes = (int64_t)count * d.size;
+    dtinfo_t d, db;
     c->mpi_err = 0;
     c->communicated = false;
+    /* Served before (a predefined type: plain bytes): a lookup, then the messages. */
+    fast_t *f = fast_find(c, GSP_COLL_BROADCAST, dt, MPI_OP_NULL, count, root);
+    if (f) {
+        c->last = f->a->name;
+        return f->n ? run_algo(c, f->a, f->pg, buf, buf, f->n, &f->d, MPI_OP_NULL, f->l) : GSP_OK;
+    }
+    int uroot = root;
+    db = bytes_type();
+    gsp__mpi_dt_info(dt, &d);
+    int64_t bytes = (int64_t)count * d.size;
     root = (int)gsp_mpi_ctx_node(c, root); /* the root's node: the schedule's numbering */
     if (!d.plain && bytes > INT_MAX)
         return gsp_error(GSP_ERR_TOOBIG, "%lld bytes of a datatype with holes: more than MPI_Pack's int", (long long)bytes);
     if ((err = gsp__mpi_prepare(c, GSP_COLL_BROADCAST, root, bytes, (double)bytes, (double)bytes, &a, &pg))) return err;
+    f = fast_fill(c, GSP_COLL_BROADCAST, dt, MPI_OP_NULL, count, uroot, a, pg, &db, bytes);
     if (bytes == 0) return GSP_OK;
-    if (d.plain) return run_algo(c, a, pg, buf, buf, bytes, &db, MPI_OP_NULL);
+    if (d.plain) return run_algo(c, a, pg, buf, buf, bytes, &db, MPI_OP_NULL, f ? f->l : NULL);
     /* Holes: the root's buffer travels packed and is unpacked everywhere else. */
     if ((err = gsp__mpi_reserve((void **)&c->work, &c->work_cap, (size_t)bytes + 1))) return err;
     if (c->rank == root && (err = gsp__mpi_pack(c, buf, count, dt, c->work, bytes))) return err;
-    if ((err = run_algo(c, a, pg, c->work, c->work, bytes, &db, MPI_OP_NULL))) return err;
+    if ((err = run_algo(c, a, pg, c->work, c->work, bytes, &db, MPI_OP_NULL, NULL))) return err;
     return c->rank == root ? GSP_OK : gsp__mpi_unpack(c, c->work, bytes, buf, count, dt);
 }
 
@@ -348,11 +418,11 @@ gsp_err_t gsp_mpi_ctx_reduce(gsp_mpi_ctx_t *c, const void *sendbuf, void *recvbu
     char *w;
     /* A leaf of a reduction tree only sends its input: straight from the caller's buffer, which
      * nothing writes (no receives, one phase). */
-    if (c->rank != root && a->nphases == 1 && pg[0].nrecv == 0) return run_algo(c, a, pg, (void *)(uintptr_t)in, in, n, &d, op);
+    if (c->rank != root && a->nphases == 1 && pg[0].nrecv == 0) return run_algo(c, a, pg, (void *)(uintptr_t)in, in, n, &d, op, NULL);
     if (c->rank == root) w = recvbuf;
     else {
         if ((err = gsp__mpi_reserve((void **)&c->work, &c->work_cap, vb + 1))) return err;
         w = c->work;
     }
-    return run_algo(c, a, pg, w, in, n, &d, op);
+    return run_algo(c, a, pg, w, in, n, &d, op, NULL);
 }

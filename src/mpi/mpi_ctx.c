@@ -210,6 +210,7 @@ gsp_err_t gsp_mpi_ctx_create(const char *spec, MPI_Comm comm, gsp_mpi_ctx_t **ou
     if (!c) return gsp_error(GSP_ERR_NOMEM, "out of memory");
     c->comm = MPI_COMM_NULL;
     c->cost = gsp_cost_default();
+    c->gen = 1;
     MPI_Comm_size(comm, &c->size);
     MPI_Comm_rank(comm, &c->urank);
     c->rank = c->urank;
@@ -280,6 +281,7 @@ const gsp_cost_t *gsp_mpi_ctx_cost(const gsp_mpi_ctx_t *c) { return &c->cost; }
 
 void gsp_mpi_ctx_set_cost(gsp_mpi_ctx_t *c, const gsp_cost_t *cost) {
     c->cost = *cost;
+    c->gen++;
     /* Choices depend on the model: forget them. */
     for (int k = 0; k <= GSP_COLL_REDUCE; k++)
         if (c->fixed[k].choice)
@@ -307,12 +309,14 @@ gsp_err_t gsp_mpi_ctx_set_method(gsp_mpi_ctx_t *c, const char *method) {
     }
     gsp_free(c->method);
     c->method = method ? gsp_strdup(method) : NULL;
+    c->gen++;
     return GSP_OK;
 }
 
 gsp_err_t gsp_mpi_ctx_force(gsp_mpi_ctx_t *c, gsp_collective_t coll, const char *algo) {
     if (coll < GSP_COLL_BROADCAST || coll > GSP_COLL_REDUCE) return gsp_error(GSP_ERR_INVAL, "unknown collective");
     gsp_free(c->force[coll]);
+    c->gen++;
     c->force[coll] = algo && *algo && strcmp(algo, "auto") ? gsp_strdup(algo) : NULL;
     return GSP_OK;
 }

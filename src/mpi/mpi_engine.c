@@ -83,7 +83,7 @@ static gsp_err_t absorb(gsp_mpi_ctx_t *c, const gsp_rt_prog_t *p, int64_t b, int
         const gsp_rt_msg_t *x = &p->recv[q];
         if (direct(p, x, true)) continue;
         char *src = c->stage + soff[q];
-        int pos = 0, bytes = (int)msg_bytes(p, x, l, d, c->comm);
+        int pos = 0, bytes = d->plain ? 0 : (int)msg_bytes(p, x, l, d, c->comm); /* for MPI_Unpack */
         for (int64_t i = 0; i < x->n; i++) {
             int64_t blk = p->items[x->first + i], len = blk_len(l, blk);
             char *dst = at(base, blk_first(l, blk), d);
@@ -302,10 +302,143 @@ static gsp_err_t run_pipelined(gsp_mpi_ctx_t *c, const gsp_rt_prog_t *p, int pha
 static gsp_err_t run_rounds(gsp_mpi_ctx_t *c, const gsp_rt_prog_t *p, int phase, void *base, const lay_t *l0, const dtinfo_t *d,
                             MPI_Op op);
 
+/* ---- small phases: the messages of a round, then the next round ---- */
+
+/* Messages, messages a round each way, and bytes a message up to which a phase runs as small. */
+#define SMALL_MSGS 64
+#define SMALL_PER_ROUND 8
+#define SMALL_BYTES 4096
+
+/* Whether phase p runs as small: one lane of a plain type, not pipelined, at most
+ * SMALL_PER_ROUND sends and receives a round, every message at most SMALL_BYTES. Each rank
+ * decides alone: the small run's messages are the general one's (types, counts and tags). */
+bool gsp__mpi_small_phase(const gsp_rt_prog_t *p, const lay_t *l, const dtinfo_t *d) {
+    if (p->pipelined || l->lanes != 1 || !d->plain || p->nsend > SMALL_MSGS || p->nrecv > SMALL_MSGS) return false;
+    for (int k = 0; k < 2; k++) {
+        const gsp_rt_msg_t *m = k ? p->recv : p->send;
+        int64_t n = k ? p->nrecv : p->nsend;
+        for (int64_t q = 0; q < n; q++) {
+            if (q >= SMALL_PER_ROUND && m[q].round == m[q - SMALL_PER_ROUND].round) return false;
+            int64_t b = 0;
+            for (int64_t i = 0; i < m[q].n; i++) b += blk_len(l, p->items[m[q].first + i]);
+            if (b * d->size > SMALL_BYTES) return false;
+        }
+    }
+    return true;
+}
+
+/* Where a small phase's send q reads (*buf, *count of *type): one block as the type itself,
+ * straight from the buffer; several packed into area (as the general engine sends them). */
+static void small_send(const gsp_mpi_ctx_t *c, const gsp_rt_prog_t *p, const gsp_rt_msg_t *x, void *base, const lay_t *l,
+                       const dtinfo_t *d, char *area, void **buf, int *count, MPI_Datatype *type) {
+    int64_t b0 = p->items[x->first];
+    *type = d->dt;
+    if (x->n == 1) {
+        *buf = src_at(c, base, l, b0, d);
+        *count = (int)blk_len(l, b0);
+        return;
+    }
+    int pos = 0;
+    for (int64_t i = 0; i < x->n; i++) {
+        int64_t blk = p->items[x->first + i], len = blk_len(l, blk);
+        memcpy(area + pos, src_at(c, base, l, blk, d), (size_t)(len * d->size));
+        pos += (int)(len * d->size);
+    }
+    *buf = area;
+    *count = pos;
+    *type = MPI_PACKED;
+}
+
+/* Where a small phase's receive lands: one stored block straight into the buffer, else staged
+ * at area. */
+static void small_recv(const gsp_mpi_ctx_t *c, const gsp_rt_prog_t *p, const gsp_rt_msg_t *x, void *base, const lay_t *l,
+                       const dtinfo_t *d, char *area, void **buf, int *count, MPI_Datatype *type) {
+    int64_t b0 = p->items[x->first];
+    *type = d->dt;
+    *buf = direct(p, x, true) ? at(base, blk_first(l, b0), d) : area;
+    *count = (int)blk_len(l, b0);
+    if (x->n > 1) {
+        *count = (int)msg_bytes(p, x, l, d, c->comm);
+        *type = MPI_PACKED;
+    }
+}
+
+/* A small phase, round by round: a round's receives posted, its sends made (blocking: small
+ * messages go eagerly), its receives completed and absorbed in schedule order; a round of one
+ * send and one receive is one MPI_Sendrecv. A send needs only earlier rounds' receives, and it
+ * has completed before anything is combined into the buffer, so nothing is copied aside (an
+ * exchange's block goes straight from the buffer). This is the shape of MPI's own small
+ * collectives (Open MPI's recursive doubling: a receive, a send and a wait a step): a call costs
+ * its messages, not the general engine's request arrays and dataflow. Deadlock-free: the ranks
+ * of the earliest unfinished round have all posted that round's receives before any send. */
+static gsp_err_t run_small(gsp_mpi_ctx_t *c, const gsp_rt_prog_t *p, int phase, void *base, const lay_t *l, const dtinfo_t *d,
+                           MPI_Op op) {
+    gsp_err_t err;
+    int64_t nR = p->nrecv, nS = p->nsend;
+    MPI_Request rq[SMALL_PER_ROUND];
+    /* Staging: a round's receives at q * SMALL_BYTES, a packed send after them. */
+    char *pack;
+    if ((err = gsp__mpi_reserve((void **)&c->stage, &c->stage_cap, (SMALL_PER_ROUND + 1) * SMALL_BYTES + 1)) ||
+        (err = gsp__mpi_reserve((void **)&c->soff, &c->soff_cap, (size_t)(nR + 1) * sizeof *c->soff)))
+        return err;
+    pack = c->stage + SMALL_PER_ROUND * SMALL_BYTES;
+    if (c->in) {
+        if ((err = gsp__mpi_reserve((void **)&c->fresh, &c->fresh_cap, (size_t)nblk(l) + 1))) return err;
+        memset(c->fresh, 1, (size_t)nblk(l));
+    }
+    c->communicated = true;
+    for (int64_t s0 = 0, r0 = 0; s0 < nS || r0 < nR;) {
+        int64_t round = s0 < nS && (r0 >= nR || p->send[s0].round <= p->recv[r0].round) ? p->send[s0].round : p->recv[r0].round;
+        int64_t s1 = s0, r1 = r0;
+        while (s1 < nS && p->send[s1].round == round) s1++;
+        while (r1 < nR && p->recv[r1].round == round) r1++;
+        int tag = tag_of(phase, 0, (int32_t)round), rc = MPI_SUCCESS, cnt, scnt;
+        void *buf, *sbuf;
+        MPI_Datatype type, stype;
+        for (int64_t q = r0; q < r1; q++) c->soff[q] = (size_t)(q - r0) * SMALL_BYTES;
+        if (s1 - s0 == 1 && r1 - r0 == 1) {
+            small_send(c, p, &p->send[s0], base, l, d, pack, &sbuf, &scnt, &stype);
+            small_recv(c, p, &p->recv[r0], base, l, d, c->stage, &buf, &cnt, &type);
+            rc = MPI_Sendrecv(sbuf, scnt, stype, (int)p->send[s0].peer, tag, buf, cnt, type, (int)p->recv[r0].peer, tag, c->comm,
+                              MPI_STATUS_IGNORE);
+            if (rc != MPI_SUCCESS) return gsp__mpi_fail(c, rc, "MPI_Sendrecv");
+        } else {
+            int n = 0;
+            for (int64_t q = r0; q < r1 && rc == MPI_SUCCESS; q++, n++) {
+                small_recv(c, p, &p->recv[q], base, l, d, c->stage + c->soff[q], &buf, &cnt, &type);
+                rc = MPI_Irecv(buf, cnt, type, (int)p->recv[q].peer, tag, c->comm, &rq[n]);
+            }
+            if (rc != MPI_SUCCESS) {
+                abandon(rq, (size_t)n - 1);
+                return gsp__mpi_fail(c, rc, "MPI_Irecv");
+            }
+            const char *what = "MPI_Send";
+            for (int64_t q = s0; q < s1 && rc == MPI_SUCCESS; q++) {
+                small_send(c, p, &p->send[q], base, l, d, pack, &sbuf, &scnt, &stype);
+                rc = MPI_Send(sbuf, scnt, stype, (int)p->send[q].peer, tag, c->comm);
+            }
+            if (rc == MPI_SUCCESS && n) {
+                what = "MPI_Waitall";
+                rc = MPI_Waitall(n, rq, MPI_STATUSES_IGNORE);
+            }
+            if (rc != MPI_SUCCESS) {
+                abandon(rq, (size_t)n);
+                return gsp__mpi_fail(c, rc, what);
+            }
+        }
+        if (r1 > r0 && (err = absorb(c, p, r0, r1, c->soff, base, l, d, op))) return err;
+        s0 = s1;
+        r0 = r1;
+    }
+    return GSP_OK;
+}
+
 /* Runs a phase; on an error after its first message, its requests are released. */
 gsp_err_t gsp__mpi_run_phase(gsp_mpi_ctx_t *c, const gsp_rt_prog_t *p, int phase, void *base, const lay_t *l0, const dtinfo_t *d,
                            MPI_Op op) {
     c->nreq = 0;
+    /* A cached call's layout knows (mpi_coll.c: fast_fill); otherwise look. */
+    if (l0->small ? l0->small == 1 : gsp__mpi_small_phase(p, l0, d)) return run_small(c, p, phase, base, l0, d, op);
     gsp_err_t err = p->pipelined ? run_pipelined(c, p, phase, base, l0, d, op) : run_rounds(c, p, phase, base, l0, d, op);
     if (err && c->nreq) abandon(c->req, c->nreq);
     c->nreq = 0;
@@ -419,7 +552,7 @@ static int lanes_for(const gsp_mpi_ctx_t *c, const lay_t *l, const dtinfo_t *d) 
 }
 
 lay_t gsp__mpi_layout(const gsp_mpi_ctx_t *c, gsp_rt_layout_t kind, int64_t count, const dtinfo_t *d) {
-    lay_t l = {kind, count, c->size, 1, 0, 1};
+    lay_t l = {kind, count, c->size, 1, 0, 1, 0};
     l.lanes = lanes_for(c, &l, d);
     return l;
 }
@@ -428,7 +561,7 @@ lay_t gsp__mpi_layout(const gsp_mpi_ctx_t *c, gsp_rt_layout_t kind, int64_t coun
  * segments. */
 lay_t gsp__mpi_phase_layout(const gsp_mpi_ctx_t *c, const gsp_rt_phase_t *ph, int64_t count, const dtinfo_t *d) {
     if (!ph->pipelined) {
-        lay_t l = {ph->layout, count, c->size, 1, 0, ph->parts > 1 ? ph->parts : 1};
+        lay_t l = {ph->layout, count, c->size, 1, 0, ph->parts > 1 ? ph->parts : 1, 0};
         if (c->cost.segment > 0 || count == 0) l.lanes = lanes_for(c, &l, d);
         else {
             /* The cost model's lanes (the predictions use the same), never an empty segment. */
@@ -439,7 +572,7 @@ lay_t gsp__mpi_phase_layout(const gsp_mpi_ctx_t *c, const gsp_rt_phase_t *ph, in
         }
         return l;
     }
-    lay_t l = {ph->layout, count, ph->nblocks > 0 ? ph->nblocks : c->size, 1, 0, 1};
+    lay_t l = {ph->layout, count, ph->nblocks > 0 ? ph->nblocks : c->size, 1, 0, 1, 0};
     int64_t shortest = whole_len(&l, l.n - 1), k = gsp_rt_segments(ph, (double)whole_len(&l, 0) * d->size, &c->cost);
     if (k > shortest) k = shortest;
     l.lanes = k < 1 ? 1 : (int)k;

@@ -31,7 +31,7 @@ static void count_sent(gsp_mpi_plan_t *p, int64_t bytes) {
  * transfer carries the `bytes` at base). */
 static gsp_err_t run(gsp_mpi_plan_t *p, int64_t k, void *base, gsp_rt_layout_t layout, int64_t n, int64_t bytes) {
     dtinfo_t db = bytes_info();
-    lay_t l = {layout, bytes, n, 1, 0, 1};
+    lay_t l = {layout, bytes, n, 1, 0, 1, 0}; /* small: decided by the engine on each run */
     gsp_mpi_ctx_t *c = p->ctx;
     c->mpi_err = 0;
     c->communicated = false;
@@ -125,6 +125,10 @@ gsp_err_t gsp_mpi_bcast(gsp_mpi_plan_t *p, void *buf, int count, MPI_Datatype dt
  * covered. Unsigned arithmetic makes signed sums and products wrap (two's complement) instead
  * of saturating. */
 static bool reduce_builtin(const void *in, const void *in2, void *out, int count, MPI_Datatype dt, MPI_Op op) {
+    if (dt == MPI_DOUBLE && op == MPI_SUM) { /* the commonest first */
+        RED_LOOP(double, a[i] + b[i]);
+        return true;
+    }
     if (dt == MPI_SIGNED_CHAR || dt == MPI_INT8_T) RED_INT(int8_t, uint8_t);
     if (dt == MPI_UNSIGNED_CHAR || dt == MPI_UINT8_T) RED_INT(uint8_t, uint8_t);
     if (dt == MPI_SHORT || dt == MPI_INT16_T) RED_INT(int16_t, uint16_t);

@@ -26,6 +26,54 @@ typedef struct {
 
 #define SIZE_CLASSES 64
 
+typedef struct {
+    gsp_rt_layout_t layout;
+    int64_t count, n; /* RANK: count per block; SPLIT: the vector's count over n blocks */
+    int lanes, lane;  /* the schedule runs once per lane on a 1/lanes segment of every block */
+    int64_t parts;    /* each of the n blocks cut into this many parts: block x * parts + q */
+    int small;        /* the phase runs as small (mpi_engine.c): 0 not known yet, 1 yes, 2 no */
+} lay_t;
+
+static inline int64_t base_first(const lay_t *l, int64_t x) {
+    if (l->layout == GSP_RT_RANK) return x * l->count;
+    if (l->layout == GSP_RT_WHOLE) return 0;
+    int64_t q = l->count / l->n, r = l->count % l->n;
+    return x * q + (x < r ? x : r);
+}
+
+static inline int64_t base_len(const lay_t *l, int64_t x) {
+    if (l->layout == GSP_RT_RANK || l->layout == GSP_RT_WHOLE) return l->count;
+    int64_t q = l->count / l->n, r = l->count % l->n;
+    return q + (x < r);
+}
+
+/* A datatype the runtime may treat as plain bytes: no holes, no offset. */
+typedef struct {
+    MPI_Datatype dt;
+    MPI_Aint ext;
+    int size;
+    bool plain;
+} dtinfo_t;
+
+/* A small call served from the cache (mpi_coll.c): what the first such call worked out — the
+ * datatype decoded, the algorithm, this rank's programs and the phases' layouts — kept per
+ * (collective, datatype, op, count, root) for predefined datatypes and ops only (their handles
+ * are constants, never reused for another type). Valid while gen equals the context's, which
+ * every change of the choices, programs or cost model advances. */
+#define FAST_SLOTS 8
+
+typedef struct {
+    uint64_t gen; /* the context's gen when filled (0: empty) */
+    int coll, count, root;
+    MPI_Datatype dt;
+    MPI_Op op;
+    const gsp_rt_algo_t *a;
+    const gsp_rt_prog_t *pg;
+    dtinfo_t d; /* what the phases move: the reduction's predefined type, or bytes */
+    int64_t n;  /* elements of d */
+    lay_t l[2]; /* the layout of each phase */
+} fast_t;
+
 struct gsp_mpi_ctx {
     /* comm is the user's communicator reordered so that rank v runs node v: rank is this
      * process's node. When the topology names its nodes by host (mpi_ctx.c: place), node v may
@@ -69,27 +117,12 @@ struct gsp_mpi_ctx {
     const void *in;
     unsigned char *fresh;
     size_t fresh_cap;
+    /* Small calls served from the cache; gen advances whenever a choice, a program or the cost
+     * model changes (the slots hold pointers into the entries). */
+    uint64_t gen;
+    fast_t fast[FAST_SLOTS];
+    int fast_next, fast_last; /* the slot to fill next; the one last hit or filled */
 };
-
-typedef struct {
-    gsp_rt_layout_t layout;
-    int64_t count, n; /* RANK: count per block; SPLIT: the vector's count over n blocks */
-    int lanes, lane;  /* the schedule runs once per lane on a 1/lanes segment of every block */
-    int64_t parts;    /* each of the n blocks cut into this many parts: block x * parts + q */
-} lay_t;
-
-static inline int64_t base_first(const lay_t *l, int64_t x) {
-    if (l->layout == GSP_RT_RANK) return x * l->count;
-    if (l->layout == GSP_RT_WHOLE) return 0;
-    int64_t q = l->count / l->n, r = l->count % l->n;
-    return x * q + (x < r ? x : r);
-}
-
-static inline int64_t base_len(const lay_t *l, int64_t x) {
-    if (l->layout == GSP_RT_RANK || l->layout == GSP_RT_WHOLE) return l->count;
-    int64_t q = l->count / l->n, r = l->count % l->n;
-    return q + (x < r);
-}
 
 /* Blocks of the layout (what the programs number). */
 static inline int64_t nblk(const lay_t *l) { return l->n * l->parts; }
@@ -106,22 +139,17 @@ static inline int64_t whole_len(const lay_t *l, int64_t b) {
     return L * (q + 1) / l->parts - L * q / l->parts;
 }
 
+/* One lane (the usual case, and every small call) needs no division. */
 static inline int64_t blk_first(const lay_t *l, int64_t x) {
+    if (l->lanes == 1) return whole_first(l, x);
     return whole_first(l, x) + whole_len(l, x) * l->lane / l->lanes;
 }
 
 static inline int64_t blk_len(const lay_t *l, int64_t x) {
     int64_t L = whole_len(l, x);
+    if (l->lanes == 1) return L;
     return L * (l->lane + 1) / l->lanes - L * l->lane / l->lanes;
 }
-
-/* A datatype the runtime may treat as plain bytes: no holes, no offset. */
-typedef struct {
-    MPI_Datatype dt;
-    MPI_Aint ext;
-    int size;
-    bool plain;
-} dtinfo_t;
 
 static inline void gsp__mpi_dt_info(MPI_Datatype dt, dtinfo_t *d) {
     MPI_Aint lb, tlb, text;
@@ -162,6 +190,8 @@ gsp_err_t gsp__mpi_reserve(void **p, size_t *cap, size_t need);
 /* Runs one phase of this rank's program on buffer base (op: the reduction; MPI_OP_NULL for
  * store phases); on an error after its first message its requests are released. */
 gsp_err_t gsp__mpi_run_phase(gsp_mpi_ctx_t *c, const gsp_rt_prog_t *p, int phase, void *base, const lay_t *l0, const dtinfo_t *d, MPI_Op op);
+/* Whether phase p of layout l (one of this rank's programs) runs as small (mpi_engine.c). */
+bool gsp__mpi_small_phase(const gsp_rt_prog_t *p, const lay_t *l, const dtinfo_t *d);
 /* The layout of count elements in blocks of the given kind (the context's segments as lanes). */
 lay_t gsp__mpi_layout(const gsp_mpi_ctx_t *c, gsp_rt_layout_t kind, int64_t count, const dtinfo_t *d);
 /* A phase's layout: its blocks and parts, and for a pipelined phase the cost model's segments. */

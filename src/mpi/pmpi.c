@@ -34,6 +34,14 @@ typedef struct {
 
 static int keyval = MPI_KEYVAL_INVALID;
 
+/* The communicator of the last call and its cache, so that a loop of calls on one communicator
+ * costs a comparison, not an attribute lookup; cleared when that cache is deleted (so a handle
+ * reused for a new communicator is looked up afresh). Used only below MPI_THREAD_MULTIPLE,
+ * where no other thread can free a communicator between the comparison and the use. */
+static MPI_Comm last_comm = MPI_COMM_NULL;
+static cache_t *last_cache;
+static int single_thread = -1;
+
 /* The environment is read once: every call after the first pays a lookup, not a getenv. */
 static bool verbose(void) {
     static int cached = -1;
@@ -72,6 +80,10 @@ static int delete_cache(MPI_Comm comm, int key, void *val, void *extra) {
     (void)key;
     (void)extra;
     cache_t *c = val;
+    if (c == last_cache) {
+        last_cache = NULL;
+        last_comm = MPI_COMM_NULL;
+    }
     gsp_mpi_ctx_free(c->ctx);
     free(c);
     return MPI_SUCCESS;
@@ -132,12 +144,28 @@ static gsp_mpi_ctx_t *usable(MPI_Comm comm) {
     int flag = 0, inter = 0;
     cache_t *c;
     if (comm == MPI_COMM_NULL) return NULL;
-    if (PMPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS || inter) return NULL;
+    if (comm == last_comm && last_cache) return last_cache->unusable ? NULL : last_cache->ctx;
     const char *spec = topology_env();
     if (!spec || !*spec) return NULL;
+    if (single_thread < 0) {
+        int level = MPI_THREAD_MULTIPLE;
+        PMPI_Query_thread(&level);
+        single_thread = level != MPI_THREAD_MULTIPLE;
+    }
+    /* Every call after a communicator's first: one attribute lookup (only intracommunicators
+     * get the attribute), or none when it is the last call's communicator. */
+    if (keyval != MPI_KEYVAL_INVALID) {
+        PMPI_Comm_get_attr(comm, keyval, &c, &flag);
+        if (flag) {
+            if (single_thread) {
+                last_comm = comm;
+                last_cache = c;
+            }
+            return c->unusable ? NULL : c->ctx;
+        }
+    }
+    if (PMPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS || inter) return NULL;
     if (keyval == MPI_KEYVAL_INVALID) PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, delete_cache, &keyval, NULL);
-    PMPI_Comm_get_attr(comm, keyval, &c, &flag);
-    if (flag) return c->unusable ? NULL : c->ctx;
     c = calloc(1, sizeof *c);
     if (!c) return NULL;
     if (gsp_mpi_ctx_create(spec, comm, &c->ctx)) {
@@ -152,6 +180,10 @@ static gsp_mpi_ctx_t *usable(MPI_Comm comm) {
         if (pl) say(comm, 19, false, "%s%s", pl, "");
     }
     PMPI_Comm_set_attr(comm, keyval, c);
+    if (single_thread) {
+        last_comm = comm;
+        last_cache = c;
+    }
     return c->unusable ? NULL : c->ctx;
 }
 
@@ -180,6 +212,10 @@ static bool valid_type(MPI_Datatype dt) { return dt != MPI_DATATYPE_NULL; }
 
 static bool commutative(MPI_Op op) {
     int commute = 0;
+    /* The predefined reductions are commutative: no call for them. */
+    if (op == MPI_SUM || op == MPI_MAX || op == MPI_MIN || op == MPI_PROD || op == MPI_BAND || op == MPI_BOR || op == MPI_BXOR ||
+        op == MPI_LAND || op == MPI_LOR || op == MPI_LXOR)
+        return true;
     return op != MPI_OP_NULL && PMPI_Op_commutative(op, &commute) == MPI_SUCCESS && commute;
 }
 
@@ -219,7 +255,9 @@ int MPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
 int MPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dt, MPI_Op op, MPI_Comm comm) {
     gsp_mpi_ctx_t *ctx = usable(comm);
     int rc;
-    if (ctx && count >= 0 && valid_type(dt) && commutative(op) && gsp_mpi_ctx_reducible(dt, op)) {
+    /* A call served before was checked then: the cache first. */
+    if (ctx && (gsp_mpi_ctx_cached(ctx, GSP_COLL_ALLREDUCE, dt, op, count, 0) ||
+                (count >= 0 && valid_type(dt) && commutative(op) && gsp_mpi_ctx_reducible(dt, op)))) {
         if (!fell(ctx, gsp_mpi_ctx_allreduce(ctx, sendbuf, recvbuf, count, dt, op), comm, 1, "MPI_Allreduce", &rc)) return rc;
     }
     return PMPI_Allreduce(sendbuf, recvbuf, count, dt, op, comm);
@@ -238,8 +276,13 @@ int MPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount, 
 int MPI_Bcast(void *buf, int count, MPI_Datatype dt, int root, MPI_Comm comm) {
     gsp_mpi_ctx_t *ctx = usable(comm);
     int rc, size = 0;
-    if (ctx) PMPI_Comm_size(comm, &size);
-    if (ctx && count >= 0 && valid_type(dt) && root >= 0 && root < size) {
+    /* A call served before was checked then; a new one's root against the size. */
+    bool ok = ctx && gsp_mpi_ctx_cached(ctx, GSP_COLL_BROADCAST, dt, MPI_OP_NULL, count, root);
+    if (ctx && !ok) {
+        PMPI_Comm_size(comm, &size);
+        ok = count >= 0 && valid_type(dt) && root >= 0 && root < size;
+    }
+    if (ok) {
         if (!fell(ctx, gsp_mpi_ctx_bcast(ctx, buf, count, dt, root), comm, 3, "MPI_Bcast", &rc)) return rc;
     }
     return PMPI_Bcast(buf, count, dt, root, comm);

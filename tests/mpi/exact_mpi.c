@@ -5,9 +5,10 @@
  * which no drop-in intercepts); every predefined op; a commutative user op; +inf and -0.0;
  * MPI_Reduce_scatter_block and MPI_Reduce with MPI_IN_PLACE; allgather with different but
  * matching send and receive types on one rank; datatypes with a non-zero lower bound and
- * MPI_BOTTOM; an intercommunicator; MPI_COMM_NULL and invalid arguments returning errors of the
- * right class; repeated calls without memory growth. Prints one line per failed check; exit 0
- * when every check passes on every rank. Usage: exact_mpi [COUNT] [--big] */
+ * MPI_BOTTOM; an intercommunicator; small calls repeated as loops make them (a drop-in's cache),
+ * exact; MPI_COMM_NULL and invalid arguments returning errors of the right class; repeated calls
+ * without memory growth. Prints one line per failed check; exit 0 when every check passes on
+ * every rank. Usage: exact_mpi [COUNT] [--big] */
 #include <math.h>
 #include <mpi.h>
 #include <stdint.h>
@@ -58,6 +59,23 @@ static long rss_kb(void) {
         fclose(f);
     }
     return res * 4;
+}
+
+/* Element i of a buffer of one of the small test's types, as and from a long long. */
+static void put_ll(MPI_Datatype t, void *b, int i, long long v) {
+    if (t == MPI_DOUBLE) ((double *)b)[i] = (double)v;
+    else if (t == MPI_FLOAT) ((float *)b)[i] = (float)v;
+    else if (t == MPI_INT) ((int *)b)[i] = (int)v;
+    else if (t == MPI_LONG) ((long *)b)[i] = (long)v;
+    else ((short *)b)[i] = (short)v;
+}
+
+static long long get_ll(MPI_Datatype t, const void *b, int i) {
+    if (t == MPI_DOUBLE) return (long long)((const double *)b)[i];
+    if (t == MPI_FLOAT) return (long long)((const float *)b)[i];
+    if (t == MPI_INT) return ((const int *)b)[i];
+    if (t == MPI_LONG) return ((const long *)b)[i];
+    return ((const short *)b)[i];
 }
 
 int main(int argc, char **argv) {
@@ -211,6 +229,39 @@ int main(int argc, char **argv) {
         CHECK(got == want, "allreduce on an intercommunicator gives %d, want %d", got, want);
         MPI_Comm_free(&inter);
         MPI_Comm_free(&half);
+    }
+    /* 10b. Small calls as a loop makes them (a drop-in serves repeats from a cache): more
+     * (type, op, count) combinations than such a cache needs to hold, in turn, in place and not,
+     * with new values every call; each result exact and the same on every rank. Then one-element
+     * broadcasts from every root in turn. */
+    {
+        MPI_Datatype ts[] = {MPI_DOUBLE, MPI_FLOAT, MPI_INT, MPI_LONG, MPI_SHORT};
+        const char *tn[] = {"double", "float", "int", "long", "short"};
+        MPI_Op os[] = {MPI_SUM, MPI_MAX, MPI_MIN};
+        long long sbuf[3], rbuf[3]; /* room for 3 elements of any of the types */
+        for (int k = 0; k < 540; k++) {
+            int t = k % 5, o = (k / 5) % 3, n = 1 + (k / 15) % 3, inplace = (k / 45) % 2;
+            long long want[3];
+            for (int i = 0; i < n; i++) {
+                for (int r = 0; r < size; r++) {
+                    long long v = (r * 7 + k * 3 + i * 5) % 11 - 5;
+                    if (r == 0) want[i] = v;
+                    else want[i] = o == 0 ? want[i] + v : o == 1 ? (v > want[i] ? v : want[i]) : (v < want[i] ? v : want[i]);
+                }
+                put_ll(ts[t], inplace ? rbuf : sbuf, i, (rank * 7 + k * 3 + i * 5) % 11 - 5);
+            }
+            MPI_Allreduce(inplace ? MPI_IN_PLACE : sbuf, rbuf, n, ts[t], os[o], MPI_COMM_WORLD);
+            for (int i = 0; i < n; i++)
+                CHECK(get_ll(ts[t], rbuf, i) == want[i], "small allreduce %d: %d %s, op %d%s: element %d is %lld, want %lld", k, n, tn[t], o,
+                      inplace ? " in place" : "", i, get_ll(ts[t], rbuf, i), want[i]);
+        }
+        for (int k = 0; k < 3 * size; k++) {
+            int root = (k * 5) % size, v = rank == root ? 1000 * k + root : -1;
+            double dv = rank == root ? 0.5 * k : -1;
+            MPI_Bcast(&v, 1, MPI_INT, root, MPI_COMM_WORLD);
+            MPI_Bcast(&dv, 1, MPI_DOUBLE, root, MPI_COMM_WORLD);
+            CHECK(v == 1000 * k + root && dv == 0.5 * k, "one-element broadcast %d from root %d: %d and %g", k, root, v, dv);
+        }
     }
     /* 11. Errors: through the error handler, with the right class. */
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
