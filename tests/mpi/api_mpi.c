@@ -110,7 +110,14 @@ static void context(const char *spec, int size) {
     enum { COUNT = 1000 };
     double in[COUNT], out[COUNT], ref[COUNT];
     for (int i = 0; i < COUNT; i++) in[i] = rank + i; /* small integers: every order sums exactly */
+    /* The call cache: a call is served from it once the same call (collective, predefined type
+     * and op, count, root) was served; another count, op or collective is not. */
+    CHECK(!gsp_mpi_ctx_cached(ctx, GSP_COLL_ALLREDUCE, MPI_DOUBLE, MPI_SUM, COUNT, 0));
     CHECK(gsp_mpi_ctx_allreduce(ctx, in, out, COUNT, MPI_DOUBLE, MPI_SUM) == GSP_OK);
+    CHECK(gsp_mpi_ctx_cached(ctx, GSP_COLL_ALLREDUCE, MPI_DOUBLE, MPI_SUM, COUNT, 0));
+    CHECK(!gsp_mpi_ctx_cached(ctx, GSP_COLL_ALLREDUCE, MPI_DOUBLE, MPI_SUM, COUNT - 1, 0));
+    CHECK(!gsp_mpi_ctx_cached(ctx, GSP_COLL_ALLREDUCE, MPI_DOUBLE, MPI_MAX, COUNT, 0));
+    CHECK(!gsp_mpi_ctx_cached(ctx, GSP_COLL_BROADCAST, MPI_DOUBLE, MPI_OP_NULL, COUNT, 0));
     MPI_Allreduce(in, ref, COUNT, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
     CHECK(!memcmp(out, ref, sizeof out));
     const gsp_rt_algo_t *a = gsp_mpi_ctx_choice(ctx, GSP_COLL_ALLREDUCE, 0, (int64_t)sizeof in);
