@@ -44,3 +44,18 @@ gsp_err_t gsp__deliver_round(const gsp_sched_t *out, int64_t b, gsp_word_t *held
     for (int64_t v = 0; v < n; v++) *complete += gsp_bits_count(held + v * W, n) == n;
     return GSP_OK;
 }
+
+bool gsp__explicit_allgather_fits(const gsp_topo_t *t, char *why, size_t whylen) {
+    int64_t n = t->n, transfers, bytes, bits;
+    double gb = 1024.0 * 1024.0 * 1024.0, limit = (double)gsp_memory_limit();
+    bool ok = n < 2 || (gsp_mul_ok(n, n - 1, &transfers) && gsp_mul_ok(transfers, (int64_t)sizeof(gsp_send_t), &bytes) &&
+                        gsp_mul_ok(n, 2 * (int64_t)GSP_WORDS(n) * (int64_t)sizeof(gsp_word_t), &bits) && gsp_add_ok(bytes, bits, &bytes));
+    if (ok && (n < 2 || (double)bytes <= limit)) return true;
+    /* Said in numbers even when they overflow: the reader wants to see how far off it is. */
+    double need = (double)n * (double)(n - 1) * (double)sizeof(gsp_send_t) + (double)n * (double)n / 4.0;
+    snprintf(why, whylen,
+             "an explicit schedule of %lld nodes holds N(N-1) = %.3g transfers, about %.1f GB, above the memory limit of %.1f GB "
+             "(GOSSIP_MEMORY_LIMIT)",
+             (long long)n, (double)n * (double)(n - 1), need / gb, limit / gb);
+    return false;
+}
