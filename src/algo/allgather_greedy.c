@@ -7,10 +7,11 @@
  * augmenting step). Randomised ties; restarted with other seeds until the counting bound.
  *
  * Applies with finite p, all ports, full duplex, wherever the explicit rounds fit in memory
- * (N(N-1) transfers: 10^4 nodes take about 2.5 GB; gsp__explicit_allgather_fits). A round costs
- * about its transfers times the degree, not N^2 bits (see greedy_t). Rounds: no guarantee; the verifier counts them and `plan` reports the gap to ceil((N-1)/(p delta)).
- * Receivers with the fewest choices pick first on each in-arc, which is a greedy matching
- * between in-arcs and missing packets. Example: torus:5x5 with p = 1 in 7 rounds against the
+ * (N(N-1) transfers: 10^4 nodes take about 2.4 GB; gsp__explicit_allgather_fits). A round costs
+ * about its transfers times the degree, not N^2 bits (see greedy_t). Rounds: no guarantee; the
+ * verifier counts them and `plan` reports the gap to ceil((N-1)/(p delta)). Receivers with
+ * the fewest choices pick first on each in-arc, which is a greedy matching between in-arcs and
+ * missing packets. Example: torus:5x5 with p = 1 in 7 rounds against the
  * bound 6 (the rotation method of the packet-gossip paper reaches 6). Baseline. */
 #include <string.h>
 
@@ -284,5 +285,5 @@ static gsp_err_t build(const gsp_plan_in_t *in, gsp_sched_t *out) {
 }
 
 const gsp_method_t gsp__method_allgather_greedy = {
-    "greedy", GSP_COLL_ALLGATHER, "finite packets, any connected graph whose N(N-1) transfers fit in memory (10^4 nodes: 2.5 GB)", "baseline", applies,
+    "greedy", GSP_COLL_ALLGATHER, "finite packets, any connected graph whose N(N-1) transfers fit in memory (10^4 nodes: 2.4 GB)", "baseline", applies,
     rounds, build, false, NULL, false, NULL};
