@@ -32,4 +32,10 @@ grep -q 'allgather on file:.*mesh30.txt: an explicit schedule of 900 nodes holds
     fail "refusal message: $(cat "$tmp/err")"
 GOSSIP_MEMORY_LIMIT=18M expect 2 plan allgather "file:$tmp/mesh30.txt" --method greedy
 grep -q 'above the memory limit' "$tmp/err" || fail "greedy by name: $(cat "$tmp/err")"
+# Reading a schedule file back takes about 16 times its JSON: the mesh's (about 14 MB) is read
+# under the default limit and refused in one line under 64 MiB, by verify and export alike.
+GOSSIP_MEMORY_LIMIT=64M expect 2 verify "$tmp/mesh30.json"
+grep -q 'MB of JSON would need about .* GB to read, above the memory limit of 0.1 GB (GOSSIP_MEMORY_LIMIT)' "$tmp/err" || fail "verify refusal: $(cat "$tmp/err")"
+GOSSIP_MEMORY_LIMIT=64M expect 2 export "$tmp/mesh30.json" --format msccl-json -o "$tmp/mesh30.msccl.json"
+grep -q 'above the memory limit' "$tmp/err" && [ ! -e "$tmp/mesh30.msccl.json" ] || fail "export refusal: $(cat "$tmp/err")"
 finish
