@@ -22,6 +22,15 @@ expect 0 plan allgather "file:$tmp/reg600.txt" --json
 jqcheck '.method == "greedy" and .rounds == 150 and .lower_bound == 150 and .verified'
 expect 0 info "file:$tmp/reg600.txt" --json --no-spectrum --no-rotation
 jqcheck '.vertex_transitive == false'
+# From 1025 nodes vertex-transitivity is refuted by distance counts before nauty runs (nauty took
+# 78 s on a random 4-regular graph of 10^4 nodes): a random regular graph is refuted that way, a
+# renumbered torus still goes to nauty and is vertex-transitive.
+regular 1100 4 2 >"$tmp/reg1100.txt"
+torus 33 33 | shuffle 5 1089 >"$tmp/torus33.txt"
+expect 0 info "file:$tmp/reg1100.txt" --json --no-spectrum --no-rotation
+jqcheck '.vertex_transitive == false and .vertex_transitive_by == "distance counts differ between nodes"'
+expect 0 info "file:$tmp/torus33.txt" --json --no-spectrum --no-rotation
+jqcheck '.vertex_transitive == true and .vertex_transitive_by == "nauty: one orbit"'
 
 # The mesh's explicit schedule needs 900*899 transfers of 24 bytes and two 900^2-bit tables,
 # about 19.6 MB: it fits in 20 MiB, not in 18 MiB.
