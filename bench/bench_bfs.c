@@ -35,7 +35,7 @@ int main(int argc, char **argv) {
         double s = now() - t0;
         if (s < best) best = s;
     }
-    printf("{\"spec\":\"%s\",\"nodes\":%lld,\"arcs\":%lld,\"build_s\":%.4f,\"bfs_s\":%.4f,"
+    printf("{\"spec\":\"%s\",\"nodes\":%lld,\"arcs\":%lld,\"build_s\":%.6f,\"bfs_s\":%.6f,"
            "\"eccentricity\":%lld}\n",
            argv[1], (long long)t.n, (long long)t.m, build, best, (long long)ecc);
     free(dist);

@@ -13,37 +13,7 @@ B=${1:-build}
 D=${2:-bench/out/general}
 mkdir -p "$D"
 
-# Renumber the nodes of an edge list at random (seeded): the file no longer looks like its spec.
-shuffle() { # SEED N < edges > edges
-    awk -v seed="$1" -v n="$2" 'BEGIN { srand(seed); for (i = 0; i < n; i++) p[i] = i
-        for (i = n - 1; i > 0; i--) { j = int(rand() * (i + 1)); t = p[i]; p[i] = p[j]; p[j] = t } }
-        { print p[$1], p[$2] }'
-}
-torus() { awk -v a="$1" -v b="$2" 'BEGIN { for (i = 0; i < a; i++) for (j = 0; j < b; j++) {
-    x = i * b + j; print x, ((i + 1) % a) * b + j; print x, i * b + (j + 1) % b } }'; }
-mesh() { awk -v a="$1" -v b="$2" 'BEGIN { for (i = 0; i < a; i++) for (j = 0; j < b; j++) { x = i * b + j
-    if (i + 1 < a) print x, x + b; if (j + 1 < b) print x, x + 1 } }'; }
-hypercube() { awk -v k="$1" 'BEGIN { n = 2 ^ k; for (x = 0; x < n; x++) for (j = 0; j < k; j++) {
-    b = 2 ^ j; y = int(x / b) % 2 ? x - b : x + b; if (x < y) print x, y } }'; }
-# A random d-regular simple graph (d even): the union of d/2 random Hamiltonian cycles, a cycle
-# drawn again when it would repeat an edge (the configuration model almost never gives a simple
-# graph at d = 8).
-regular() { awk -v n="$1" -v d="$2" -v seed="$3" 'BEGIN { srand(seed)
-    for (c = 0; c < d / 2; c++) {
-        for (;;) { for (i = 0; i < n; i++) p[i] = i
-            for (i = n - 1; i > 0; i--) { j = int(rand() * (i + 1)); t = p[i]; p[i] = p[j]; p[j] = t }
-            ok = 1; delete f
-            for (i = 0; i < n && ok; i++) { u = p[i]; v = p[(i + 1) % n]; if (u > v) { t = u; u = v; v = t }
-                if (((u, v) in e) || ((u, v) in f)) ok = 0; else f[u, v] = 1 }
-            if (ok) break }
-        for (k in f) { e[k] = 1; split(k, uv, SUBSEP); print uv[1], uv[2] } } }'; }
-# A dragonfly: g = a h + 1 groups of a routers, each group complete, each router with h global
-# links, group i's link number q (0 .. a h - 1) going to group (i + q + 1) mod g (the balanced
-# "absolute" arrangement: every pair of groups joined once).
-dragonfly() { awk -v a="$1" -v h="$2" 'BEGIN { g = a * h + 1
-    for (i = 0; i < g; i++) { for (r = 0; r < a; r++) for (s = r + 1; s < a; s++) print i * a + r, i * a + s
-        for (q = 0; q < a * h; q++) { j = (i + q + 1) % g; if (j < i) continue
-            qq = (i - j - 1 + 2 * g) % g; print i * a + int(q / h), j * a + int(qq / h) } } }'; }
+. "$(dirname "$0")/graphs.sh"
 
 gen() { # NAME N GENERATOR...
     local name=$1 n=$2; shift 2
@@ -70,4 +40,34 @@ for name in torus16x16 torus32x32 mesh32x32 hypercube8 hypercube10 regular4-256 
     jq -rn --argjson a "$a" --argjson g "$g" --arg name "$name" --arg deg "$deg" \
         --arg ta "$(echo "$t1 - $t0" | bc)" --arg tg "$(echo "$t2 - $t1" | bc)" \
         '"| \($name) | \($a.nodes) | \($deg) | \($a.lower_bound) | \($a.rounds) (\($a.method)) | \($ta | tonumber * 100 | round / 100) | \($g.rounds) | \($tg | tonumber * 100 | round / 100) |"'
+done
+
+# At scale (issue 24 item 4): explicit allgathers on graphs without a group up to 10^4 nodes,
+# one process at a time (each holds N(N-1) transfers: 2.4 GB at 10^4), timed as a whole process
+# with its CPU time and peak memory (/usr/bin/time). The yardstick is an all-pairs BFS over the
+# same graph: N times one plain BFS (bench_bfs, best of 3), the work of the simplest explicit
+# allgather, a BFS tree per origin. Bounds: the counting bound ceil((N-1)/delta) (delta the
+# least in-degree: a corner of a mesh takes 2 packets a round) and the diameter. Skipped with
+# GENERAL_SCALE=0.
+[ "${GENERAL_SCALE:-1}" = 0 ] && exit 0
+gen0() { # NAME GENERATOR... (node ids as generated: the mesh row by row)
+    local name=$1; shift
+    [ -s "$D/$name.txt" ] || "$@" >"$D/$name.txt"
+}
+gen0 mesh70x70 mesh 70 70
+gen0 mesh100x100 mesh 100 100
+gen mesh100x100-shuffled 10000 mesh 100 100
+gen0 regular4-10000 regular 10000 4 5
+echo
+echo "| graph (edge list) | nodes | counting bound | diameter | rounds | CPU s | wall s | peak RSS (MB) | all-pairs BFS (s) | CPU / all-pairs BFS |"
+echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+for name in mesh70x70 mesh100x100 mesh100x100-shuffled regular4-10000; do
+    f="file:$D/$name.txt"
+    y=$("$B/bench/bench_bfs" "$f")
+    /usr/bin/time -f "%U %S %e %M" -o "$D/time.txt" "$B/gossip" plan allgather "$f" --json >"$D/plan.json"
+    read -r us ss es kb <"$D/time.txt"
+    jq -rn --argjson a "$(cat "$D/plan.json")" --argjson y "$y" --arg name "$name" --arg cpu "$(echo "$us + $ss" | bc)" \
+        --arg wall "$es" --arg kb "$kb" \
+        '($y.bfs_s * $a.nodes) as $apsp |
+         "| \($name) | \($a.nodes) | \($a.bounds.degree) | \($a.bounds.diameter) | \($a.rounds)\(if $a.verified then "" else " (not verified)" end) | \($cpu | tonumber * 10 | round / 10) | \($wall | tonumber * 10 | round / 10) | \($kb | tonumber / 1024 | round) | \($apsp * 100 | round / 100) | \(($cpu | tonumber) / $apsp | round) |"'
 done

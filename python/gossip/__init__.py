@@ -227,7 +227,7 @@ class _Topology:
 
 
 _VT_BY = {0: "not decided (too large for nauty)", 1: "Cayley graph", 2: "nauty: one orbit", 3: "degrees differ",
-          4: "nauty: several orbits"}
+          4: "nauty: several orbits", 5: "distance counts differ between nodes"}
 _SPECTRUM_HOW = {1: "abelian formula", 2: "product of factors", 3: "LAPACKE dsyevd"}
 _INFO_SAMPLES = 64  # BFS from random nodes for the average distance of a large graph (as gossip info)
 

@@ -49,6 +49,12 @@ int64_t gsp__rarest_missing(const gsp_word_t *hu, const gsp_word_t *hv, const gs
 gsp_err_t gsp__deliver_round(const gsp_sched_t *out, int64_t b, gsp_word_t *held, int64_t W, int64_t *holders, const char *who,
                              int64_t *complete);
 
+/** Whether an explicit allgather on t (N(N-1) transfers of gsp_send_t, the N^2 bits of held
+ * packets that the builder and the verifier each keep, the greedy's per-arc counters) fits under
+ * gsp_memory_limit(); when not,
+ * why [out] says how much it would take, the limit, and what to use instead. */
+bool gsp__explicit_allgather_fits(const gsp_topo_t *t, char *why, size_t whylen);
+
 /** One-port (telephone) broadcast from root on t: who informs whom (parent [out], -1 at the
  * root) and in which round (when [out], -1 at the root); *rounds [out]. Release with gsp_free.
  * Shared by the matching-tree broadcast and allreduce. */

@@ -44,3 +44,30 @@ gsp_err_t gsp__deliver_round(const gsp_sched_t *out, int64_t b, gsp_word_t *held
     for (int64_t v = 0; v < n; v++) *complete += gsp_bits_count(held + v * W, n) == n;
     return GSP_OK;
 }
+
+/* bytes as "2.4 GB" or, below a gigabyte, "19.6 MB" (10^9 and 10^6, as topo.c says sizes). */
+static void say_bytes(double bytes, char *buf, size_t n) {
+    if (bytes >= 1e9) snprintf(buf, n, "%.1f GB", bytes / 1e9);
+    else snprintf(buf, n, "%.1f MB", bytes / 1e6);
+}
+
+bool gsp__explicit_allgather_fits(const gsp_topo_t *t, char *why, size_t whylen) {
+    /* Per arc the greedy keeps three counters and a summary bit per word of a row. */
+    int64_t n = t->n, transfers = 0, bytes, bits, per_arc = 3 * 8 + 8 * (int64_t)GSP_WORDS(GSP_WORDS(n)), arcs;
+    bool counted = n < 2 || gsp_mul_ok(n, n - 1, &transfers);
+    bool ok = n < 2 || (counted && gsp_mul_ok(transfers, (int64_t)sizeof(gsp_send_t), &bytes) &&
+                        gsp_mul_ok(n, 2 * (int64_t)GSP_WORDS(n) * (int64_t)sizeof(gsp_word_t), &bits) && gsp_add_ok(bytes, bits, &bytes) &&
+                        gsp_mul_ok(t->m, per_arc, &arcs) && gsp_add_ok(bytes, arcs, &bytes));
+    if (ok && (n < 2 || bytes <= gsp_memory_limit())) return true;
+    /* Said in floating point, which does not overflow: the reader wants to see how far off it is. */
+    char need[32], limit[32], count[32];
+    say_bytes((double)n * (double)(n - 1) * (double)sizeof(gsp_send_t) + (double)n * (double)n / 4.0 + (double)t->m * (double)per_arc, need,
+              sizeof need);
+    say_bytes((double)gsp_memory_limit(), limit, sizeof limit);
+    if (counted) snprintf(count, sizeof count, "%lld", (long long)transfers);
+    else snprintf(count, sizeof count, "%.3g", (double)n * (double)(n - 1));
+    snprintf(why, whylen,
+             "an explicit schedule of %lld nodes holds N(N-1) = %s transfers, about %s, above the memory limit of %s (GOSSIP_MEMORY_LIMIT)",
+             (long long)n, count, need, limit);
+    return false;
+}

@@ -291,6 +291,14 @@ gsp_err_t gsp_plan(const gsp_plan_in_t *in, gsp_collective_t c, const char *meth
                 at_bound = true;
             }
         }
+        char big[256];
+        /* A graph without a group too large for explicit rounds is a size limit, not a missing
+         * method: said alone, with what still works. */
+        if (!any && c == GSP_COLL_ALLGATHER && !in->topo->group && !gsp__explicit_allgather_fits(in->topo, big, sizeof big))
+            return gsp_error(GSP_ERR_TOOBIG,
+                             "allgather on %s: %s; only a Cayley graph has a compact (symmetric) schedule beyond it: "
+                             "give such a graph as its spec (torus:, hypercube:, circulant:, cayley:, perm:)",
+                             in->topo->spec, big);
         if (!any)
             return gsp_error(GSP_ERR_NOTAPPLIC, "no method for %s applies to %s: %s", gsp_collective_name(c),
                              in->topo->spec, reasons);

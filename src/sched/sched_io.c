@@ -350,8 +350,9 @@ gsp_err_t gsp_sched_load(gsp_sched_t *s, const char *path) {
     struct stat st;
     if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && (double)st.st_size * 16 > (double)gsp_memory_limit()) {
         fclose(f);
-        return gsp_error(GSP_ERR_TOOBIG, "%s: %.1f MB of JSON would need about %.1f GB to read, above the memory limit (GOSSIP_MEMORY_LIMIT)",
-                         path, (double)st.st_size / 1e6, (double)st.st_size * 16 / 1e9);
+        return gsp_error(GSP_ERR_TOOBIG,
+                         "%s: %.1f MB of JSON would need about %.1f GB to read, above the memory limit of %.1f GB (GOSSIP_MEMORY_LIMIT)",
+                         path, (double)st.st_size / 1e6, (double)st.st_size * 16 / 1e9, (double)gsp_memory_limit() / 1e9);
     }
     gsp_err_t err = gsp_sched_read(s, f, path);
     fclose(f);

@@ -64,6 +64,7 @@ static const char *vt_name(gsp_vt_t v) {
     case GSP_VT_YES_NAUTY: return "nauty: one orbit";
     case GSP_VT_NO_DEGREE: return "degrees differ";
     case GSP_VT_NO_NAUTY: return "nauty: several orbits";
+    case GSP_VT_NO_DISTANCES: return "distance counts differ between nodes";
     default: return "not decided (too large for nauty)";
     }
 }
