@@ -160,8 +160,10 @@ static gsp_err_t swing_rule(const gsp_rt_phase_t *ph, const gsp_topo_t *t, int64
 }
 
 /* The phase and its statistics: per round and part, the dimension, the distance h = |rho| and
- * the blocks of each message. Every node of a parity class (its coordinates' parities) sends
- * alike, so the exact loads of unrouted phases come from the 2^k classes; a routed phase's
+ * the blocks of each message. A node's arcs of dimension e carry what the parts on e send from
+ * a node of its parity in e, so the exact loads of unrouted phases come from 2k (dimension,
+ * parity) pairs, and a node's messages add up over the dimensions, the busiest node taking the
+ * busier parity in each (2^k parity classes, all of them realised); a routed phase's
  * links are counted position by position along one ring per dimension (exact: the tests route
  * every transfer), and the cost model's per-link histogram takes for each part its ceil(h/2)
  * messages of distance h on the busiest link of that direction. */
@@ -169,7 +171,7 @@ static gsp_err_t phase(gsp_rt_phase_t *ph, const gsp_topo_t *t, int mode, gsp_rt
     gsp_err_t err;
     const gsp_group_t *g = t->group;
     int k = g->k, S = log2i(t->n);
-    int64_t Q = parts_of(g), n = t->n, deg = t->off[1] - t->off[0], H = 1, classes = (int64_t)1 << k;
+    int64_t Q = parts_of(g), n = t->n, deg = t->off[1] - t->off[0], H = 1, classes = 2 * (int64_t)k; /* (dimension, parity) pairs */
     int64_t *load = NULL, *tot = NULL, *peers = NULL, *ring = NULL, *ring_tot = NULL, ring_off[GSP_MAX_DIMS + 1], maxP = 0;
     memset(ph, 0, sizeof *ph);
     ph->kind = kind;
@@ -226,20 +228,27 @@ static gsp_err_t phase(gsp_rt_phase_t *ph, const gsp_topo_t *t, int mode, gsp_rt
                 ph->link_hist[((int64_t)u * deg + aeven) * (H + 1) + h] += cross * b;
                 if (aodd != aeven) ph->link_hist[((int64_t)u * deg + aodd) * (H + 1) + h] += cross * b;
             }
-            for (int64_t cl = 0; cl < classes; cl++) load[cl * deg + ((cl >> d) & 1 ? aodd : aeven)] += b;
+            load[(2 * d) * deg + aeven] += b;
+            load[(2 * d + 1) * deg + aodd] += b;
         }
-        /* Messages: distinct partners of a class (each part's partner is one (dimension, offset);
-         * partners are mutual, so a node receives from as many as it sends to). */
-        for (int64_t cl = 0; cl < classes; cl++) {
-            int64_t m = 0;
-            memset(peers, 0, sizeof *peers * (size_t)(2 * k * (2 * H + 1)));
-            for (int64_t p = 0; p < Q; p++) {
-                int tt = mode == 0 ? u : S - 1 - u, d = st[p].dim[tt];
-                int64_t r0 = rho(st[p].c[tt]) * st[p].sign, off = (cl >> d) & 1 ? -r0 : r0;
-                if (g->mod[d] == 2) off = 1; /* +1 and -1 are one neighbour */
-                if (!peers[(int64_t)d * (2 * H + 1) + off + H]++) m++;
+        /* Messages: distinct partners (each part's is one (dimension, offset); partners are
+         * mutual, so a node receives from as many as it sends to), per dimension the parity
+         * with more of them. */
+        for (int d = 0; d < k; d++) {
+            int64_t most = 0;
+            for (int par = 0; par < 2; par++) {
+                int64_t m = 0;
+                memset(peers, 0, sizeof *peers * (size_t)(2 * H + 1));
+                for (int64_t p = 0; p < Q; p++) {
+                    int tt = mode == 0 ? u : S - 1 - u;
+                    if (st[p].dim[tt] != d) continue;
+                    int64_t r0 = rho(st[p].c[tt]) * st[p].sign, off = par ? -r0 : r0;
+                    if (g->mod[d] == 2) off = 1; /* +1 and -1 are one neighbour */
+                    if (!peers[off + H]++) m++;
+                }
+                if (m > most) most = m;
             }
-            if (m > maxmsg) maxmsg = m;
+            maxmsg += most;
         }
         int64_t mb = 0;
         for (int64_t i = 0; i < classes * deg; i++) {
