@@ -85,4 +85,32 @@ gsp_err_t gsp__fabric_pack(gsp__wgraph_t *g, gsp__wtree_t **trees, int64_t *ntre
 gsp_err_t gsp__forest_shallow(const gsp_topo_t *t, gsp_forest_t *f);
 
 
+
+/* Exact arithmetic of the fabric optimum and its trees (optimum.c, fabric_trees.c): 128-bit
+ * products of 62-bit capacities, and the greatest common divisors that keep fractions reduced
+ * (1 for gcd(0, 0), so a division by it is always safe). */
+typedef __int128 gsp__i128;
+
+static inline int64_t gsp__gcd64(int64_t a, int64_t b) {
+    if (a < 0) a = -a;
+    if (b < 0) b = -b;
+    while (b) {
+        int64_t r = a % b;
+        a = b;
+        b = r;
+    }
+    return a ? a : 1;
+}
+
+static inline gsp__i128 gsp__gcd128(gsp__i128 a, gsp__i128 b) {
+    if (a < 0) a = -a;
+    if (b < 0) b = -b;
+    while (b) {
+        gsp__i128 r = a % b;
+        a = b;
+        b = r;
+    }
+    return a ? a : 1;
+}
+
 #endif

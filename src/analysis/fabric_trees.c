@@ -9,21 +9,11 @@
 #include "analysis/analysis_int.h"
 #include "gossip/fabric.h"
 
-typedef __int128 i128;
+typedef gsp__i128 i128;
 
 static bool compute(const gsp_topo_t *t, int64_t x) { return !t->is_switch || !t->is_switch[x]; }
 static int64_t capof(const gsp_topo_t *t, int64_t a) { return t->cap ? t->cap[a] : 1; }
 
-static i128 gcd128(i128 a, i128 b) {
-    if (a < 0) a = -a;
-    if (b < 0) b = -b;
-    while (b) {
-        i128 r = a % b;
-        a = b;
-        b = r;
-    }
-    return a ? a : 1;
-}
 
 gsp_err_t gsp__wg_add_arc(gsp__wgraph_t *g, int64_t u, int64_t v, int64_t c, int64_t route) {
     if (g->narcs == g->arcs_room) {
@@ -178,7 +168,7 @@ gsp_err_t gsp_fabric_trees(const gsp_topo_t *t, gsp_collective_t c, int64_t root
     } else {
         p = (i128)opt.num * scale;
         q = (i128)opt.den * N;
-        i128 gg = gcd128(p, q);
+        i128 gg = gsp__gcd128(p, q);
         p /= gg;
         q /= gg;
     }
@@ -287,7 +277,7 @@ gsp_err_t gsp_forest_algbw(const gsp_topo_t *t, const gsp_forest_t *f, int64_t *
         goto done;
     }
     i128 rn = bn * f->share * (f->collective == GSP_COLL_BROADCAST ? 1 : N), rd = bd * (t->cap_scale > 0 ? t->cap_scale : 1);
-    i128 g = gcd128(rn, rd);
+    i128 g = gsp__gcd128(rn, rd);
     rn /= g;
     rd /= g;
     if (rn > INT64_MAX || rd > INT64_MAX) {

@@ -14,32 +14,14 @@
 #include "analysis/analysis_int.h"
 #include "gossip/fabric.h"
 
-typedef __int128 i128;
+typedef gsp__i128 i128;
 
-static int64_t gcd64(int64_t a, int64_t b) {
-    if (a < 0) a = -a;
-    if (b < 0) b = -b;
-    while (b) {
-        int64_t r = a % b;
-        a = b;
-        b = r;
-    }
-    return a ? a : 1;
-}
 
-static i128 gcd128(i128 a, i128 b) {
-    while (b) {
-        i128 r = a % b;
-        a = b;
-        b = r;
-    }
-    return a ? a : 1;
-}
 
 /* num/den reduced into out, GSP_ERR_OVERFLOW when it does not fit 63 bits. */
 static gsp_err_t set_ratio(gsp_optimum_t *out, i128 num, i128 den) {
     if (num == 0) den = 1;
-    i128 g = gcd128(num, den);
+    i128 g = gsp__gcd128(num, den);
     num /= g;
     den /= g;
     if (num > INT64_MAX || den > INT64_MAX)
@@ -204,7 +186,7 @@ static gsp_err_t allgather_ratio(const gsp_topo_t *t, bool rev, int64_t N, int64
                 gsp_free(order);
                 goto done;
             }
-            int64_t g = gcd64(cs, k);
+            int64_t g = gsp__gcd64(cs, k);
             p = cs / g;
             q = k / g;
             memcpy(side, cut, (size_t)n);
