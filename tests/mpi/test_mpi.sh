@@ -108,6 +108,9 @@ exact 12 torus:3x4 GOSSIP_ALGORITHM=bcast=dims,reduce=dims
 exact 12 torus:3x4 GOSSIP_ALGORITHM=allreduce=rings,allgather=rings,reduce-scatter=rings,bcast=rings,reduce=rings
 exact 8 hypercube:3 GOSSIP_ALGORITHM=allreduce=rings,allgather=rings,reduce-scatter=rings GOSSIP_SEGMENT=64
 exact 16 torus:4x4 GOSSIP_ALGORITHM=allreduce=doubling,allgather=doubling,reduce-scatter=doubling
+# Swing under both cost models, with segments: routed partners on the 8-ring, the 3-cube.
+exact 16 torus:8x2 GOSSIP_ALGORITHM=allreduce=swing,allgather=swing,reduce-scatter=swing GOSSIP_SHARED_MEMORY=0 GOSSIP_SEGMENT=64
+exact 8 hypercube:3 GOSSIP_ALGORITHM=allreduce=swing,allgather=swing,reduce-scatter=swing GOSSIP_SHARED_MEMORY=1
 exact 10 "file:$(dirname "$0")/../data/petersen.txt" GOSSIP_ALGORITHM=bcast=flat,reduce=flat
 exact 10 "file:$(dirname "$0")/../data/petersen.txt" GOSSIP_ALGORITHM=bcast=multitree,reduce=multitree GOSSIP_SEGMENT=512
 exact 8 hypercube:3 GOSSIP_ALGORITHM=allreduce=rs-ag-flood GOSSIP_METHOD=greedy
