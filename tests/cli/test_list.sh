@@ -31,4 +31,8 @@ jqcheck 'any(.methods[]; .name == "rotation" and (.why_not | test("^needs a Cayl
 # The model options apply with --topology only (refused by presence, not by value).
 expect 2 list --packets 1 && errline "list: --packets, --ports and --duplex apply with --topology"
 expect 0 list --topology torus:3x3 --packets 1
+# reduce has runtime algorithms only: refused without --runtime, listed with it.
+expect 2 list --collective reduce && errline "list: reduce has no construction methods, only runtime algorithms"
+expect 0 list --runtime --collective reduce --json
+jqcheck '(.algorithms | length) >= 1 and all(.algorithms[]; .collectives | index("reduce"))'
 finish

@@ -370,6 +370,10 @@ expect 0 plan allreduce torus:8x8 --bytes 8:16MiB:8
 grepcheck '^allreduce on torus:8x8 \(64 nodes\), 8 B to 16 MiB \(8 sizes, factor 8\); cost model alpha'
 grepcheck '^ +16 MiB +\*?[0-9.]+ ms' && grepcheck '^  from 8 B: doubling$' && grepcheck '^  from [0-9]+ B \([0-9.]+ MiB\): rs-ag$'
 [ "$(grep -c '^ *[0-9]\+ [KMG]\?i\?B ' "$tmp/out")" = 8 ] || fail "sweep table: want 8 rows"
+# swing needs sides that are powers of two: forced elsewhere it is refused, naming the candidates.
+expect 2 plan allreduce torus:3x4 --bytes 1M --algorithm swing && errline "plan: --algorithm swing does not apply to allreduce on torus:3x4"
+expect 0 plan allreduce torus:4x8 --bytes 1M --algorithm swing --json
+jqcheck '.choice == "swing" and .forced == true'
 # The picture: well-formed SVG, one polyline per algorithm, a disc per size, the legend.
 expect 0 plan allreduce torus:8x8 --bytes 8:16MiB --svg "$tmp/sweep.svg" && grepcheck "^written $tmp/sweep.svg\$"
 xmllint --noout "$tmp/sweep.svg" 2>"$tmp/xml" || fail "sweep SVG is not well-formed XML: $(head -3 "$tmp/xml")"
