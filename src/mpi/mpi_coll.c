@@ -130,11 +130,15 @@ static fast_t *fast_fill(gsp_mpi_ctx_t *c, int coll, MPI_Datatype dt, MPI_Op op,
     fast_t *f = &c->fast[c->fast_next];
     c->fast_last = c->fast_next;
     c->fast_next = (c->fast_next + 1) % FAST_SLOTS;
-    *f = (fast_t){c->gen, coll, count, root, dt, op, a, pg, *d, n, {{0}}};
+    *f = (fast_t){c->gen, coll, count, root, dt, op, a, pg, *d, n, {{0}}, {0, {{0}}}};
     for (int k = 0; k < a->nphases; k++) {
         f->l[k] = a->local_reduce ? gsp__mpi_layout(c, GSP_RT_RANK, n, d) : gsp__mpi_phase_layout(c, &a->phase[k], n, d);
         f->l[k].small = gsp__mpi_small_phase(&pg[k], &f->l[k], d) ? 1 : 2;
     }
+    /* A broadcast, or the gather of an allreduce, in one small phase: its MPI calls, compiled
+     * once. */
+    if ((coll == GSP_COLL_BROADCAST || a->local_reduce) && a->nphases == 1 && f->l[0].small == 1)
+        gsp__mpi_script(c, &pg[0], 0, &f->l[0], d, &f->script);
     return f;
 }
 
@@ -290,13 +294,17 @@ static gsp_err_t run_algo(gsp_mpi_ctx_t *c, const gsp_rt_algo_t *a, const gsp_rt
 
 /* The gather algorithm: every rank's vector to every rank, reduced in rank order. */
 static gsp_err_t run_gather(gsp_mpi_ctx_t *c, const gsp_rt_prog_t *pg, const void *in, void *out, int64_t count, const dtinfo_t *d,
-                            MPI_Op op, const lay_t *lay) {
+                            MPI_Op op, const lay_t *lay, const script_t *script) {
     gsp_err_t err;
     size_t vb = (size_t)(count * d->size);
     if ((err = gsp__mpi_reserve((void **)&c->work, &c->work_cap, vb * (size_t)c->size + 1))) return err;
     memcpy(c->work + vb * (size_t)c->rank, in, vb);
-    lay_t l = lay ? *lay : gsp__mpi_layout(c, GSP_RT_RANK, count, d);
-    if ((err = gsp__mpi_run_phase(c, &pg[0], 0, c->work, &l, d, op))) return err;
+    if (script && script->nsteps) err = gsp__mpi_run_script(c, script, c->work, d);
+    else {
+        lay_t l = lay ? *lay : gsp__mpi_layout(c, GSP_RT_RANK, count, d);
+        err = gsp__mpi_run_phase(c, &pg[0], 0, c->work, &l, d, op);
+    }
+    if (err) return err;
     /* acc = x_{N-1}; acc = x_k op acc for k = N-2 .. 0: the same order on every rank. */
     char *acc = c->work + vb * (size_t)(c->size - 1);
     for (int k = c->size - 2; k >= 0; k--)
@@ -306,10 +314,10 @@ static gsp_err_t run_gather(gsp_mpi_ctx_t *c, const gsp_rt_prog_t *pg, const voi
 }
 
 /* The allreduce of n elements of d once the algorithm is known (lays: its layouts, or NULL). */
-static gsp_err_t allreduce_run(gsp_mpi_ctx_t *c, const gsp_rt_algo_t *a, const gsp_rt_prog_t *pg, const lay_t *lays, const void *in,
-                               void *out, int64_t n, const dtinfo_t *d, MPI_Op op) {
+static gsp_err_t allreduce_run(gsp_mpi_ctx_t *c, const gsp_rt_algo_t *a, const gsp_rt_prog_t *pg, const lay_t *lays, const script_t *script,
+                               const void *in, void *out, int64_t n, const dtinfo_t *d, MPI_Op op) {
     if (n == 0) return GSP_OK;
-    if (a->local_reduce) return run_gather(c, pg, in, out, n, d, op, lays);
+    if (a->local_reduce) return run_gather(c, pg, in, out, n, d, op, lays, script);
     return run_algo(c, a, pg, out, in, n, d, op, lays);
 }
 
@@ -326,13 +334,13 @@ gsp_err_t gsp_mpi_ctx_allreduce(gsp_mpi_ctx_t *c, const void *sendbuf, void *rec
     fast_t *f = fast_find(c, GSP_COLL_ALLREDUCE, dt, op, count, 0);
     if (f) {
         c->last = f->a->name;
-        return allreduce_run(c, f->a, f->pg, f->l, in, recvbuf, f->n, &f->d, op);
+        return allreduce_run(c, f->a, f->pg, f->l, &f->script, in, recvbuf, f->n, &f->d, op);
     }
     if ((err = reduction_type(c, dt, op, &d, &per))) return err;
     int64_t n = (int64_t)count * per, bytes = n * d.size;
     if ((err = gsp__mpi_prepare(c, GSP_COLL_ALLREDUCE, 0, bytes, (double)bytes, (double)bytes, &a, &pg))) return err;
     f = fast_fill(c, GSP_COLL_ALLREDUCE, dt, op, count, 0, a, pg, &d, n);
-    return allreduce_run(c, a, pg, f ? f->l : NULL, in, recvbuf, n, &d, op);
+    return allreduce_run(c, a, pg, f ? f->l : NULL, f ? &f->script : NULL, in, recvbuf, n, &d, op);
 }
 
 gsp_err_t gsp_mpi_ctx_reduce_scatter_block(gsp_mpi_ctx_t *c, const void *sendbuf, void *recvbuf, int recvcount, MPI_Datatype dt,
@@ -380,6 +388,7 @@ gsp_err_t gsp_mpi_ctx_bcast(gsp_mpi_ctx_t *c, void *buf, int count, MPI_Datatype
     fast_t *f = fast_find(c, GSP_COLL_BROADCAST, dt, MPI_OP_NULL, count, root);
     if (f) {
         c->last = f->a->name;
+        if (f->script.nsteps) return gsp__mpi_run_script(c, &f->script, buf, &f->d);
         return f->n ? run_algo(c, f->a, f->pg, buf, buf, f->n, &f->d, MPI_OP_NULL, f->l) : GSP_OK;
     }
     int uroot = root;

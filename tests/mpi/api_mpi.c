@@ -137,6 +137,44 @@ static void context(const char *spec, int size) {
     gsp_mpi_ctx_free(ctx);
 }
 
+/* Small calls repeated (the cache's compiled broadcasts and gathers: mpi_engine.c
+ * gsp__mpi_script) give MPI's answer, from every root, and their messages match those of a rank
+ * that runs the engine for the same call: rank 1 describes the broadcast's ints as one
+ * contiguous type, which is never cached. */
+static void repeated(const char *spec, int size) {
+    gsp_mpi_ctx_t *ctx = NULL;
+    CHECK(gsp_mpi_ctx_create(spec, MPI_COMM_WORLD, &ctx) == GSP_OK);
+    if (!ctx) return;
+    const int counts[] = {1, 3, 64};
+    for (size_t k = 0; k < sizeof counts / sizeof *counts; k++) {
+        int n = counts[k];
+        MPI_Datatype block;
+        MPI_Type_contiguous(n, MPI_INT, &block);
+        MPI_Type_commit(&block);
+        for (int call = 0; call < 3 * size; call++) {
+            int root = call / 3, buf[64], ref[64]; /* each root three times: the second and third are cached */
+            for (int i = 0; i < n; i++) buf[i] = ref[i] = rank == root ? 1000 * call + 7 * i - rank : -1;
+            CHECK(rank == 1 ? gsp_mpi_ctx_bcast(ctx, buf, 1, block, root) == GSP_OK : gsp_mpi_ctx_bcast(ctx, buf, n, MPI_INT, root) == GSP_OK);
+            MPI_Bcast(ref, n, MPI_INT, root, MPI_COMM_WORLD);
+            CHECK(!memcmp(buf, ref, (size_t)n * sizeof *buf));
+            /* A sum whose order matters in floating point: every rank the same bits. */
+            double x[64], y[64], first[64];
+            for (int i = 0; i < n; i++) x[i] = 1.0 / (rank + 3 + i) + call * 1e-9;
+            CHECK(gsp_mpi_ctx_allreduce(ctx, x, y, n, MPI_DOUBLE, MPI_SUM) == GSP_OK);
+            memcpy(first, y, (size_t)n * sizeof *y);
+            MPI_Bcast(first, n, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+            CHECK(!memcmp(first, y, (size_t)n * sizeof *y));
+            double want[64];
+            MPI_Allreduce(x, want, n, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+            for (int i = 0; i < n; i++) CHECK(y[i] > want[i] - 1e-12 && y[i] < want[i] + 1e-12);
+        }
+        CHECK(gsp_mpi_ctx_cached(ctx, GSP_COLL_ALLREDUCE, MPI_DOUBLE, MPI_SUM, n, 0));
+        CHECK(rank == 1 || gsp_mpi_ctx_cached(ctx, GSP_COLL_BROADCAST, MPI_INT, MPI_OP_NULL, n, size - 1)); /* the last call's */
+        MPI_Type_free(&block);
+    }
+    gsp_mpi_ctx_free(ctx);
+}
+
 int main(int argc, char **argv) {
     int size;
     MPI_Init(&argc, &argv);
@@ -150,6 +188,7 @@ int main(int argc, char **argv) {
     plans(argv[1], size);
     reduce_local3();
     context(argv[1], size);
+    repeated(argv[1], size);
     int total = 0;
     MPI_Allreduce(&failures, &total, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
     if (rank == 0) printf(total ? "api_mpi: %d failures\n" : "api_mpi: ok\n", total);
