@@ -93,6 +93,9 @@ typedef struct gsp_rt_phase {
     bool routed;
     int64_t hops, nlinks;
     int64_t *link_hist;
+    /* Pipelined: the levels a segment crosses, when the rounds number more than that (a
+     * fabric's trees: a round per level and tree); 0: nrounds. */
+    int64_t levels;
 } gsp_rt_phase_t;
 
 /** A runtime algorithm: one or two phases run back to back on one buffer. */
@@ -168,6 +171,16 @@ GSP_API gsp_err_t gsp_rt_algos(const gsp_topo_t *t, const gsp_distances_t *d, gs
                        gsp_rt_algos_t *out);
 /** Releases every algorithm and its schedules; a zeroed set is a no-op. */
 GSP_API void gsp_rt_algos_destroy(gsp_rt_algos_t *a);
+/** The runtime algorithm for collective c (allgather, reduce-scatter, allreduce, broadcast from
+ * rank root) on fabric [in] (link capacities, switches: gossip/fabric.h), whose ranks are its
+ * compute nodes in vertex order: `fabric-trees`, the spanning trees that reach the throughput
+ * optimum (gsp_fabric_trees), pipelined. Its phases and programs are on ranks [in, borrowed for
+ * the life of out]: the complete graph on the compute nodes (every pair of ranks can talk
+ * through the fabric), with distances d [in, borrowed likewise]. Errors: GSP_ERR_INVAL (ranks
+ * has another number of nodes), GSP_ERR_NOTAPPLIC (reduce, or what gsp_fabric_trees refuses),
+ * GSP_ERR_RANGE (root), GSP_ERR_TOOBIG (more than 2^20 rounds), GSP_ERR_NOMEM. */
+GSP_API gsp_err_t gsp_rt_fabric_algos(const gsp_topo_t *fabric, const gsp_topo_t *ranks, const gsp_distances_t *d, gsp_collective_t c,
+                                      int64_t root, gsp_rt_algos_t *out);
 /** Builds pending algorithm i of a [in,out]. When its schedule cannot be built (the method does
  * not apply) the algorithm is removed from a and *removed [out] is set; indices after i shift.
  * GSP_OK when already built. */

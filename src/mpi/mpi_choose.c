@@ -87,7 +87,8 @@ gsp_err_t gsp__mpi_prepare(gsp_mpi_ctx_t *c, gsp_collective_t coll, int root, in
     if (!e) return gsp_error(GSP_ERR_NOMEM, "out of memory");
     if (!e->ready) {
         c->gen++; /* the cached calls' pointers into entries are stale from here */
-        err = gsp_rt_algos(&c->topo, &c->dist, coll, root, c->method, &e->algos);
+        err = c->is_fabric ? gsp_rt_fabric_algos(&c->fabric, &c->topo, &c->dist, coll, root, &e->algos)
+                           : gsp_rt_algos(&c->topo, &c->dist, coll, root, c->method, &e->algos);
         if (!err && !(e->choice = gsp_calloc(SIZE_CLASSES, sizeof *e->choice))) err = gsp_error(GSP_ERR_NOMEM, "out of memory");
         if (!err)
             for (int s = 0; s < SIZE_CLASSES; s++) e->choice[s] = -1;
@@ -140,6 +141,12 @@ gsp_err_t gsp__mpi_prepare(gsp_mpi_ctx_t *c, gsp_collective_t coll, int root, in
         }
         if (!err) idx = (int)e->choice[sc];
     }
+    /* A pipelined phase's rounds must stay apart in its tags: more than 6 bits of them need
+     * the wide tags (the same answer on every rank). */
+    for (int k = 0; !err && k < e->algos.v[idx].nphases; k++)
+        if (e->algos.v[idx].phase[k].pipelined && e->algos.v[idx].phase[k].nrounds > 64 && !c->tag_wide)
+            err = gsp_error(GSP_ERR_UNSUPPORTED, "%s has %lld rounds: more than this MPI's tags (MPI_TAG_UB below 2^29) keep apart",
+                            e->algos.v[idx].name, (long long)e->algos.v[idx].phase[k].nrounds);
     const gsp_rt_prog_t *pg = NULL;
     if (!err) {
         bool known = false;

@@ -44,6 +44,7 @@ void gsp_mpi_ctx_free(gsp_mpi_ctx_t *c) {
     gsp_free(c->perm);
     gsp_distances_destroy(&c->dist);
     gsp_topo_destroy(&c->topo);
+    if (c->is_fabric) gsp_topo_destroy(&c->fabric);
     if (c->comm != MPI_COMM_NULL) MPI_Comm_free(&c->comm);
     gsp_free(c);
 }
@@ -202,6 +203,13 @@ const char *gsp_mpi_ctx_placement(const gsp_mpi_ctx_t *c) { return c->placement;
 
 int64_t gsp_mpi_ctx_node(const gsp_mpi_ctx_t *c, int r) { return c->node_of && r >= 0 && r < c->size ? c->node_of[r] : r; }
 
+/* Whether MPI_TAG_UB holds the runtime's wide tags (29 bits: mpi_engine.c tag_of). The same
+ * answer on every rank of one MPI. */
+static bool wide_tags(MPI_Comm comm) {
+    int *ub = NULL, flag = 0;
+    return MPI_Comm_get_attr(comm, MPI_TAG_UB, &ub, &flag) == MPI_SUCCESS && flag && ub && *ub >= (1 << 29) - 1;
+}
+
 gsp_err_t gsp_mpi_ctx_create(const char *spec, MPI_Comm comm, gsp_mpi_ctx_t **out) {
     gsp_err_t err;
     gsp_vt_t vt;
@@ -215,15 +223,31 @@ gsp_err_t gsp_mpi_ctx_create(const char *spec, MPI_Comm comm, gsp_mpi_ctx_t **ou
     MPI_Comm_rank(comm, &c->urank);
     c->rank = c->urank;
     if ((err = gsp_topo_from_spec(&c->topo, spec))) goto fail;
-    if (gsp_topo_is_fabric(&c->topo)) { /* its ranks are not its vertices, its links not equal */
-        err = gsp_error(GSP_ERR_UNSUPPORTED, "%s: running on fabrics (switches or link capacities) is not yet supported", spec);
-        goto fail;
+    if (gsp_topo_is_fabric(&c->topo)) {
+        /* Its ranks are its compute nodes, in vertex order, and any two of them talk through
+         * the fabric: the runtime's algorithms run on their complete graph, planned from the
+         * fabric (gsp_rt_fabric_algos). */
+        int64_t nc = gsp_topo_compute_count(&c->topo);
+        char ks[32];
+        c->fabric = c->topo;
+        c->is_fabric = true;
+        memset(&c->topo, 0, sizeof c->topo);
+        if (nc != c->size) {
+            err = gsp_error(GSP_ERR_INVAL, "%s has %lld compute nodes but the communicator has %d ranks", spec, (long long)nc, c->size);
+            goto fail;
+        }
+        if (nc < 2) {
+            err = gsp_error(GSP_ERR_NOTAPPLIC, "%s: fewer than two compute nodes", spec);
+            goto fail;
+        }
+        snprintf(ks, sizeof ks, "complete:%lld", (long long)nc);
+        if ((err = gsp_topo_from_spec(&c->topo, ks))) goto fail;
     }
     if (c->topo.n != c->size) {
         err = gsp_error(GSP_ERR_INVAL, "%s has %lld nodes but the communicator has %d ranks", spec, (long long)c->topo.n, c->size);
         goto fail;
     }
-    if ((err = place(c, comm, spec))) goto fail;
+    if (!c->is_fabric && (err = place(c, comm, spec))) goto fail;
     if ((err = gsp_vertex_transitive(&c->topo, &vt)) || (err = gsp_distances(&c->topo, gsp_vt_yes(vt), &c->dist, NULL, NULL)))
         goto fail;
     if (!c->dist.connected) {
@@ -241,6 +265,7 @@ gsp_err_t gsp_mpi_ctx_create(const char *spec, MPI_Comm comm, gsp_mpi_ctx_t **ou
      * errors to gossip, which raises them on the user's communicator (through its handler,
      * with MPI's class: gsp_mpi_ctx_mpi_error). */
     MPI_Comm_set_errhandler(c->comm, MPI_ERRORS_RETURN);
+    c->tag_wide = wide_tags(c->comm);
     /* Every rank on one node: messages are copies through one memory, not link transfers.
      * Either every rank's node holds the whole communicator or none does, so every rank starts
      * from the same model without a collective (which the drop-in would intercept). */
@@ -273,6 +298,7 @@ gsp_err_t gsp__mpi_ctx_bare(MPI_Comm comm, gsp_mpi_ctx_t **out) {
         return gsp_error(GSP_ERR_INTERNAL, "MPI_Comm_dup failed");
     }
     MPI_Comm_set_errhandler(c->comm, MPI_ERRORS_RETURN);
+    c->tag_wide = wide_tags(c->comm);
     *out = c;
     return GSP_OK;
 }

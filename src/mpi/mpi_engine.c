@@ -73,7 +73,10 @@ static inline char *src_at(const gsp_mpi_ctx_t *c, void *base, const lay_t *l, i
 
 /* Tags keep phases and lanes apart; rounds wrap, which is safe because one lane's messages
  * between two ranks are sent and received in round order (MPI does not overtake). */
-static int tag_of(int phase, int lane, int32_t round) { return ((phase & 1) << 14) | ((lane & 255) << 6) | (round & 0x3f); }
+static int tag_of(const gsp_mpi_ctx_t *c, int phase, int lane, int32_t round) {
+    if (c->tag_wide) return ((phase & 1) << 28) | ((lane & 255) << 20) | (round & 0xfffff);
+    return ((phase & 1) << 14) | ((lane & 255) << 6) | (round & 0x3f);
+}
 
 /* Processes lane j's received messages [b, e) in schedule order: unpack or combine. */
 static gsp_err_t absorb(gsp_mpi_ctx_t *c, const gsp_rt_prog_t *p, int64_t b, int64_t e, const size_t *soff, void *base, const lay_t *l,
@@ -153,7 +156,7 @@ static gsp_err_t issue_send(gsp_mpi_ctx_t *c, const gsp_rt_prog_t *p, int phase,
                             const size_t *so, MPI_Request *req) {
     const gsp_rt_msg_t *x = &p->send[q];
     int64_t b0 = p->items[x->first];
-    int tag = tag_of(phase, l->lane, x->round), rc;
+    int tag = tag_of(c, phase, l->lane, x->round), rc;
     if (direct(p, x, false) && p->pipelined) /* synchronous: completion means delivered (the window) */
         rc = MPI_Issend(src_at(c, base, l, b0, d), (int)blk_len(l, b0), d->dt, x->peer, tag, c->comm, req);
     else if (direct(p, x, false)) rc = MPI_Isend(src_at(c, base, l, b0, d), (int)blk_len(l, b0), d->dt, x->peer, tag, c->comm, req);
@@ -181,7 +184,7 @@ static gsp_err_t post_recv(gsp_mpi_ctx_t *c, const gsp_rt_prog_t *p, int phase, 
                            const size_t *so, MPI_Request *req) {
     const gsp_rt_msg_t *x = &p->recv[q];
     int64_t b0 = p->items[x->first];
-    int tag = tag_of(phase, l->lane, x->round), rc;
+    int tag = tag_of(c, phase, l->lane, x->round), rc;
     if (direct(p, x, true)) rc = MPI_Irecv(at(base, blk_first(l, b0), d), (int)blk_len(l, b0), d->dt, x->peer, tag, c->comm, req);
     else if (p->kind == GSP_RT_REDUCE && x->n == 1) rc = MPI_Irecv(c->stage + so[q], (int)blk_len(l, b0), d->dt, x->peer, tag, c->comm, req);
     else rc = MPI_Irecv(c->stage + so[q], (int)msg_bytes(p, x, l, d, c->comm), MPI_PACKED, x->peer, tag, c->comm, req);
@@ -392,7 +395,7 @@ static gsp_err_t run_small(gsp_mpi_ctx_t *c, const gsp_rt_prog_t *p, int phase, 
         int64_t s1 = s0, r1 = r0;
         while (s1 < nS && p->send[s1].round == round) s1++;
         while (r1 < nR && p->recv[r1].round == round) r1++;
-        int tag = tag_of(phase, 0, (int32_t)round), rc = MPI_SUCCESS, cnt, scnt;
+        int tag = tag_of(c, phase, 0, (int32_t)round), rc = MPI_SUCCESS, cnt, scnt;
         void *buf, *sbuf;
         MPI_Datatype type, stype;
         for (int64_t q = r0; q < r1; q++) c->soff[q] = (size_t)(q - r0) * SMALL_BYTES;
@@ -456,7 +459,7 @@ bool gsp__mpi_script(const gsp_mpi_ctx_t *c, const gsp_rt_prog_t *p, int phase, 
         for (int64_t q = s0; q < s1; q++)
             if (p->send[q].n != 1) return false;
         if (r1 > r0 && !direct(p, &p->recv[r0], true)) return false;
-        int tag = tag_of(phase, 0, (int32_t)round);
+        int tag = tag_of(c, phase, 0, (int32_t)round);
         script_step_t st = {0, -1, -1, tag, 0, 0, 0, 0};
         if (r1 > r0) {
             int64_t b = p->items[p->recv[r0].first];
@@ -479,7 +482,6 @@ bool gsp__mpi_script(const gsp_mpi_ctx_t *c, const gsp_rt_prog_t *p, int phase, 
         s0 = s1;
         r0 = r1;
     }
-    (void)c;
     s->nsteps = k;
     return true;
 }
@@ -639,8 +641,10 @@ lay_t gsp__mpi_phase_layout(const gsp_mpi_ctx_t *c, const gsp_rt_phase_t *ph, in
         }
         return l;
     }
-    lay_t l = {ph->layout, count, ph->nblocks > 0 ? ph->nblocks : c->size, 1, 0, 1, 0};
-    int64_t shortest = whole_len(&l, l.n - 1), k = gsp_rt_segments(ph, (double)whole_len(&l, 0) * d->size, &c->cost);
+    /* A fabric's trees cut each block into parts (rt_fabric.c); the segments cut the parts. */
+    lay_t l = {ph->layout, count, ph->nblocks > 0 ? ph->nblocks : c->size, 1, 0, ph->parts > 1 ? ph->parts : 1, 0};
+    int64_t shortest = l.parts > 1 ? base_len(&l, l.n - 1) / l.parts : whole_len(&l, l.n - 1),
+            k = gsp_rt_segments(ph, (double)whole_len(&l, 0) * d->size, &c->cost);
     if (k > shortest) k = shortest;
     l.lanes = k < 1 ? 1 : (int)k;
     return l;

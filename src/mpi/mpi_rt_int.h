@@ -144,6 +144,13 @@ struct gsp_mpi_ctx {
     uint64_t gen;
     fast_t fast[FAST_SLOTS];
     int fast_next, fast_last; /* the slot to fill next; the one last hit or filled */
+    /* MPI_TAG_UB holds 29 bits (Open MPI, MPICH, SMPI): a message's tag carries 20 bits of its
+     * round instead of 6, so the rounds of a phase with many (a fabric's trees) stay apart. */
+    bool tag_wide;
+    /* A fabric (switches, capacities): its ranks are its compute nodes, and topo is their
+     * complete graph (any two talk through the fabric); is_fabric false: no fabric. */
+    bool is_fabric;
+    gsp_topo_t fabric;
 };
 
 /* Blocks of the layout (what the programs number). */

@@ -136,7 +136,7 @@ static double round_work_seg(const gsp_rt_phase_t *ph, double blk, double seg, c
 /* A pipelined phase of R rounds in S segments: alpha + w + (R - 1)(alpha + w / S), alpha and
  * beta those of a segment's message. */
 static double pipelined_time(const gsp_rt_phase_t *ph, double blk, double S, const gsp_cost_t *c) {
-    double R = (double)ph->nrounds, w = round_work_seg(ph, blk, blk / S, c), al = gsp_cost_alpha(c, blk / S);
+    double R = (double)(ph->levels > 0 ? ph->levels : ph->nrounds), w = round_work_seg(ph, blk, blk / S, c), al = gsp_cost_alpha(c, blk / S);
     return R > 0 ? al + w + (R - 1) * (al + w / S) : 0;
 }
 

@@ -28,6 +28,7 @@ typedef struct {
     const gsp_sched_t *tree;  /* allreduce, broadcast, reduce: the broadcast tree's first deliveries
                                * (from 0 on Cayley graphs and for allreduce; else from the root) */
     const char *f_tree;
+    const gsp_topo_t *fabric; /* gsp_rt_fabric_algos: the fabric (t: its ranks' complete graph) */
 } gsp__rt_ctx_t;
 
 /* A registry entry: one runtime algorithm (src/rt/rt_<name>.c). */

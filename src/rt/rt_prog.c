@@ -271,34 +271,37 @@ gsp_err_t gsp__rt_prog_from(const gsp_rt_phase_t *ph, int64_t n, gsp_rt_xfers_t 
         }
     }
     if (ph->pipelined) {
-        /* Messages of a pipelined phase carry one block each (the trees are arc-disjoint):
-         * link each receive to the previous receive of its block, and each send to the last
-         * receive of its block before its round. */
-        for (int64_t k = 0; k < p->nrecv + p->nsend; k++) {
-            const gsp_rt_msg_t *m = k < p->nrecv ? &p->recv[k] : &p->send[k - p->nrecv];
-            if (m->n != 1) {
-                err = gsp_error(GSP_ERR_INTERNAL, "a pipelined phase carries several blocks in one message");
-                goto done;
-            }
-        }
+        /* A pipelined message moves as soon as the one message it depends on is in: link each
+         * receive to the previous receive of its blocks, and each send to the last receive of
+         * its blocks before its round. A message of several blocks (a fabric tree's parts) is
+         * pipelined only when all its blocks have that same predecessor, as when they arrived
+         * together; arc-disjoint trees carry one block a message. */
         for (int64_t i = 0; i <= nb; i++) last[i] = -1;
-        for (int64_t k = 0; k < p->nrecv; k++) {
-            int64_t b = p->items[p->recv[k].first];
-            if (last[b] >= 0) {
-                p->recv[k].prev = last[b];
+        for (int64_t k = 0; k < p->nrecv && !err; k++) {
+            gsp_rt_msg_t *m = &p->recv[k];
+            int64_t b = p->items[m->first];
+            for (int64_t i = 1; i < m->n && !err; i++)
+                if (last[p->items[m->first + i]] != last[b]) err = gsp_error(GSP_ERR_INTERNAL, "a pipelined receive's blocks come after different messages");
+            if (!err && last[b] >= 0) {
+                if (p->recv[last[b]].next >= 0) err = gsp_error(GSP_ERR_INTERNAL, "a pipelined receive's blocks go on in different messages");
+                m->prev = last[b];
                 p->recv[last[b]].next = k;
             }
-            last[b] = k;
+            for (int64_t i = 0; i < m->n; i++) last[p->items[m->first + i]] = k;
         }
-        for (int64_t i = 0; i <= nb; i++) last[i] = -1;
+        for (int64_t i = 0; i <= nb && !err; i++) last[i] = -1;
         q = 0;
-        for (int64_t s = 0; s < p->nsend; s++) {
-            while (q < p->nrecv && p->recv[q].round < p->send[s].round) {
-                last[p->items[p->recv[q].first]] = q;
+        for (int64_t s = 0; s < p->nsend && !err; s++) {
+            gsp_rt_msg_t *m = &p->send[s];
+            while (q < p->nrecv && p->recv[q].round < m->round) {
+                for (int64_t i = 0; i < p->recv[q].n; i++) last[p->items[p->recv[q].first + i]] = q;
                 q++;
             }
-            p->send[s].prev = last[p->items[p->send[s].first]];
+            m->prev = last[p->items[m->first]];
+            for (int64_t i = 1; i < m->n && !err; i++)
+                if (last[p->items[m->first + i]] != m->prev) err = gsp_error(GSP_ERR_INTERNAL, "a pipelined send's blocks come from different messages");
         }
+        if (err) goto done;
     }
 done:
     gsp_free(slot);
