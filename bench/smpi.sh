@@ -39,32 +39,8 @@ if ! command -v smpicc >/dev/null; then
 fi
 [ -f build/libgossip.a ] || { cmake --preset default >/dev/null && cmake --build --preset default -j1 >/dev/null; }
 w=build-smpi
-mkdir -p "$w" bench/out/smpi
-# planmem.c (plain cc: smpicc would map its clock to simulated time) counts the library's
-# allocations and planning time per rank through -Wl,--wrap (no library source touched).
-wrap=$(printf -- '-Wl,--wrap=%s ' gsp_malloc gsp_calloc gsp_realloc gsp_free gsp_strdup gsp_alloc_array gsp_topo_from_spec \
-    gsp_vertex_transitive gsp_distances gsp_rt_algos gsp_rt_choose_build gsp_rt_realize gsp_rt_program)
-libs=(-ljansson -lnauty -ligraph -lgsl -llapacke -llapack -lblas -lcadical -lstdc++ -lm)
-cc -O2 -Iinclude -Ibuild/include -c bench/smpi/planmem.c -o "$w/planmem.o"
-objs=("$w/smpi_bench.o" "$w/planmem.o")
-for src in bench/smpi/smpi_bench.c src/mpi/mpi_ctx.c src/mpi/mpi_choose.c src/mpi/mpi_engine.c src/mpi/mpi_coll.c src/mpi/mpi_tuning.c src/mpi/mpi_calibrate.c src/mpi/mpi_exec.c src/mpi/mpi_plan.c; do
-    o=$w/$(basename "$src" .c).o
-    smpicc -O2 -Iinclude -Ibuild/include -Isrc/mpi -c "$src" -o "$o" 2>/dev/null
-    [ "$o" = "$w/smpi_bench.o" ] || objs+=("$o")
-done
-smpicc "${objs[@]}" build/libgossip.a $wrap "${libs[@]}" -o "$w/smpi_bench" 2>/dev/null
-
-# Swing's public multiport implementation as a yardstick: lib/libswing.cc of HLC-Lab/bine_trees_fugaku
-# at 3901d10c, unmodified, compiled with smpicxx; its MPI_Allreduce replaces SMPI's in smpi_bench_swing.
-swing_commit=3901d10c38de23b82d0d5c6b94b8b461cb4da4fc
-SWING_REPO=${SWING_REPO:-/work/.mirror/HLC-Lab+bine_trees_fugaku/repo}
-if [ ! -f "$w/libswing.cc" ] && [ -d "$SWING_REPO" ]; then
-    git -C "$SWING_REPO" show "$swing_commit:lib/libswing.cc" >"$w/libswing.cc" 2>/dev/null || rm -f "$w/libswing.cc"
-fi
-if [ -f "$w/libswing.cc" ]; then
-    smpicxx -O3 -DLOCAL -c -fPIC "$w/libswing.cc" -o "$w/libswing.o" 2>/dev/null &&
-        smpicxx "${objs[@]}" "$w/libswing.o" build/libgossip.a $wrap "${libs[@]}" -o "$w/smpi_bench_swing" 2>/dev/null || true
-fi
+# smpi_bench (and Swing's variant) built against build/libgossip.a: bench/smpi_build.sh.
+bench/smpi_build.sh
 
 # name ranks topo_parameters gossip-spec bandwidth latency
 platforms="t88-fast 64 8,8 torus:8x8 10GBps 1us

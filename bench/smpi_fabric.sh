@@ -6,17 +6,21 @@
 # (gossip info FABRIC --json: optimum.COLLECTIVE.algbw_value, GB/s; M the allreduce vector or
 # the whole allgather output). The platform is bench/fabric_platform's: compute nodes as hosts,
 # switches as routers, a one-way link per arc of its capacity, one latency (LAT, default 1us),
-# shortest routes. This is the yardstick side of issue 24 item 5: gossip's runtime does not run
-# fabric plans yet (gsp_mpi_ctx_create refuses fabrics), so there is no gossip line.
+# explicit routes (the widest path through switches, as the fabric's trees route an edge).
+# gossip's side ("gossip" lines): its runtime on the fabric (the `fabric-trees` algorithm:
+# ranks are the compute nodes), two calls, the second timed, results checked the same way.
 #   bench/smpi_fabric.sh [FABRIC ...]      default: dgx:8x2 mi250:2
 #   COLLS="allreduce allgather"  SIZES="1048576 67108864"  ALGS="rab1 ring"  LAT=1us
+#   ONLY=gossip|mpi: one side (the file's other lines are kept)
 # Writes bench/out/smpi_fabric.txt (one line per run) and prints a markdown table per fabric and
 # collective: each size's best SMPI algorithm, its time, the bound and the ratio. (smpi_bench
 # times allgathers of 4 MiB a rank and more on shared buffers, unchecked, as bench/smpi.sh does.)
 # TABLE_ONLY=1 prints the table of the last run without running anything.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-[ -x build-smpi/smpi_bench ] || { echo "smpi_fabric: build-smpi/smpi_bench is missing: run bench/smpi.sh once (it builds it)" >&2; exit 2; }
+command -v smpicc >/dev/null || { echo "smpi_fabric: smpicc is missing: apt-get install libsimgrid-dev" >&2; exit 2; }
+[ -f build/libgossip.a ] || { echo "smpi_fabric: build/libgossip.a is missing: cmake --build build" >&2; exit 2; }
+[ -n "${TABLE_ONLY:-}" ] || bench/smpi_build.sh
 [ -x build/bench/fabric_platform ] || { echo "smpi_fabric: build/bench/fabric_platform is missing: cmake --build build" >&2; exit 2; }
 fabrics=("$@")
 [ ${#fabrics[@]} -gt 0 ] || fabrics=(dgx:8x2 mi250:2)
@@ -24,7 +28,11 @@ read -r -a sizes <<<"${SIZES:-1048576 67108864}"
 out=bench/out/smpi_fabric.txt
 mkdir -p bench/out build-smpi
 if [ -z "${TABLE_ONLY:-}" ]; then
-: >"$out"
+if [ -n "${ONLY:-}" ] && [ -f "$out" ]; then
+    # Keep the other side's lines of the fabrics run again, and every line of the others.
+    if [ "$ONLY" = gossip ]; then awk '$4 != "gossip"' "$out" >"$out.keep"; else awk '$4 == "gossip"' "$out" >"$out.keep"; fi
+    mv "$out.keep" "$out"
+else : >"$out"; fi
 algs_allgather="default 2dmesh 3dmesh bruck GB loosely_lr NTSLR NTSLR_NB pair rdb rhv ring SMP_NTS smp_simple spreading_simple ompi ompi_neighborexchange mvapich2 mvapich2_smp mpich impi"
 algs_allreduce="default lr rab1 rab2 rab_rdb rdb smp_binomial smp_binomial_pipeline smp_rdb smp_rsag smp_rsag_lr smp_rsag_rab redbcast ompi ompi_ring_segmented mpich mvapich2 mvapich2_rs mvapich2_two_level impi rab"
 for f in "${fabrics[@]}"; do
@@ -36,6 +44,7 @@ for f in "${fabrics[@]}"; do
         key=${coll//-/_}
         eval "algs=\${ALGS:-\$algs_$key}"
         bw=$(jq -r ".optimum.$key.algbw_value" <<<"$info")
+        [ "${ONLY:-}" = gossip ] && algs=""
         for a in $algs; do
             # One call per size (SMPI's algorithms need no warm-up: the first call's time is theirs).
             res=$(SMPI_BENCH_AG_TOTAL=1 SMPI_BENCH_REPS=1 timeout 600 smpirun -np "$n" -platform "build-smpi/$tag.xml" -hostfile "build-smpi/hosts-$tag" \
@@ -47,14 +56,27 @@ for f in "${fabrics[@]}"; do
                 echo "$f $n $coll $a $bytes $us $ok bound_us=$bound" >>"$out"
             done <<<"$res"
         done
+        [ "${ONLY:-}" = mpi ] && continue
+        # gossip: its first call plans (and is untimed), the second is the time.
+        res=$(SMPI_BENCH_AG_TOTAL=1 GOSSIP_TUNING=none timeout 1200 smpirun -np "$n" -platform "build-smpi/$tag.xml" -hostfile "build-smpi/hosts-$tag" \
+            --cfg=smpi/simulate-computation:no build-smpi/smpi_bench "$coll" "$f" gossip "${sizes[@]}" 2>/dev/null | grep "^$coll gossip " || true)
+        if [ -z "$res" ]; then echo "$f $n $coll gossip - - failed" >>"$out"; continue; fi
+        while read -r _ _ bytes us ok _; do
+            bound=$(awk -v m="$bytes" -v b="$bw" 'BEGIN { printf "%.3f", m / (b * 1e9) * 1e6 }')
+            echo "$f $n $coll gossip $bytes $us $ok bound_us=$bound" >>"$out"
+        done <<<"$res"
     done
 done
 fi
-# The table: per fabric, collective and size, SMPI's fastest algorithm against the bound.
-echo "| fabric | ranks | collective | bytes | SMPI's best | µs | bound µs (M / algbw*) | best / bound | wrong or failed |"
-echo "|---|---|---|---|---|---|---|---|---|"
-awk '$7 == "ok" || $7 == "unchecked" { k = $1 " " $2 " " $3 " " $5; if (!(k in best) || $6 + 0 < best[k] + 0) { best[k] = $6; alg[k] = $4; b[k] = $8 } }
+# The table: per fabric, collective and size, gossip and SMPI's fastest algorithm against the bound.
+echo "| fabric | ranks | collective | bytes | gossip µs | SMPI's best | µs | bound µs (M / algbw*) | gossip / bound | SMPI's best / bound | SMPI's best / gossip | wrong or failed |"
+echo "|---|---|---|---|---|---|---|---|---|---|---|---|"
+awk '$4 == "gossip" && ($7 == "ok" || $7 == "unchecked") { k = $1 " " $2 " " $3 " " $5; g[k] = $6; b[k] = $8; seen[k] = 1 }
+     $4 != "gossip" && ($7 == "ok" || $7 == "unchecked") { k = $1 " " $2 " " $3 " " $5; seen[k] = 1; b[k] = $8; if (!(k in best) || $6 + 0 < best[k] + 0) { best[k] = $6; alg[k] = $4 } }
      $7 == "unchecked" { k = $1 " " $2 " " $3 " " $5; unch[k] = 1 }
      $7 != "ok" && $7 != "unchecked" { k = $1 " " $2 " " $3 " " $5; bad[k] = bad[k] " " $4 }
-     END { for (k in best) { split(k, f, " "); sub("bound_us=", "", b[k]);
-             printf "| %s | %s | %s | %s | %s%s | %.1f | %.1f | %.2f | %s |\n", f[1], f[2], f[3], f[4], alg[k], unch[k] ? " (timed, unchecked)" : "", best[k], b[k], best[k] / b[k], bad[k] } }' "$out" | sort
+     END { for (k in seen) { split(k, f, " "); sub("bound_us=", "", b[k]);
+             gs = k in g ? sprintf("%.1f", g[k]) : "-"; gb = k in g ? sprintf("%.2f", g[k] / b[k]) : "-";
+             ms = k in best ? sprintf("%.1f", best[k]) : "-"; mb = k in best ? sprintf("%.2f", best[k] / b[k]) : "-";
+             mg = (k in best) && (k in g) ? sprintf("%.2f", best[k] / g[k]) : "-";
+             printf "| %s | %s | %s | %s | %s | %s%s | %s | %.1f | %s | %s | %s | %s |\n", f[1], f[2], f[3], f[4], gs, alg[k], unch[k] ? " (timed, unchecked)" : "", ms, b[k], gb, mb, mg, bad[k] } }' "$out" | sort

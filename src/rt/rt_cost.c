@@ -156,6 +156,11 @@ int64_t gsp_rt_segments(const gsp_rt_phase_t *ph, double blk, const gsp_cost_t *
     if (!ph->pipelined || blk <= 0) return 1;
     double s;
     if (c->segment > 0) s = ceil(blk / (double)c->segment);
+    /* A fabric's trees (levels set) pipeline already: each tree's parts go on as they arrive,
+     * and the parts of a block are many. Cutting them again only multiplies the messages: under
+     * SMPI, dgx:8x2's 64 MiB allgather took 538 us whole, 581 us in 16 KiB segments
+     * (bench/README.md). */
+    else if (ph->levels > 0) s = 1;
     else if (c->nalpha > 0 || c->nbeta > 0) {
         /* Costs by message size: the count whose predicted time is least (powers of two; the
          * first on ties), since a segment's size decides its protocol. */

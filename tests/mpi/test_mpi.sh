@@ -133,6 +133,23 @@ dropin 16 torus:4x4 GOSSIP_SEGMENT=8192 GOSSIP_ALGORITHM=bcast=multitree,allgath
 dropin 16 torus:4x4 GOSSIP_SHARED_MEMORY=0 GOSSIP_ALGORITHM=bcast=scatter-allgather,allgather=packet
 dropin 12 torus:3x4 GOSSIP_ALGORITHM=bcast=rings,allreduce=rings,reduce=rings,allgather=rings
 dropin 8 hypercube:3 GOSSIP_SHARED_MEMORY=0 GOSSIP_SEGMENT=1024
+# Fabrics (switches, link capacities: a DGX-like pair of boxes, a fat tree, an MI250 box, a
+# fabric file): the ranks are the compute nodes and the runtime runs the trees that reach the
+# throughput optimum, pipelined (fabric-trees); counts that do not divide into the trees'
+# parts, every collective, against MPI's own; and through the drop-in, exactness and what real
+# programs do. Reduce is not planned on fabrics: MPI's own runs it (correct either way).
+for c in 1 333 100003; do
+    for coll in allgather allreduce reduce-scatter; do run 8 $coll dgx:4x2 --count $c --type int --reps 2; done
+    run 8 broadcast dgx:4x2 --count $c --root 5 --reps 2
+done
+for coll in allgather allreduce reduce-scatter; do run 8 $coll fattree:2x4 --count 1001 --reps 1; done
+run 8 broadcast fattree:2x4 --count 1001 --root 7 --reps 1
+run 16 allreduce mi250:1 --count 4099 --reps 1
+run 3 allreduce "file:$(dirname "$0")/../data/fabric.txt" --count 100 --type int --op max --reps 2
+exact 8 dgx:4x2
+exact 8 dgx:4x2 GOSSIP_SHARED_MEMORY=0 GOSSIP_SEGMENT=512
+dropin 8 dgx:4x2
+dropin 8 fattree:2x4 GOSSIP_SEGMENT=8192
 # The link model's choices (the ranks here share one node, so the shared-memory model is the
 # default): forced back, through the drop-in.
 exact 16 torus:4x4 GOSSIP_SHARED_MEMORY=0
