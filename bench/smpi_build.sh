@@ -20,7 +20,9 @@ for src in bench/smpi/smpi_bench.c src/mpi/mpi_ctx.c src/mpi/mpi_choose.c src/mp
     smpicc -O2 -Iinclude -Ibuild/include -Isrc/mpi -c "$src" -o "$o" 2>/dev/null
     [ "$o" = "$w/smpi_bench.o" ] || objs+=("$o")
 done
-smpicc "${objs[@]}" build/libgossip.a $wrap "${libs[@]}" -o "$w/smpi_bench" 2>/dev/null
+# Linked aside and renamed: a simulation may be running the old binary.
+smpicc "${objs[@]}" build/libgossip.a $wrap "${libs[@]}" -o "$w/smpi_bench.new" 2>/dev/null
+mv -f "$w/smpi_bench.new" "$w/smpi_bench"
 
 # Swing's public multiport implementation as a yardstick: lib/libswing.cc of HLC-Lab/bine_trees_fugaku
 # at 3901d10c, unmodified, compiled with smpicxx; its MPI_Allreduce replaces SMPI's in smpi_bench_swing.
@@ -31,5 +33,6 @@ if [ ! -f "$w/libswing.cc" ] && [ -d "$SWING_REPO" ]; then
 fi
 if [ -f "$w/libswing.cc" ]; then
     smpicxx -O3 -DLOCAL -c -fPIC "$w/libswing.cc" -o "$w/libswing.o" 2>/dev/null &&
-        smpicxx "${objs[@]}" "$w/libswing.o" build/libgossip.a $wrap "${libs[@]}" -o "$w/smpi_bench_swing" 2>/dev/null || true
+        smpicxx "${objs[@]}" "$w/libswing.o" build/libgossip.a $wrap "${libs[@]}" -o "$w/smpi_bench_swing.new" 2>/dev/null &&
+        mv -f "$w/smpi_bench_swing.new" "$w/smpi_bench_swing" || true
 fi

@@ -32,6 +32,7 @@ typedef struct {
     int lanes, lane;  /* the schedule runs once per lane on a 1/lanes segment of every block */
     int64_t parts;    /* each of the n blocks cut into this many parts: block x * parts + q */
     int small;        /* the phase runs as small (mpi_engine.c): 0 not known yet, 1 yes, 2 no */
+    int window;       /* pipelined: lanes in flight on one arc at once (0: the engine's default) */
 } lay_t;
 
 static inline int64_t base_first(const lay_t *l, int64_t x) {

@@ -157,10 +157,11 @@ int64_t gsp_rt_segments(const gsp_rt_phase_t *ph, double blk, const gsp_cost_t *
     double s;
     if (c->segment > 0) s = ceil(blk / (double)c->segment);
     /* A fabric's trees (levels set) pipeline already: each tree's parts go on as they arrive,
-     * and the parts of a block are many. Cutting them again only multiplies the messages: under
-     * SMPI, dgx:8x2's 64 MiB allgather took 538 us whole, 581 us in 16 KiB segments
-     * (bench/README.md). */
-    else if (ph->levels > 0) s = 1;
+     * and the parts of a block are many. Two segments, sent one after the other on each arc
+     * (mpi_engine.c), let a tree's next level start halfway; more only multiply the messages,
+     * each paying its latency: under SMPI, dgx:8x2's 64 MiB allgather took 538 us whole, 486
+     * in 2 segments, 505 in 3, 512 in 4 (bench/README.md). */
+    else if (ph->levels > 0) s = 2;
     else if (c->nalpha > 0 || c->nbeta > 0) {
         /* Costs by message size: the count whose predicted time is least (powers of two; the
          * first on ties), since a segment's size decides its protocol. */
