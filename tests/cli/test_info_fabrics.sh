@@ -116,7 +116,6 @@ expect 2 plan allgather dgx:8x2 --packets 2
 expect 2 plan allgather dgx:8x2 --batches 0
 expect 2 plan allgather torus:4x4 --batches 2
 expect 2 plan reduce-scatter dgx:8x2 -o "$tmp/x.json"
-expect 2 plan allreduce dgx:8x2 --bytes 1048576
 
 # Malformed capacities and switches: one line, exit 2.
 bad() { # NAME TEXT REGEX
@@ -142,5 +141,18 @@ for spec in dgx:8 dgx:0x2 "dgx:8x2:nvlink=-1" "dgx:8x2:nvlnk=300" "mi250:2:xgmi=
     "product(dgx:8x2,cycle:3)" "torus:554@2@29296"; do
     expect 2 info "$spec"
 done
+
+# The runtime on a fabric (`plan --bytes`): the ranks are the compute nodes, the algorithm the
+# trees at the optimum (fabric-trees), a rank's program, the fabric's bound said; what does
+# not apply is refused with one line.
+expect 0 plan allreduce dgx:8x2 --bytes 1M --json
+jqcheck '.topology == "dgx:8x2" and .nodes == 16 and .choice == "fabric-trees" and (.candidates | length) == 1'
+expect 0 plan allreduce dgx:8x2 --bytes 64M
+outline 'the fabric allows 67108864 bytes in 387.2 us at best (M / algbw\*, algbw\* = 520/3'
+expect 0 plan broadcast dgx:4x2 --bytes 64K --root 3 --rank 5 --json
+jqcheck '.choice == "fabric-trees" and (.program | length) == 1 and (.program[0].sends | length) > 0'
+expect 2 plan broadcast dgx:8x2 --bytes 1M --root 16 && errline "is not a rank \(compute node\) of dgx:8x2 \(0..15\)"
+expect 2 plan reduce dgx:8x2 --bytes 1M && errline "no runtime algorithm for reduce on a fabric"
+expect 2 plan allgather dgx:8x2 --bytes 1M --method greedy && errline "--method does not apply on a fabric"
 
 finish

@@ -236,17 +236,29 @@ static int run_bytes(gsp_collective_t coll, const char *spec, const char *method
     gsp_distances_t dist = {0};
     gsp_rt_algos_t al = {0};
     gsp_vt_t vt;
+    gsp_topo_t fab = {0};
+    bool is_fab = false;
     int rc = EXIT_OK;
     if ((err = gsp_topo_from_spec(&t, spec))) return cli_lib_error(err);
     if (gsp_topo_is_fabric(&t)) {
-        gsp_topo_destroy(&t);
-        return cli_usage_error("plan: %s: the runtime's algorithms (--bytes) on fabrics (switches or link capacities) are not yet supported; "
-                               "'gossip plan COLLECTIVE %s' plans trees at its throughput optimum",
-                               spec, spec);
+        /* The runtime on a fabric: its ranks are the compute nodes (in vertex order), which all
+         * talk to each other through it; the algorithm is planned from the fabric. */
+        char ks[48];
+        fab = t;
+        is_fab = true;
+        snprintf(ks, sizeof ks, "complete:%lld", (long long)gsp_topo_compute_count(&fab));
+        if ((err = gsp_topo_from_spec(&t, ks))) {
+            gsp_topo_destroy(&fab);
+            return cli_lib_error(err);
+        }
     }
+    const char *shown = is_fab ? fab.spec : t.spec;
     if (root >= t.n) {
+        int64_t n = t.n;
+        gsp_topo_destroy(&fab);
         gsp_topo_destroy(&t);
-        return cli_usage_error("plan: --root %lld is not a node of %s (0..%lld)", (long long)root, spec, (long long)t.n - 1);
+        return cli_usage_error("plan: --root %lld is not a %s of %s (0..%lld)", (long long)root, is_fab ? "rank (compute node)" : "node", spec,
+                               (long long)n - 1);
     }
     if ((err = gsp_vertex_transitive(&t, &vt)) || (err = gsp_distances(&t, gsp_vt_yes(vt), &dist, cli_progress, NULL))) goto fail;
     cli_progress_done();
@@ -258,7 +270,13 @@ static int run_bytes(gsp_collective_t coll, const char *spec, const char *method
         err = gsp_error(GSP_ERR_RANGE, "--rank %lld is not a node of %s (0..%lld)", (long long)rank, spec, (long long)t.n - 1);
         goto fail;
     }
-    if ((err = gsp_rt_algos(&t, &dist, coll, root < 0 ? 0 : root, method, &al))) goto fail;
+    if (is_fab && method && strcmp(method, "auto")) {
+        err = gsp_error(GSP_ERR_INVAL, "--method does not apply on a fabric (its runtime runs the trees at the throughput optimum)");
+        goto fail;
+    }
+    if ((err = is_fab ? gsp_rt_fabric_algos(&fab, &t, &dist, coll, root < 0 ? 0 : root, &al)
+                      : gsp_rt_algos(&t, &dist, coll, root < 0 ? 0 : root, method, &al)))
+        goto fail;
     if (sweep) {
         rc = cli_plan_sweep(&al, &t, coll, sweep, cost, json, svgpath);
         goto done;
@@ -282,7 +300,7 @@ static int run_bytes(gsp_collective_t coll, const char *spec, const char *method
         gsp_jw_init(&w, stdout);
         gsp_jw_obj_begin(&w);
         gsp_jw_key(&w, "collective"); gsp_jw_str(&w, gsp_collective_name(coll));
-        gsp_jw_key(&w, "topology"); gsp_jw_str(&w, t.spec);
+        gsp_jw_key(&w, "topology"); gsp_jw_str(&w, shown);
         gsp_jw_key(&w, "nodes"); gsp_jw_int(&w, t.n);
         gsp_jw_key(&w, "bytes"); gsp_jw_int(&w, bytes);
         cli_cost_json(&w, cost);
@@ -293,7 +311,8 @@ static int run_bytes(gsp_collective_t coll, const char *spec, const char *method
     } else {
         char head[2 * GSP_COST_MAX_BETA * 40 + 256];
         cli_cost_text(head, sizeof head, cost);
-        printf("%s on %s (%lld nodes), %lld bytes; %s\n", gsp_collective_name(coll), t.spec, (long long)t.n, (long long)bytes, head);
+        printf("%s on %s (%lld %s), %lld bytes; %s\n", gsp_collective_name(coll), shown, (long long)t.n, is_fab ? "ranks: its compute nodes" : "nodes",
+               (long long)bytes, head);
         printf("  %-18s %7s %9s %14s %12s  %s\n", "algorithm", "rounds", "transfers", "busiest link B", "predicted", "built from");
     }
     for (int i = 0; i < al.n; i++) {
@@ -325,6 +344,23 @@ static int run_bytes(gsp_collective_t coll, const char *spec, const char *method
     } else {
         if (forced) printf("* forced by --algorithm (the cost model is not asked; exact: the same bits on every rank)\n");
         else printf("* the runtime's choice (exact: the same bits on every rank)\n");
+        if (is_fab) {
+            /* The cost model's links are the pairs of ranks here, not the fabric's: say what the
+             * fabric allows instead. */
+            gsp_optimum_t o;
+            memset(&o, 0, sizeof o);
+            gsp_collective_t oc = coll;
+            int64_t rv = -1, k = 0;
+            for (int64_t v = 0; v < fab.n && rv < 0; v++)
+                if (!(fab.is_switch && fab.is_switch[v]) && k++ == (root < 0 ? 0 : root)) rv = v;
+            if (!gsp_optimum(&fab, oc, coll == GSP_COLL_BROADCAST ? rv : -1, &o) && o.defined && o.num > 0) {
+                double m = coll == GSP_COLL_REDUCE_SCATTER ? (double)bytes * (double)t.n : (double)bytes;
+                printf("on a fabric the predictions' links are the pairs of ranks; the fabric allows %lld bytes in %.1f us at best (M / algbw*, "
+                       "algbw* = %lld/%lld in its capacities' unit, taken as GB/s)\n",
+                       (long long)m, m / (o.value * 1e9) * 1e6, (long long)o.num, (long long)o.den);
+            }
+            gsp_optimum_destroy(&o);
+        }
         for (int i = 0; i < al.n; i++)
             if (al.v[i].pending) {
                 printf(forced ? "> a lower bound: not built\n" : "> a lower bound: not built, as it cannot beat the choice\n");
@@ -339,6 +375,7 @@ done:
     gsp_rt_algos_destroy(&al);
     gsp_distances_destroy(&dist);
     gsp_topo_destroy(&t);
+    gsp_topo_destroy(&fab);
     return rc;
 }
 
