@@ -35,16 +35,17 @@ static int64_t gcd64(int64_t a, int64_t b) {
 }
 
 /* Transfers of the trees of f, `per` packets per unit of multiplicity in each of nb batches
- * (root's data: chunks = share * per * nb packets, unit u's packets u*per*nb .. + per*nb),
- * from round r0 on: out-trees forward in time, in-trees (f->reversed) backwards over
- * nb + H - 1 rounds. */
+ * (root's data: chunks = share * per * nb packets), from round r0 on: out-trees forward in
+ * time, in-trees (f->reversed) backwards over nb + H - 1 rounds. Packets are numbered batch
+ * by batch, batch j's being j*share*per .. + share*per, so that what one tree carries in one
+ * batch is a run of consecutive chunks: an exporter sends it as one step. */
 static void emit_forest(const gsp_topo_t *t, const gsp_forest_t *f, int64_t per, int64_t nb, int64_t chunks, int64_t r0,
                         const int64_t *tailof, int64_t *hdep, int64_t *offset, emit_t *E) {
     int64_t last = nb + f->hop_depth - 2; /* the phase's last round, from r0 */
     memset(offset, 0, (size_t)t->n * sizeof *offset);
     for (int64_t i = 0; i < f->ntrees; i++) {
         const gsp_tree_t *T = &f->trees[i];
-        int64_t first = offset[T->root] * per * nb; /* this tree's packets: first .. first + mult per nb */
+        int64_t first = offset[T->root] * per; /* in each batch, this tree's packets: first .. first + mult per */
         offset[T->root] += T->mult;
         hdep[T->root] = 0;
         for (int64_t e = 0; e < T->nedges; e++) {
@@ -59,7 +60,7 @@ static void emit_forest(const gsp_topo_t *t, const gsp_forest_t *f, int64_t per,
                     for (int64_t u = 0; u < T->mult * per; u++) {
                         E->all[E->k].u = tailof[a];
                         E->all[E->k].v = t->adj[a];
-                        E->all[E->k].x = T->root * chunks + first + (u / per) * per * nb + j * per + u % per;
+                        E->all[E->k].x = T->root * chunks + j * f->share * per + first + u;
                         E->rnd[E->k++] = r0 + (f->reversed ? last - (j + d) : j + d);
                     }
             }
