@@ -43,6 +43,28 @@ for spec in dgx:8x2 mi250:1; do
     checks=$((checks + 1))
 done
 
+# A random fabric file with capacities and switches: the three round forms verify, export and
+# are well-formed; a switch's message sent a round before it arrives, or an arc loaded past its
+# capacity, is refused by the verifier (exit 1).
+rnd="file:$DATA/fabric-random.txt"
+for coll in allgather reduce-scatter allreduce; do
+    expect 0 plan "$coll" "$rnd" --batches 2 -o "$tmp/r.json"
+    expect 0 verify "$tmp/r.json"
+    grepcheck "^correct: $coll on "
+    expect 0 export "$tmp/r.json" --format msccl-xml -o "$tmp/r.xml"
+    xmllint --noout "$tmp/r.xml" || fail "$coll $rnd: the XML is not well-formed"
+    checks=$((checks + 1))
+done
+expect 0 plan reduce-scatter "$rnd" --batches 2 -o "$tmp/r.json"
+jq '(.names | [index("s0"), index("s1"), index("s2"), index("s3")]) as $sw | (.rounds | length) as $R
+    | (.rounds[$R - 1].send | map(select(.[0] as $u | $sw | index($u))) | .[0]) as $m
+    | .rounds[$R - 1].send -= [$m] | .rounds[$R - 2].send += [$m]' "$tmp/r.json" >"$tmp/early.json"
+expect 1 verify "$tmp/early.json"
+grepcheck 'rule held: .*holds no message of it \(switches forward, never combine\)'
+jq '.model.capacity = 1' "$tmp/r.json" >"$tmp/over.json"
+expect 1 verify "$tmp/over.json"
+grepcheck 'rule packets: .*its capacity allows'
+
 # dgx:8x2: 8 rails and the NVSwitch's channel; b0.gpu3 (rank 3) sends to the other box on rail 3.
 expect 0 plan allgather dgx:8x2 -o "$tmp/d.json"
 expect 0 export "$tmp/d.json" --format msccl-xml

@@ -296,7 +296,7 @@ static void test_fabric_xml(void **state) {
         const char *spec;
         int64_t B;
     } cases[] = {{"dgx:8x2", 1}, {"dgx:8x2", 2}, {"dgx:8x2", 16}, {"mi250:1", 1}, {"mi250:2", 1}, {"dgx:8x1", 3}, {"fattree:4x4", 1},
-                 {"file:" GOSSIP_TEST_DATA "/fabric.txt", 1}, {"file:" GOSSIP_TEST_DATA "/dgx-a100-2box.txt", 1}, {"torus:3x4@1,0.5", 1}};
+                 {"file:" GOSSIP_TEST_DATA "/fabric.txt", 1}, {"file:" GOSSIP_TEST_DATA "/fabric-random.txt", 2}, {"file:" GOSSIP_TEST_DATA "/dgx-a100-2box.txt", 1}, {"torus:3x4@1,0.5", 1}};
     gsp_collective_t colls[] = {GSP_COLL_ALLGATHER, GSP_COLL_REDUCE_SCATTER, GSP_COLL_ALLREDUCE};
     char path[64];
     int pieces = 0;

@@ -653,7 +653,7 @@ static bool check_allreduce(const gsp_topo_t *t, const char *what, int *earlier)
 static void test_trees_families(void **state) {
     (void)state;
     const char *specs[] = {"dgx:8x1", "dgx:8x2", "mi250:1", "mi250:2", "fattree:4x8:oversub=16", "dragonfly:3x1x2", "torus:3x4@1,0.5", "file:" GOSSIP_TEST_DATA "/fabric.txt",
-                           "file:" GOSSIP_TEST_DATA "/dgx-a100-2box.txt"};
+                           "file:" GOSSIP_TEST_DATA "/dgx-a100-2box.txt", "file:" GOSSIP_TEST_DATA "/fabric-random.txt"};
     int moved = 0, moved_rs = 0, moved_ar = 0, earlier = 0, earlier_rs = 0, earlier_ar = 0;
     for (size_t i = 0; i < sizeof specs / sizeof *specs; i++) {
         gsp_topo_t t = build(specs[i]);
