@@ -476,31 +476,29 @@ gsp_err_t gsp__export_fabric_xml(const gsp_sched_t *s, const gsp_topo_t *t, cons
         /* Its threadblocks in id order: per connection, sends where it is the source and
          * receives where it is the destination, as layout() numbered them. */
         for (int64_t id = 0; id < ntb[u]; id++) {
-            {
-                int64_t c = tbconn[u * GSP__MSCCL_MAX_TB_TOTAL + id];
-                const conn_t *cn = &F.conns[c];
-                bool snd = cn->src == u && id >= cn->sbase && id < cn->sbase + cn->npieces;
-                int64_t p = id - (snd ? cn->sbase : cn->rbase);
-                fprintf(f, "    <tb id=\"%lld\" send=\"%lld\" recv=\"%lld\" chan=\"%d\">\n", (long long)id, (long long)(snd ? cn->dst : -1),
-                        (long long)(snd ? -1 : cn->src), cn->chan[p]);
-                for (int64_t q = p * GSP__MSCCL_MAX_STEPS; q < cn->nops && q < (p + 1) * GSP__MSCCL_MAX_STEPS; q++) {
-                    const op_t *o = &F.ops[cops[c][q]];
-                    long long x = (long long)o->x0;
-                    if (snd) {
-                        bool own = ag && o->own;
-                        fprintf(f, "      <step s=\"%lld\" type=\"s\" srcbuf=\"%s\" srcoff=\"%lld\" dstbuf=\"%s\" dstoff=\"%lld\" cnt=\"%lld\" "
-                                   "depid=\"%lld\" deps=\"%lld\" hasdep=\"0\"/>\n",
-                                (long long)(q % GSP__MSCCL_MAX_STEPS), own ? "i" : buf, own ? x - (long long)(u * C) : x, buf, x,
-                                (long long)o->cnt, recv_tb(&F, o->sdep), recv_step(&F, o->sdep));
-                    } else {
-                        fprintf(f, "      <step s=\"%lld\" type=\"%s\" srcbuf=\"%s\" srcoff=\"%lld\" dstbuf=\"%s\" dstoff=\"%lld\" cnt=\"%lld\" "
-                                   "depid=\"%lld\" deps=\"%lld\" hasdep=\"%d\"/>\n",
-                                (long long)(q % GSP__MSCCL_MAX_STEPS), o->reduce ? "rrc" : "r", buf, x, buf, x, (long long)o->cnt,
-                                recv_tb(&F, o->rdep), recv_step(&F, o->rdep), o->hasdep ? 1 : 0);
-                    }
+            int64_t c = tbconn[u * GSP__MSCCL_MAX_TB_TOTAL + id];
+            const conn_t *cn = &F.conns[c];
+            bool snd = cn->src == u && id >= cn->sbase && id < cn->sbase + cn->npieces;
+            int64_t p = id - (snd ? cn->sbase : cn->rbase);
+            fprintf(f, "    <tb id=\"%lld\" send=\"%lld\" recv=\"%lld\" chan=\"%d\">\n", (long long)id, (long long)(snd ? cn->dst : -1),
+                    (long long)(snd ? -1 : cn->src), cn->chan[p]);
+            for (int64_t q = p * GSP__MSCCL_MAX_STEPS; q < cn->nops && q < (p + 1) * GSP__MSCCL_MAX_STEPS; q++) {
+                const op_t *o = &F.ops[cops[c][q]];
+                long long x = (long long)o->x0;
+                if (snd) {
+                    bool own = ag && o->own;
+                    fprintf(f, "      <step s=\"%lld\" type=\"s\" srcbuf=\"%s\" srcoff=\"%lld\" dstbuf=\"%s\" dstoff=\"%lld\" cnt=\"%lld\" "
+                               "depid=\"%lld\" deps=\"%lld\" hasdep=\"0\"/>\n",
+                            (long long)(q % GSP__MSCCL_MAX_STEPS), own ? "i" : buf, own ? x - (long long)(u * C) : x, buf, x,
+                            (long long)o->cnt, recv_tb(&F, o->sdep), recv_step(&F, o->sdep));
+                } else {
+                    fprintf(f, "      <step s=\"%lld\" type=\"%s\" srcbuf=\"%s\" srcoff=\"%lld\" dstbuf=\"%s\" dstoff=\"%lld\" cnt=\"%lld\" "
+                               "depid=\"%lld\" deps=\"%lld\" hasdep=\"%d\"/>\n",
+                            (long long)(q % GSP__MSCCL_MAX_STEPS), o->reduce ? "rrc" : "r", buf, x, buf, x, (long long)o->cnt,
+                            recv_tb(&F, o->rdep), recv_step(&F, o->rdep), o->hasdep ? 1 : 0);
                 }
-                fputs("    </tb>\n", f);
             }
+            fputs("    </tb>\n", f);
         }
         /* The local copies: allgather's own data into its place in the output; reduce-scatter's
          * finished chunks to the output, each after the receive that finished it. */
