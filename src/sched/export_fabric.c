@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* export_fabric.c — fabric plans (the round form of gsp_fabric_trees: chunks, capacities,
- * switches; docs/fabrics.md) as MSCCL XML and msccl-tools JSON. The executor's ranks are the
+ * switches; docs/fabrics.md) as MSCCL XML (all four collectives) and msccl-tools JSON
+ * (allgather). The executor's ranks are the
  * compute nodes, in index order; switches are the network's, so a packet's route through them
  * becomes one send from one GPU to another. Each rank's data is C chunks (the schedule's chunks),
  * chunk x of rank r is r*C + x, the collective's buffer N*C chunks. Channels: a transfer that
@@ -37,6 +38,8 @@ typedef struct {
 
 typedef struct {
     int64_t n, N, C, R, K; /* vertices, ranks, chunks, rounds, reduce rounds */
+    int64_t root;          /* broadcast: the root's rank (its chunks are 0 .. C - 1); else -1 */
+    int64_t nx;            /* chunks of the collective: N C, or C for a broadcast */
     int64_t *rank;         /* per vertex, -1 for a switch */
     int64_t *vertex;       /* per rank */
     lx_t *lx;
@@ -210,7 +213,7 @@ static gsp_err_t routes(const gsp_sched_t *s, const gsp_topo_t *t, fx_t *F) {
                                 (long long)e->x, (long long)e->v);
                 goto done;
             }
-            F->lx[F->nlx++] = (lx_t){origin, F->rank[e->v], F->rank[owner] * F->C + e->x % F->C, dep, r, r < F->K, -1, -1};
+            F->lx[F->nlx++] = (lx_t){origin, F->rank[e->v], (F->root >= 0 ? 0 : F->rank[owner] * F->C) + e->x % F->C, dep, r, r < F->K, -1, -1};
         }
         /* This round's arrivals at switches join their queues at its end. */
         for (int64_t i = 0; i < npend; i++) {
@@ -244,7 +247,7 @@ static int cmp_arrival(const void *a, const void *b) {
  * rounds and waits, on consecutive chunks, are one step of cnt chunks: a tree's batch. */
 static gsp_err_t steps(fx_t *F, bool gather_only) {
     gsp_err_t err;
-    int64_t *order = NULL, *lastw = NULL, *group = NULL, *cnt = NULL, NC = F->N * F->C;
+    int64_t *order = NULL, *lastw = NULL, *group = NULL, *cnt = NULL, NC = F->nx;
     bool *wred = NULL;
     qsort(F->lx, (size_t)F->nlx, sizeof *F->lx, cmp_arrival);
     if ((err = gsp_alloc_array((void **)&order, F->nlx + 1, sizeof *order, false)) ||
@@ -264,7 +267,7 @@ static gsp_err_t steps(fx_t *F, bool gather_only) {
         for (; d < F->nlx && F->lx[order[d]].dep == r; d++) {
             lx_t *e = &F->lx[order[d]];
             e->sw = lastw[e->src * NC + e->x];
-            if (gather_only && e->sw < 0 && e->x / F->C != e->src) {
+            if (gather_only && e->sw < 0 && (F->root >= 0 ? F->root : e->x / F->C) != e->src) {
                 err = gsp_error(GSP_ERR_INVAL, "export: rank %lld sends chunk %lld before it holds it", (long long)e->src, (long long)e->x);
                 goto done;
             }
@@ -390,6 +393,7 @@ static gsp_err_t prepare(const gsp_sched_t *s, const gsp_topo_t *t, fx_t *F) {
     memset(F, 0, sizeof *F);
     F->n = t->n;
     F->C = s->chunks > 1 ? s->chunks : 1;
+    F->root = -1;
     F->R = s->nrounds;
     F->K = s->blocks ? s->reduce_rounds : 0;
     if (s->nodes != t->n)
@@ -405,6 +409,12 @@ static gsp_err_t prepare(const gsp_sched_t *s, const gsp_topo_t *t, fx_t *F) {
     }
     if (F->N > GSP_EXPORT_MAX) return gsp_error(GSP_ERR_TOOBIG, "export: %lld ranks is above the limit of %d", (long long)F->N, GSP_EXPORT_MAX);
     if (F->N < 2) return gsp_error(GSP_ERR_INVAL, "export: %s has fewer than two compute nodes", t->spec);
+    if (s->coll == GSP_COLL_BROADCAST) {
+        if (s->root < 0 || s->root >= t->n || F->rank[s->root] < 0)
+            return gsp_error(GSP_ERR_INVAL, "export: the broadcast's root %lld is not a compute node", (long long)s->root);
+        F->root = F->rank[s->root];
+    }
+    F->nx = F->root >= 0 ? F->C : F->N * F->C;
     if ((double)F->N * (double)F->N * (double)F->C > (double)((int64_t)1 << 27))
         return gsp_error(GSP_ERR_TOOBIG, "export: %lld ranks of %lld chunks each are too many to export (fewer --batches)", (long long)F->N,
                          (long long)F->C);
@@ -435,11 +445,11 @@ gsp_err_t gsp__export_fabric_xml(const gsp_sched_t *s, const gsp_topo_t *t, cons
     fx_t F;
     int64_t *ntb = NULL, **cops = NULL, *tbconn = NULL;
     memset(&F, 0, sizeof F);
-    if (s->coll == GSP_COLL_BROADCAST)
-        return gsp_error(GSP_ERR_UNSUPPORTED, "export: a fabric's broadcast is not exported yet (its allgather, reduce-scatter and allreduce are)");
     if ((err = prepare(s, t, &F))) goto done;
-    bool ag = s->coll == GSP_COLL_ALLGATHER, rs = s->coll == GSP_COLL_REDUCE_SCATTER;
-    int64_t N = F.N, C = F.C, NC = N * C;
+    /* A broadcast is written as an allgather of the root's C chunks: i holds them at the root,
+     * o everywhere; MSCCL's XML names no root, so the file is for calls with the plan's. */
+    bool bc = s->coll == GSP_COLL_BROADCAST, ag = s->coll == GSP_COLL_ALLGATHER || bc, rs = s->coll == GSP_COLL_REDUCE_SCATTER;
+    int64_t N = F.N, C = F.C, NC = F.nx;
     /* Reduce-scatter's copies of the finished chunks to the output, one step per run of
      * consecutive chunks finished by one receive. */
     int64_t ncopy_max = 1;
@@ -467,7 +477,8 @@ gsp_err_t gsp__export_fabric_xml(const gsp_sched_t *s, const gsp_topo_t *t, cons
     ranks_comment(t, &F, f);
     fprintf(f, "<algo name=\"%s\" proto=\"Simple\" nchannels=\"%d\" nchunksperloop=\"%lld\" ngpus=\"%lld\" coll=\"%s\" inplace=\"%d\" "
                "outofplace=\"%d\" minBytes=\"%lld\" maxBytes=\"%lld\">\n",
-            name, nchan, (long long)NC, (long long)N, ag ? "allgather" : rs ? "reduce_scatter" : "allreduce", ag || rs ? 0 : 1, ag || rs ? 1 : 0,
+            name, nchan, (long long)NC, (long long)N, bc ? "broadcast" : ag ? "allgather" : rs ? "reduce_scatter" : "allreduce", ag || rs ? 0 : 1,
+            ag || rs ? 1 : 0,
             (long long)minb, (long long)maxb);
     const char *buf = ag ? "o" : "i";
     for (int64_t u = 0; u < N; u++) {
@@ -489,7 +500,7 @@ gsp_err_t gsp__export_fabric_xml(const gsp_sched_t *s, const gsp_topo_t *t, cons
                     bool own = ag && o->own;
                     fprintf(f, "      <step s=\"%lld\" type=\"s\" srcbuf=\"%s\" srcoff=\"%lld\" dstbuf=\"%s\" dstoff=\"%lld\" cnt=\"%lld\" "
                                "depid=\"%lld\" deps=\"%lld\" hasdep=\"0\"/>\n",
-                            (long long)(q % GSP__MSCCL_MAX_STEPS), own ? "i" : buf, own ? x - (long long)(u * C) : x, buf, x,
+                            (long long)(q % GSP__MSCCL_MAX_STEPS), own ? "i" : buf, own ? x - (long long)(bc ? 0 : u * C) : x, buf, x,
                             (long long)o->cnt, recv_tb(&F, o->sdep), recv_step(&F, o->sdep));
                 } else {
                     fprintf(f, "      <step s=\"%lld\" type=\"%s\" srcbuf=\"%s\" srcoff=\"%lld\" dstbuf=\"%s\" dstoff=\"%lld\" cnt=\"%lld\" "
@@ -502,11 +513,11 @@ gsp_err_t gsp__export_fabric_xml(const gsp_sched_t *s, const gsp_topo_t *t, cons
         }
         /* The local copies: allgather's own data into its place in the output; reduce-scatter's
          * finished chunks to the output, each after the receive that finished it. */
-        if (ag) {
+        if (ag && (!bc || u == F.root)) {
             fprintf(f, "    <tb id=\"%lld\" send=\"-1\" recv=\"-1\" chan=\"0\">\n", (long long)ntb[u]);
             fprintf(f, "      <step s=\"0\" type=\"cpy\" srcbuf=\"i\" srcoff=\"0\" dstbuf=\"o\" dstoff=\"%lld\" cnt=\"%lld\" depid=\"-1\" deps=\"-1\" "
                        "hasdep=\"0\"/>\n    </tb>\n",
-                    (long long)(u * C), (long long)C);
+                    (long long)(bc ? 0 : u * C), (long long)C);
         } else if (rs) {
             int64_t q = 0;
             for (int64_t c = 0; c < C;) {

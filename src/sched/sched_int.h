@@ -29,7 +29,7 @@ gsp_err_t gsp__sched_read_graph(gsp_sched_t *s, json_t *g, json_t *names, const 
 
 /** A fabric's schedule s [in] on t [in] (chunks, capacities, switches: export_fabric.c) as
  * MSCCL XML to f, the algorithm named name [in], for message sizes minb..maxb. Errors:
- * GSP_ERR_UNSUPPORTED (a broadcast, a switch that copies or combines), GSP_ERR_TOOBIG (beyond
+ * GSP_ERR_UNSUPPORTED (a switch that copies or combines), GSP_ERR_TOOBIG (beyond
  * the executor's limits, named), GSP_ERR_INVAL, GSP_ERR_IO, GSP_ERR_NOMEM. */
 gsp_err_t gsp__export_fabric_xml(const gsp_sched_t *s, const gsp_topo_t *t, const char *name, int64_t minb, int64_t maxb, FILE *f);
 /** The same allgather as msccl-tools JSON (ranks the compute nodes, chunks rank * C + c).

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-3.0-or-later
 # test_export_fabrics.sh — fabric plans exported to executors (issue 24 item 5): MSCCL XML for
-# allgather, reduce-scatter and allreduce (well-formed; ranks are the compute nodes; a channel
-# per NIC rail), msccl-tools JSON for allgather, run here by an independent simulation in jq:
+# allgather, reduce-scatter, allreduce and broadcast (well-formed; ranks are the compute nodes;
+# a channel per NIC rail), msccl-tools JSON for allgather, run here by an independent simulation in jq:
 # every send's chunk is held by its sender before its step, and every rank ends with every
 # chunk. (tests/unit/test_export_fabric.c runs the XML as the executor would.)
 GOSSIP=$1
@@ -78,9 +78,17 @@ checks=$((checks + 1))
 expect 0 plan reduce-scatter dgx:8x2 -o "$tmp/rs.json"
 expect 2 export "$tmp/rs.json" --format msccl-json
 errline 'export the reduce-scatter as msccl-xml'
-expect 0 plan broadcast dgx:8x2 -o "$tmp/b.json"
-expect 2 export "$tmp/b.json" --format msccl-xml
-errline "broadcast is not exported yet"
+expect 0 plan broadcast dgx:8x2 --root b1.gpu5 -o "$tmp/b.json"
+expect 0 export "$tmp/b.json" --format msccl-xml -o "$tmp/b.xml"
+xmllint --noout "$tmp/b.xml" || fail "broadcast: the XML is not well-formed"
+checks=$((checks + 1))
+grep -q '<algo [^>]*coll="broadcast"' "$tmp/b.xml" || fail "broadcast: $(grep -m1 '<algo' "$tmp/b.xml")"
+# Only the root (rank 13, b1.gpu5) reads its input.
+[ "$(grep -c 'srcbuf="i"' "$tmp/b.xml")" -ge 1 ] && ! awk '/<gpu id=/{g=$2} /srcbuf="i"/ && g != "id=\"13\""{bad=1} END{exit !bad}' "$tmp/b.xml" ||
+    fail "broadcast: a rank other than the root reads its input"
+checks=$((checks + 1))
+expect 2 export "$tmp/b.json" --format msccl-json
+errline 'export the broadcast as msccl-xml'
 # Beyond the executor's limits: refused with the limit named. Two leaves of 32 hosts need 32
 # rails and a channel for inside a leaf; the executor has 32 channels.
 expect 0 plan allgather fattree:2x32 -o "$tmp/ft.json"

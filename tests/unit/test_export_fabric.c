@@ -171,12 +171,12 @@ static void xml_read(const char *path, xml_t *X) {
         }
 }
 
-/* Runs X in a random order (seed); C chunks per rank. Returns false on a wrong result or a
- * deadlock. */
-static bool xml_run(const xml_t *X, long C, uint64_t seed) {
+/* Runs X in a random order (seed); C chunks per rank (a broadcast: the root's C chunks).
+ * Returns false on a wrong result or a deadlock. */
+static bool xml_run(const xml_t *X, long C, long root, uint64_t seed) {
     int n = X->n;
-    long NC = (long)n * C;
-    bool ag = !strcmp(X->coll, "allgather"), rs = !strcmp(X->coll, "reduce_scatter");
+    bool bc = !strcmp(X->coll, "broadcast"), ag = !strcmp(X->coll, "allgather") || bc, rs = !strcmp(X->coll, "reduce_scatter");
+    long NC = bc ? C : (long)n * C;
     assert_int_equal(X->nchunks, NC);
     assert_int_equal(X->ichunks, ag ? C : NC);
     assert_int_equal(X->ochunks, rs ? C : NC);
@@ -187,7 +187,7 @@ static bool xml_run(const xml_t *X, long C, uint64_t seed) {
         for (long k = 0; k < n * bufsz[b]; k++) buf[b][k] = (slot_t){-1, 0};
     }
     for (int r = 0; r < n; r++)
-        for (long k = 0; k < X->ichunks; k++) buf[0][r * X->ichunks + k] = (slot_t){ag ? r * C + k : k, 1ull << r};
+        for (long k = 0; k < X->ichunks && (!bc || r == root); k++) buf[0][r * X->ichunks + k] = (slot_t){bc ? k : ag ? r * C + k : k, 1ull << r};
     size_t ns = X->ns;
     slot_t **payload = calloc(ns, sizeof *payload);
     /* Prerequisites of each step (its threadblock's previous step, its dependency, the send a
@@ -262,8 +262,11 @@ static bool xml_run(const xml_t *X, long C, uint64_t seed) {
     return good;
 }
 
-/* The round form of coll on t with B batches, checked by the verifier. */
+/* The round form of coll on t with B batches, checked by the verifier (a broadcast from the
+ * first compute node). */
 static void round_form(const gsp_topo_t *t, gsp_collective_t coll, int64_t B, gsp_sched_t *s) {
+    int64_t root = 0;
+    while (t->is_switch && t->is_switch[root]) root++;
     gsp_forest_t f[2];
     gsp_report_t rep;
     if (coll == GSP_COLL_ALLREDUCE) {
@@ -272,7 +275,7 @@ static void round_form(const gsp_topo_t *t, gsp_collective_t coll, int64_t B, gs
         assert_int_equal(gsp_forest_sched_allreduce(t, &f[0], &f[1], B, s, NULL), GSP_OK);
         gsp_forest_destroy(&f[1]);
     } else {
-        assert_int_equal(gsp_fabric_trees(t, coll, -1, &f[0]), GSP_OK);
+        assert_int_equal(gsp_fabric_trees(t, coll, coll == GSP_COLL_BROADCAST ? root : -1, &f[0]), GSP_OK);
         assert_int_equal(gsp_forest_sched(t, &f[0], B, s), GSP_OK);
     }
     gsp_forest_destroy(&f[0]);
@@ -297,22 +300,23 @@ static void test_fabric_xml(void **state) {
         int64_t B;
     } cases[] = {{"dgx:8x2", 1}, {"dgx:8x2", 2}, {"dgx:8x2", 16}, {"mi250:1", 1}, {"mi250:2", 1}, {"dgx:8x1", 3}, {"fattree:4x4", 1},
                  {"file:" GOSSIP_TEST_DATA "/fabric.txt", 1}, {"file:" GOSSIP_TEST_DATA "/fabric-random.txt", 2}, {"file:" GOSSIP_TEST_DATA "/dgx-a100-2box.txt", 1}, {"torus:3x4@1,0.5", 1}};
-    gsp_collective_t colls[] = {GSP_COLL_ALLGATHER, GSP_COLL_REDUCE_SCATTER, GSP_COLL_ALLREDUCE};
+    gsp_collective_t colls[] = {GSP_COLL_ALLGATHER, GSP_COLL_REDUCE_SCATTER, GSP_COLL_ALLREDUCE, GSP_COLL_BROADCAST};
     char path[64];
     int pieces = 0;
     snprintf(path, sizeof path, "/tmp/gossip_fxml_%d", (int)getpid());
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         gsp_topo_t t;
         if (gsp_topo_from_spec(&t, cases[i].spec)) fail_msg("%s: %s", cases[i].spec, gsp_errmsg());
-        for (size_t c = 0; c < 3; c++) {
+        for (size_t c = 0; c < 4; c++) {
             gsp_sched_t s;
             xml_t X;
             round_form(&t, colls[c], cases[i].B, &s);
             long size = export_xml(&s, &t, path);
             xml_read(path, &X);
             assert_int_equal(X.n, gsp_topo_compute_count(&t));
+            long root = 0; /* the broadcast's root is the first compute node: rank 0 */
             for (uint64_t seed = 1; seed <= 2; seed++)
-                if (!xml_run(&X, s.chunks > 1 ? s.chunks : 1, seed))
+                if (!xml_run(&X, s.chunks > 1 ? s.chunks : 1, root, seed))
                     fail_msg("%s, %s, %lld batches: the XML run goes wrong (order %d)", cases[i].spec, gsp_collective_name(colls[c]), (long long)cases[i].B,
                              (int)seed);
             print_message("%s %s B=%lld: %d ranks, %d channels, %zu steps, %ld bytes\n", cases[i].spec, gsp_collective_name(colls[c]),
@@ -370,7 +374,7 @@ static void test_fabric_xml_rails(void **state) {
     xml_free(&X);
     xml_read(path, &X);
     bool caught = false;
-    for (uint64_t seed = 1; seed <= 10 && !caught; seed++) caught = !xml_run(&X, s.chunks, seed);
+    for (uint64_t seed = 1; seed <= 10 && !caught; seed++) caught = !xml_run(&X, s.chunks, 0, seed);
     assert_true(caught);
     xml_free(&X);
     gsp_sched_destroy(&s);
@@ -381,18 +385,27 @@ static void test_fabric_xml_rails(void **state) {
     assert_int_equal(system(cmd), 0);
     xml_read(path, &X);
     caught = false;
-    for (uint64_t seed = 1; seed <= 10 && !caught; seed++) caught = !xml_run(&X, s.chunks, seed);
+    for (uint64_t seed = 1; seed <= 10 && !caught; seed++) caught = !xml_run(&X, s.chunks, 0, seed);
     assert_true(caught);
     xml_free(&X);
     gsp_sched_destroy(&s);
-    /* A broadcast on a fabric is refused with a reason; so is JSON for a reduction. */
+    /* A broadcast from b1.gpu5 (rank 13), run from that root. */
     gsp_forest_t f;
-    assert_int_equal(gsp_fabric_trees(&t, GSP_COLL_BROADCAST, 2, &f), GSP_OK);
-    assert_int_equal(gsp_forest_sched(&t, &f, 1, &s), GSP_OK);
-    FILE *null = fopen("/dev/null", "w");
-    assert_int_equal(gsp_export_msccl_xml(&s, &t, NULL, null), GSP_ERR_UNSUPPORTED);
+    int64_t root = -1;
+    for (int64_t v = 0; v < t.n && root < 0; v++)
+        if (!strcmp(gsp_topo_node_name(&t, v, b), "b1.gpu5")) root = v;
+    assert_int_equal(gsp_fabric_trees(&t, GSP_COLL_BROADCAST, root, &f), GSP_OK);
+    assert_int_equal(gsp_forest_sched(&t, &f, 2, &s), GSP_OK);
+    export_xml(&s, &t, path);
+    xml_read(path, &X);
+    assert_string_equal(X.coll, "broadcast");
+    assert_true(xml_run(&X, s.chunks, 13, 1));
+    assert_false(xml_run(&X, s.chunks, 12, 1)); /* from another rank it is wrong */
+    xml_free(&X);
     gsp_sched_destroy(&s);
     gsp_forest_destroy(&f);
+    /* msccl-tools JSON has no combining sends: a reduction is refused with a reason. */
+    FILE *null = fopen("/dev/null", "w");
     round_form(&t, GSP_COLL_REDUCE_SCATTER, 1, &s);
     assert_int_equal(gsp_export_msccl_json(&s, &t, NULL, null), GSP_ERR_UNSUPPORTED);
     fclose(null);
