@@ -103,15 +103,29 @@ GSP_API gsp_err_t gsp_fabric_trees(const gsp_topo_t *t, gsp_collective_t c, int6
  * join their edge's ends through switches: GSP_ERR_INTERNAL names the first that does not.
  * O(sum of route lengths). */
 GSP_API gsp_err_t gsp_forest_algbw(const gsp_topo_t *t, const gsp_forest_t *f, int64_t *num, int64_t *den);
-/** The round form of trees f [in] on t [in] (allgather or broadcast) into out [out]: each
- * root's data is share * batches packets (chunks), tree i carrying mult_i * batches of them in
- * `batches` batches; batch j crosses the hop at depth h of a tree (fabric arcs from its root) in
- * round j + h, so a round loads arc a with at most cap_factor * cap(a) packets (the schedule's
- * cap_factor; out->chunks = share * batches). Rounds: batches + the deepest hop depth - 1,
- * against the throughput bound of `batches` rounds. gsp_sched_verify checks it exactly.
- * Errors: GSP_ERR_NOTAPPLIC (reduce-scatter's in-trees: not a dissemination), GSP_ERR_RANGE
- * (batches < 1), GSP_ERR_TOOBIG (more than 2^30 transfers), GSP_ERR_NOMEM. O(transfers). */
+/** The round form of trees f [in] on t [in] (allgather, broadcast or reduce-scatter) into out
+ * [out]: each root's data is share * batches packets (chunks), tree i carrying mult_i * batches
+ * of them in `batches` batches; batch j crosses the hop at depth h of a tree (fabric arcs from
+ * its root) in round j + h, so a round loads arc a with at most cap_factor * cap(a) packets (the
+ * schedule's cap_factor; out->chunks = share * batches). Reduce-scatter's in-trees run the same
+ * backwards in time (round R - 1 - (j + h), towards the root): a block-form schedule whose
+ * switches only forward. Rounds R = batches + the deepest hop depth - 1, against the throughput
+ * bound of `batches` rounds. gsp_sched_verify checks it exactly. Errors: GSP_ERR_NOTAPPLIC
+ * (another collective), GSP_ERR_INVAL (in-trees that are not reduce-scatter's, or the reverse),
+ * GSP_ERR_RANGE (batches < 1), GSP_ERR_TOOBIG (more than 2^30 transfers), GSP_ERR_NOMEM.
+ * O(transfers). */
 GSP_API gsp_err_t gsp_forest_sched(const gsp_topo_t *t, const gsp_forest_t *f, int64_t batches, gsp_sched_t *out);
+/** Allreduce's round form [out] on t [in]: the round form of reduce-scatter's in-trees rs [in],
+ * then allgather's out-trees ag [in] on the same chunks, in block form (reduce_rounds = the first
+ * phase's rounds). One capacity factor F = lcm of the two forests' cap_factor serves both, a
+ * phase of factor q sending F/q packets per unit of multiplicity in each batch, and each node's
+ * data is C = batches * lcm(share_rs F/q_rs, share_ag F/q_ag) chunks, so that each phase's
+ * batches (C / (share F/q)) fill its binding cut every round. bound [out, may be NULL]: the
+ * throughput bound in rounds, the sum of the two phases' batches (2 * batches when the phases
+ * agree); rounds: it plus both phases' deepest hop depths, minus 2. Errors as gsp_forest_sched's,
+ * and GSP_ERR_TOOBIG when the shares and factors need more than 2^30 / N chunks. */
+GSP_API gsp_err_t gsp_forest_sched_allreduce(const gsp_topo_t *t, const gsp_forest_t *rs, const gsp_forest_t *ag, int64_t batches,
+                                             gsp_sched_t *out, int64_t *bound);
 /** Writes to out [in,out] an SVG picture of the trees of f [in] on t [in] whose root is root
  * (at most 12, one panel each): the fabric's links grey (wider where faster), each tree's routes
  * as arrows coloured by the level of the compute node they reach, switches as squares. Errors:

@@ -234,11 +234,18 @@ typedef struct {
 
 /** Writes an allgather schedule (explicit, or symmetric expanded on t [in]) as msccl-tools'
  * algorithm JSON: steps[{rounds, sends: [[chunk, src, dst]]}], input_map, output_map,
- * collective, topology, instance. One chunk per rank; chunk x is rank x's block. */
+ * collective, topology, instance. One chunk per rank; chunk x is rank x's block. A fabric's
+ * round form (chunks, capacities or switches; docs/fabrics.md "Exporting to executors"): the
+ * compute nodes are the ranks (listed in "ranks"), a route through switches one send, C chunks
+ * per rank (chunk r*C + c), a step per round in which routes end. */
 GSP_API gsp_err_t gsp_export_msccl_json(const gsp_sched_t *s, const gsp_topo_t *t, const gsp_export_opts_t *o, FILE *f);
 /** Writes MSCCL's XML (<algo> with outofplace, minBytes, maxBytes; <gpu>, <tb>, <step>): per
  * rank one threadblock per out-neighbour (sends) and per in-neighbour (receives), a send of a
- * received chunk depending on its receive step. */
+ * received chunk depending on its receive step. A fabric's round form (allgather,
+ * reduce-scatter, allreduce, broadcast): ranks the compute nodes, a route through switches one send
+ * between GPUs, C chunks per rank, consecutive chunks moving together one step, a channel per
+ * NIC rail between boxes and one inside a box. Beyond the executor's limits (256 steps per
+ * threadblock, 32 per channel, 32 channels, 216 per rank): GSP_ERR_TOOBIG naming the limit. */
 GSP_API gsp_err_t gsp_export_msccl_xml(const gsp_sched_t *s, const gsp_topo_t *t, const gsp_export_opts_t *o, FILE *f);
 /** Reads msccl-tools' algorithm JSON back into an allgather schedule on `topology` [in]
  * (its steps become rounds; p = the largest step "rounds"); path "-" reads standard input. */

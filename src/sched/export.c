@@ -7,6 +7,7 @@
 
 #include "gossip/sched.h"
 #include "core/core_int.h"
+#include "sched_int.h"
 
 /* An explicit allgather view of s: s itself, or its expansion on t. */
 static gsp_err_t explicit_view(const gsp_sched_t *s, const gsp_topo_t *t, gsp_sched_t *tmp, const gsp_sched_t **out) {
@@ -61,9 +62,11 @@ gsp_err_t gsp_export_msccl_json(const gsp_sched_t *s0, const gsp_topo_t *t, cons
     gsp_sched_t tmp;
     const gsp_sched_t *s;
     memset(&tmp, 0, sizeof tmp);
-    if (s0->chunks > 1 || s0->cap_factor > 0 || (t && t->is_switch))
-        return gsp_error(GSP_ERR_UNSUPPORTED, "export: the round form of a fabric's trees (chunks, capacities, switches) is not exported "
-                                              "yet (issue 24 item 5)");
+    if (s0->chunks > 1 || s0->cap_factor > 0 || (t && t->is_switch)) {
+        char fname[512];
+        name_of(s0, o, fname, sizeof fname, false);
+        return gsp__export_fabric_json(s0, t, fname, f);
+    }
     if (s0->blocks)
         return gsp_error(GSP_ERR_UNSUPPORTED, "export: msccl-tools JSON describes non-combining collectives; "
                          "export the %s as msccl-xml", gsp_collective_name(s0->coll));
@@ -215,17 +218,16 @@ static void tbs_free(tb_t **tbs, int64_t *ntb, int64_t n) {
     gsp_free(ntb);
 }
 
-/* MSCCL's executor runs at most 256 steps per threadblock, 32 threadblocks per channel, 32
- * channels and 216 threadblocks per GPU (MSCCL_MAX_NUM_THREAD_BLOCKS). An arc's steps beyond
+/* The executor's limits (sched_int.h). An arc's steps beyond
  * 256 go on in further threadblocks, each on a channel of its own at both ends — channels are
  * separate connections, and every order the steps need is in their dependencies — and the
  * arcs' pieces are spread over channels so that no rank has more than 32 on one. A schedule
  * beyond the limits is refused with the reason instead of written as a file the executor
  * rejects. */
-#define MSCCL_MAX_TB 32
-#define MSCCL_MAX_STEPS 256
-#define MSCCL_MAX_CHANNELS 32
-#define MSCCL_MAX_TB_TOTAL 216
+#define MSCCL_MAX_TB GSP__MSCCL_MAX_TB
+#define MSCCL_MAX_STEPS GSP__MSCCL_MAX_STEPS
+#define MSCCL_MAX_CHANNELS GSP__MSCCL_MAX_CHANNELS
+#define MSCCL_MAX_TB_TOTAL GSP__MSCCL_MAX_TB_TOTAL
 static gsp_err_t tbs_layout(tb_t **tbs, const int64_t *ntb, int64_t n, const char *hint, int *nchan) {
     gsp_err_t err = GSP_OK;
     int32_t *cnt = NULL;
@@ -512,9 +514,11 @@ gsp_err_t gsp_export_msccl_xml(const gsp_sched_t *s0, const gsp_topo_t *t, const
     gsp_sched_t tmp;
     const gsp_sched_t *s;
     memset(&tmp, 0, sizeof tmp);
-    if (s0->chunks > 1 || s0->cap_factor > 0 || (t && t->is_switch))
-        return gsp_error(GSP_ERR_UNSUPPORTED, "export: the round form of a fabric's trees (chunks, capacities, switches) is not exported "
-                                              "yet (issue 24 item 5)");
+    if (s0->chunks > 1 || s0->cap_factor > 0 || (t && t->is_switch)) {
+        char fname[512];
+        name_of(s0, o, fname, sizeof fname, true);
+        return gsp__export_fabric_xml(s0, t, fname, o ? o->min_bytes : 0, o && o->max_bytes ? o->max_bytes : (int64_t)1 << 40, f);
+    }
     gsp_err_t err = explicit_view(s0, t, &tmp, &s);
     if (err) return err;
     if (s->blocks || s->coll == GSP_COLL_BROADCAST) {

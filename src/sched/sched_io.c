@@ -219,8 +219,10 @@ static gsp_err_t parse(gsp_sched_t *s, json_t *root, const char *path) {
         }
     }
     if ((j = json_object_get(root, "chunks")) &&
-        (!get_int(j, &chunks) || chunks < 1 || chunks > GSP_MAX_ARCS / nodes || (coll != GSP_COLL_ALLGATHER && coll != GSP_COLL_BROADCAST)))
-        return gsp_error(GSP_ERR_PARSE, "%s: rule format: chunks must be an integer in 1..%lld, for allgather or broadcast", path,
+        (!get_int(j, &chunks) || chunks < 1 || chunks > GSP_MAX_ARCS / nodes ||
+         (coll == GSP_COLL_ALLREDUCE && !(json_is_string(json_object_get(root, "form")) &&
+                                          !strcmp(json_string_value(json_object_get(root, "form")), "blocks")))))
+        return gsp_error(GSP_ERR_PARSE, "%s: rule format: chunks must be an integer in 1..%lld, and an allreduce's in block form", path,
                          (long long)(GSP_MAX_ARCS / nodes));
     int64_t rootnode = -1;
     if (coll == GSP_COLL_BROADCAST) {

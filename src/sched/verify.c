@@ -285,38 +285,53 @@ done:
 }
 
 /* Reduce rounds, checked exactly: for each block x, every node's partial sum is tracked as
- * the set of nodes whose contribution it holds (S) and the set it holds more than once (T).
- * A transfer u -> v of block x in round r adds S_u (as at the start of round r) to S_v; what
- * was in both goes to T_v. The owner x must end with S = every node and T empty: every
- * contribution counted exactly once. Partial sums that never reach the owner do not matter.
- * Blocks are checked one at a time, so memory is four n-bit rows per node. */
+ * the set of compute nodes whose contribution it holds (S) and the set it holds more than once
+ * (T). A transfer u -> v of block x in round r adds S_u (as at the start of round r) to S_v;
+ * what was in both goes to T_v. The owner must end with S = every compute node and T empty:
+ * every contribution counted exactly once. Partial sums that never reach the owner do not
+ * matter. With chunks (fabrics) block x is chunk x % K of the block of x / K.
+ * Switches (fabrics) forward but never combine: what a switch receives is kept as a separate
+ * message, and each transfer out of it forwards the oldest message of that block it holds
+ * (first in, first out; one round's arrivals in the order of the round's transfers), so a
+ * switch that sends what it never received, or a schedule that would need a switch to add
+ * two partial sums, is caught here or at the owner. Blocks are checked one at a time, so memory
+ * is four n-bit rows per node and two per message of one block held at switches. */
 typedef struct {
     int64_t n, words;
     gsp_word_t *S, *T, *PS, *PT; /* current and pending (this round) rows */
     int64_t *stamp, *pstamp;     /* row valid for the block / pending for the round */
     int64_t *taint;              /* where a row first got a twice-counted contribution (transfer id) */
+    /* Messages held at switches for the current block: slot i has rows MS/MT and taint
+     * mtaint[i]; each switch's queue is a list head..tail through mnext, valid when
+     * qstamp[w] is the block. */
+    gsp_word_t *MS, *MT;
+    int64_t *mtaint, *mnext, *qhead, *qtail, *qstamp, *pend;
 } contrib_t;
 
 static gsp_word_t *row(gsp_word_t *a, const contrib_t *c, int64_t v) { return a + v * c->words; }
 
-/* Makes v's rows current for block x: a partial sum that has seen nothing holds v alone. */
-static void touch(contrib_t *c, int64_t v, int64_t x) {
+static bool is_switch(const gsp_topo_t *t, int64_t v) { return t->is_switch && t->is_switch[v]; }
+
+/* Makes v's rows current for block x: a partial sum that has seen nothing holds v's own
+ * contribution (none at a switch). */
+static void touch(contrib_t *c, const gsp_topo_t *t, int64_t v, int64_t x) {
     if (c->stamp[v] == x) return;
     c->stamp[v] = x;
     memset(row(c->S, c, v), 0, (size_t)c->words * sizeof(gsp_word_t));
     memset(row(c->T, c, v), 0, (size_t)c->words * sizeof(gsp_word_t));
-    gsp_bit_set(row(c->S, c, v), v);
+    if (!is_switch(t, v)) gsp_bit_set(row(c->S, c, v), v);
     c->taint[v] = -1;
 }
 
 static gsp_err_t check_reduce(const gsp_sched_t *s, const gsp_topo_t *t, gsp_report_t *rep, gsp_word_t *done_blocks) {
     gsp_err_t err;
-    int64_t n = t->n, K = s->reduce_rounds, nt = K ? s->send_off.v[K] : 0;
-    contrib_t c = {n, (int64_t)GSP_WORDS(n), NULL, NULL, NULL, NULL, NULL, NULL, NULL};
-    int64_t *by_block = NULL, *boff = NULL, *rnd = NULL;
+    int64_t n = t->n, K = s->reduce_rounds, nt = K ? s->send_off.v[K] : 0, ch = s->chunks > 1 ? s->chunks : 1, nb = n * ch;
+    contrib_t c = {n, (int64_t)GSP_WORDS(n), NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL};
+    int64_t *by_block = NULL, *boff = NULL, *rnd = NULL, *fill = NULL, ncomp = 0, maxq = 0;
     if (n > GSP_VERIFY_REDUCE_MAX)
         return gsp_error(GSP_ERR_TOOBIG, "%s: %lld nodes is above the reduce verifier's limit of %d", t->spec, (long long)n,
                          GSP_VERIFY_REDUCE_MAX);
+    for (int64_t v = 0; v < n; v++) ncomp += !is_switch(t, v);
     if ((err = gsp_alloc_array((void **)&c.S, n * c.words, sizeof *c.S, false)) ||
         (err = gsp_alloc_array((void **)&c.T, n * c.words, sizeof *c.T, false)) ||
         (err = gsp_alloc_array((void **)&c.PS, n * c.words, sizeof *c.PS, false)) ||
@@ -324,8 +339,12 @@ static gsp_err_t check_reduce(const gsp_sched_t *s, const gsp_topo_t *t, gsp_rep
         (err = gsp_alloc_array((void **)&c.stamp, n, sizeof *c.stamp, false)) ||
         (err = gsp_alloc_array((void **)&c.pstamp, n, sizeof *c.pstamp, false)) ||
         (err = gsp_alloc_array((void **)&c.taint, n, sizeof *c.taint, false)) ||
+        (err = gsp_alloc_array((void **)&c.qhead, n, sizeof *c.qhead, false)) ||
+        (err = gsp_alloc_array((void **)&c.qtail, n, sizeof *c.qtail, false)) ||
+        (err = gsp_alloc_array((void **)&c.qstamp, n, sizeof *c.qstamp, false)) ||
         (err = gsp_alloc_array((void **)&by_block, nt + 1, sizeof *by_block, false)) ||
-        (err = gsp_alloc_array((void **)&boff, n + 1, sizeof *boff, true)) ||
+        (err = gsp_alloc_array((void **)&boff, nb + 1, sizeof *boff, true)) ||
+        (err = gsp_alloc_array((void **)&fill, nb + 1, sizeof *fill, false)) ||
         (err = gsp_alloc_array((void **)&rnd, nt + 1, sizeof *rnd, false)))
         goto done;
     /* Transfers grouped by block, in round order (a stable counting sort). */
@@ -334,32 +353,82 @@ static gsp_err_t check_reduce(const gsp_sched_t *s, const gsp_topo_t *t, gsp_rep
             boff[s->sends[k].x + 1]++;
             rnd[k] = r;
         }
-    for (int64_t x = 0; x < n; x++) boff[x + 1] += boff[x];
-    {
-        int64_t *fill = c.pstamp; /* borrowed as a cursor */
-        for (int64_t x = 0; x < n; x++) fill[x] = boff[x];
-        for (int64_t k = 0; k < nt; k++) by_block[fill[s->sends[k].x]++] = k;
+    for (int64_t x = 0; x < nb; x++) boff[x + 1] += boff[x];
+    for (int64_t x = 0; x < nb; x++) fill[x] = boff[x];
+    for (int64_t k = 0; k < nt; k++) by_block[fill[s->sends[k].x]++] = k;
+    /* Message slots: at most one per transfer of a block into a switch. */
+    if (t->is_switch) {
+        for (int64_t x = 0; x < nb; x++) {
+            int64_t q = 0;
+            for (int64_t j = boff[x]; j < boff[x + 1]; j++) q += is_switch(t, s->sends[by_block[j]].v);
+            if (q > maxq) maxq = q;
+        }
+        if ((err = gsp_alloc_array((void **)&c.MS, (maxq + 1) * c.words, sizeof *c.MS, false)) ||
+            (err = gsp_alloc_array((void **)&c.MT, (maxq + 1) * c.words, sizeof *c.MT, false)) ||
+            (err = gsp_alloc_array((void **)&c.mtaint, maxq + 1, sizeof *c.mtaint, false)) ||
+            (err = gsp_alloc_array((void **)&c.mnext, maxq + 1, sizeof *c.mnext, false)) ||
+            (err = gsp_alloc_array((void **)&c.pend, maxq + 1, sizeof *c.pend, false)))
+            goto done;
     }
-    for (int64_t v = 0; v < n; v++) c.stamp[v] = c.pstamp[v] = -1;
+    for (int64_t v = 0; v < n; v++) c.stamp[v] = c.pstamp[v] = c.qstamp[v] = -1;
     int64_t pround = 0; /* pstamp values: a counter per (block, round) group */
-    for (int64_t x = 0; x < n && rep->ok; x++) {
-        touch(&c, x, x);
-        for (int64_t j = boff[x]; j < boff[x + 1];) {
-            int64_t r = rnd[by_block[j]], j1 = j;
+    for (int64_t x = 0; x < nb && rep->ok; x++) {
+        int64_t owner = x / ch, nslot = 0;
+        if (is_switch(t, owner)) {
+            if (boff[x + 1] > boff[x]) {
+                int64_t k = by_block[boff[x]], r = rnd[k];
+                violation(rep, GSP_RULE_REGISTER, r, k - s->send_off.v[r],
+                          "round %lld, transfer %lld: block %lld belongs to switch %lld, which holds no data", (long long)r,
+                          (long long)(k - s->send_off.v[r]), (long long)x, (long long)owner);
+            }
+            continue;
+        }
+        touch(&c, t, owner, x);
+        for (int64_t j = boff[x]; j < boff[x + 1] && rep->ok;) {
+            int64_t r = rnd[by_block[j]], j1 = j, npend = 0;
             while (j1 < boff[x + 1] && rnd[by_block[j1]] == r) j1++;
             pround++;
-            /* Every transfer of this round reads the senders' rows as they were at its start. */
+            /* Every transfer of this round reads the senders' rows as they were at its start
+             * (a switch's arrivals of this round join its queue at the end of the round). */
             for (int64_t q = j; q < j1; q++) {
                 const gsp_send_t *e = &s->sends[by_block[q]];
-                touch(&c, e->u, x);
-                touch(&c, e->v, x);
+                const gsp_word_t *su, *tu;
+                int64_t utaint;
+                if (is_switch(t, e->u)) {
+                    int64_t m = c.qstamp[e->u] == x ? c.qhead[e->u] : -1;
+                    if (m < 0) {
+                        violation(rep, GSP_RULE_HELD, r, by_block[q] - s->send_off.v[r],
+                                  "round %lld, transfer %lld: switch %lld forwards block %lld but holds no message of it (switches "
+                                  "forward, never combine)",
+                                  (long long)r, (long long)(by_block[q] - s->send_off.v[r]), (long long)e->u, (long long)x);
+                        break;
+                    }
+                    c.qhead[e->u] = c.mnext[m];
+                    su = row(c.MS, &c, m);
+                    tu = row(c.MT, &c, m);
+                    utaint = c.mtaint[m];
+                } else {
+                    touch(&c, t, e->u, x);
+                    su = row(c.S, &c, e->u);
+                    tu = row(c.T, &c, e->u);
+                    utaint = c.taint[e->u];
+                }
+                if (is_switch(t, e->v)) {
+                    int64_t m = nslot++;
+                    memcpy(row(c.MS, &c, m), su, (size_t)c.words * sizeof(gsp_word_t));
+                    memcpy(row(c.MT, &c, m), tu, (size_t)c.words * sizeof(gsp_word_t));
+                    c.mtaint[m] = utaint;
+                    c.mnext[m] = -1;
+                    c.pend[npend++] = m;
+                    continue;
+                }
+                touch(&c, t, e->v, x);
                 if (c.pstamp[e->v] != pround) {
                     c.pstamp[e->v] = pround;
                     memcpy(row(c.PS, &c, e->v), row(c.S, &c, e->v), (size_t)c.words * sizeof(gsp_word_t));
                     memcpy(row(c.PT, &c, e->v), row(c.T, &c, e->v), (size_t)c.words * sizeof(gsp_word_t));
                 }
                 gsp_word_t *ps = row(c.PS, &c, e->v), *pt = row(c.PT, &c, e->v);
-                const gsp_word_t *su = row(c.S, &c, e->u), *tu = row(c.T, &c, e->u);
                 gsp_word_t twice = 0, tainted = 0;
                 for (int64_t w = 0; w < c.words; w++) {
                     twice |= ps[w] & su[w];
@@ -368,30 +437,44 @@ static gsp_err_t check_reduce(const gsp_sched_t *s, const gsp_topo_t *t, gsp_rep
                     ps[w] |= su[w];
                 }
                 if (twice) rep->duplicates++;
-                if ((twice || tainted) && c.taint[e->v] < 0) c.taint[e->v] = twice ? by_block[q] : c.taint[e->u];
+                if ((twice || tainted) && c.taint[e->v] < 0) c.taint[e->v] = twice ? by_block[q] : utaint;
             }
             for (int64_t q = j; q < j1; q++) {
                 int64_t v = s->sends[by_block[q]].v;
-                if (c.pstamp[v] != pround) continue;
+                if (is_switch(t, v) || c.pstamp[v] != pround) continue;
                 c.pstamp[v] = -1;
                 memcpy(row(c.S, &c, v), row(c.PS, &c, v), (size_t)c.words * sizeof(gsp_word_t));
                 memcpy(row(c.T, &c, v), row(c.PT, &c, v), (size_t)c.words * sizeof(gsp_word_t));
             }
+            for (int64_t i = 0, q = j; i < npend; q++) {
+                int64_t w = s->sends[by_block[q]].v, m;
+                if (!is_switch(t, w)) continue;
+                m = c.pend[i++];
+                if (c.qstamp[w] != x || c.qhead[w] < 0) {
+                    c.qstamp[w] = x;
+                    c.qhead[w] = m;
+                } else
+                    c.mnext[c.qtail[w]] = m;
+                c.qtail[w] = m;
+            }
             j = j1;
         }
-        const gsp_word_t *sx = row(c.S, &c, x), *tx = row(c.T, &c, x);
-        if (gsp_bits_count(sx, n) != n) {
+        if (!rep->ok) break;
+        const gsp_word_t *sx = row(c.S, &c, owner), *tx = row(c.T, &c, owner);
+        char what[96];
+        if (ch > 1) snprintf(what, sizeof what, "chunk %lld of block %lld", (long long)(x % ch), (long long)owner);
+        else snprintf(what, sizeof what, "block %lld", (long long)x);
+        if (gsp_bits_count(sx, n) != ncomp) {
             int64_t w = 0;
-            while (gsp_bit_get(sx, w)) w++;
-            violation(rep, GSP_RULE_COMPLETE, -1, -1, "block %lld: node %lld's contribution never reaches its owner",
-                      (long long)x, (long long)w);
+            while (gsp_bit_get(sx, w) || is_switch(t, w)) w++;
+            violation(rep, GSP_RULE_COMPLETE, -1, -1, "%s: node %lld's contribution never reaches its owner", what, (long long)w);
         } else if (gsp_bits_count(tx, n) != 0) {
-            int64_t w = 0, k = c.taint[x];
+            int64_t w = 0, k = c.taint[owner];
             while (!gsp_bit_get(tx, w)) w++;
             int64_t r = rnd[k];
             violation(rep, GSP_RULE_TWICE, r, k - s->send_off.v[r],
-                      "block %lld: its owner counts node %lld's contribution twice (first added twice in round %lld, transfer %lld)",
-                      (long long)x, (long long)w, (long long)r, (long long)(k - s->send_off.v[r]));
+                      "%s: its owner counts node %lld's contribution twice (first added twice in round %lld, transfer %lld)", what,
+                      (long long)w, (long long)r, (long long)(k - s->send_off.v[r]));
         } else if (done_blocks)
             gsp_bit_set(done_blocks, x);
     }
@@ -403,20 +486,34 @@ done:
     gsp_free(c.stamp);
     gsp_free(c.pstamp);
     gsp_free(c.taint);
+    gsp_free(c.MS);
+    gsp_free(c.MT);
+    gsp_free(c.mtaint);
+    gsp_free(c.mnext);
+    gsp_free(c.qhead);
+    gsp_free(c.qtail);
+    gsp_free(c.qstamp);
+    gsp_free(c.pend);
     gsp_free(by_block);
     gsp_free(boff);
+    gsp_free(fill);
     gsp_free(rnd);
     return err;
 }
 
-/* Reduce-scatter, and allreduce in block form: the link rules over every round, the reduce
- * rounds exactly, then the gather rounds from the finished blocks (node x holds block x). */
+/* Reduce-scatter, and allreduce in block form: the link rules over every round (under the
+ * capacities on a fabric), the reduce rounds exactly, then the gather rounds from the finished
+ * blocks (node x holds its blocks: chunks x K .. x K + K - 1). */
 static gsp_err_t verify_blocks(const gsp_sched_t *s, const gsp_topo_t *t, gsp_report_t *rep) {
     gsp_err_t err;
     links_t L;
     gsp_word_t *held = NULL, *done_blocks = NULL;
-    int64_t n = t->n, words = (int64_t)GSP_WORDS(n), K = s->reduce_rounds;
+    int64_t n = t->n, ch = s->chunks > 1 ? s->chunks : 1, words = (int64_t)GSP_WORDS(n * ch), K = s->reduce_rounds;
+    if (n * ch > GSP_VERIFY_ALLGATHER_MAX * (int64_t)8)
+        return gsp_error(GSP_ERR_TOOBIG, "%s: %lld nodes of %lld chunks each is above the block verifier's limit", t->spec, (long long)n,
+                         (long long)ch);
     if ((err = links_init(&L, t, &s->model))) goto done;
+    L.cap_factor = s->cap_factor;
     for (int64_t r = 0; r < K && rep->ok; r++) {
         for (int64_t k = s->send_off.v[r]; k < s->send_off.v[r + 1]; k++)
             if (!links_use(&L, rep, r, k - s->send_off.v[r], s->sends[k].u, s->sends[k].v)) break;
@@ -426,8 +523,8 @@ static gsp_err_t verify_blocks(const gsp_sched_t *s, const gsp_topo_t *t, gsp_re
     if ((err = gsp_alloc_array((void **)&done_blocks, words, sizeof *done_blocks, true))) goto done;
     if ((err = check_reduce(s, t, rep, done_blocks)) || !rep->ok || s->coll == GSP_COLL_REDUCE_SCATTER) goto report;
     if ((err = gsp_alloc_array((void **)&held, n * words, sizeof *held, true))) goto done;
-    for (int64_t x = 0; x < n; x++)
-        if (gsp_bit_get(done_blocks, x)) gsp_bit_set(held + x * words, x);
+    for (int64_t x = 0; x < n * ch; x++)
+        if (gsp_bit_get(done_blocks, x)) gsp_bit_set(held + (x / ch) * words, x);
     disseminate(s, t, K, held, words, &L, rep);
 report:
     links_report(&L, rep);

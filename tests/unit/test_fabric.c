@@ -474,13 +474,121 @@ static void recount(const gsp_topo_t *t, const gsp_forest_t *f, const gsp_optimu
     free(seen);
 }
 
-/* Trees for collective c on t: recounted against the optimum; the round form (allgather,
- * broadcast) passes the verifier, and a copy with one packet moved onto an arc that is full in
- * its round fails it by the capacity rule. Returns whether such a move was found. */
-static bool check_trees(const gsp_topo_t *t, gsp_collective_t c, int64_t root, const char *what) {
+static int64_t vertex(const gsp_topo_t *t, const char *name) {
+    char b[32];
+    for (int64_t x = 0; x < t->n; x++)
+        if (!strcmp(gsp_topo_node_name(t, x, b), name)) return x;
+    fail_msg("no vertex %s", name);
+    return -1;
+}
+
+/* Reduce-scatter through a switch, by hand: three ranks on one switch s (links of capacity 1,
+ * 2 packets a round). Each owner's two partial sums reach s in round 0 and leave it, one by
+ * one, in round 1. The verifier accepts it; a switch that passes on one message for two (it
+ * would have to add them), forwards before it has received, carries a block of its own (it
+ * has no data) or overloads an arc is rejected, each by its rule. */
+static void test_reduce_through_switch(void **state) {
+    (void)state;
+    gsp_topo_t t;
+    assert_int_equal(from_text("switch s\na s 1\nb s 1\nc s 1\n", &t, NULL, 0), GSP_OK);
+    int64_t sw = vertex(&t, "s"), r[3] = {vertex(&t, "a"), vertex(&t, "b"), vertex(&t, "c")};
+    gsp_model_t m = gsp_model_default();
+    /* variant: 0 correct, 1 one message for two, 2 forwarded a round early, 3 a switch's
+     * block, 4 capacity factor 1 */
+    for (int variant = 0; variant < 5; variant++) {
+        gsp_sched_t s;
+        gsp_report_t rep;
+        assert_int_equal(gsp_sched_init(&s, GSP_COLL_REDUCE_SCATTER, t.spec, t.n, &m, -1, "hand"), GSP_OK);
+        s.blocks = true;
+        s.cap_factor = variant == 4 ? 1 : variant == 3 ? 3 : 2;
+        assert_int_equal(gsp_sched_round(&s), GSP_OK);
+        for (int o = 0; o < 3; o++)
+            for (int p = 0; p < 3; p++)
+                if (p != o) assert_int_equal(gsp_sched_send(&s, r[p], sw, r[o]), GSP_OK);
+        if (variant == 3) assert_int_equal(gsp_sched_send(&s, r[0], sw, sw), GSP_OK);
+        if (variant != 2) assert_int_equal(gsp_sched_round(&s), GSP_OK);
+        for (int o = 0; o < 3; o++)
+            for (int p = 0; p < (variant == 1 && o == 2 ? 1 : 2); p++) assert_int_equal(gsp_sched_send(&s, sw, r[o], r[o]), GSP_OK);
+        assert_int_equal(gsp_sched_finish(&s), GSP_OK);
+        s.reduce_rounds = s.nrounds;
+        assert_int_equal(gsp_sched_verify(&s, &t, 1, &rep), GSP_OK);
+        static const gsp_rule_t want[] = {GSP_RULE_NONE, GSP_RULE_COMPLETE, GSP_RULE_HELD, GSP_RULE_REGISTER, GSP_RULE_PACKETS};
+        if (rep.ok != (variant == 0) || (variant && rep.rule != want[variant]))
+            fail_msg("variant %d: %s (rule %s)", variant, rep.ok ? "passes" : rep.message, gsp_rule_name(rep.rule));
+        gsp_sched_destroy(&s);
+    }
+    gsp_topo_destroy(&t);
+}
+
+/* Mutations of a verified round form s on t that the verifier must reject. (1) One packet moved
+ * onto another arc of its sender that is already full in its round: the capacity rule. Returns
+ * whether such a move was found. (2) A transfer moved one round earlier whose sender first got
+ * that packet or block in the round before (a relayed packet, a switch's message, or a partial
+ * sum waiting for a child's): rejected, whichever rule catches it first. Returns in *earlier
+ * whether one was found. */
+static bool mutate(const gsp_topo_t *t, gsp_sched_t *s, const char *what, bool *earlier) {
+    gsp_report_t rep;
+    bool moved = false;
+    int64_t *load = calloc((size_t)t->m + 1, sizeof *load);
+    for (int64_t r = 0; r < s->nrounds && !moved; r++) {
+        int64_t b = s->send_off.v[r], e = s->send_off.v[r + 1];
+        memset(load, 0, (size_t)t->m * sizeof *load);
+        for (int64_t k = b; k < e; k++) load[t->off[s->sends[k].u] + gsp_topo_arc_index(t, s->sends[k].u, s->sends[k].v)]++;
+        for (int64_t k = b; k < e && !moved; k++) {
+            int64_t u = s->sends[k].u;
+            for (int64_t a = t->off[u]; a < t->off[u + 1] && !moved; a++)
+                if (t->adj[a] != s->sends[k].v && load[a] == s->cap_factor * (t->cap ? t->cap[a] : 1)) {
+                    gsp_send_t keep = s->sends[k];
+                    s->sends[k].v = t->adj[a];
+                    assert_int_equal(gsp_sched_verify(s, t, 1, &rep), GSP_OK);
+                    if (rep.ok || rep.rule != GSP_RULE_PACKETS) fail_msg("%s: a packet moved onto a full arc: %s", what, rep.ok ? "passes" : rep.message);
+                    s->sends[k] = keep;
+                    moved = true;
+                }
+        }
+    }
+    free(load);
+    /* (2): the first transfer (u, v, x) of round r >= 1 such that u got x in round r - 1 and
+     * not before (and x is not u's own data in a dissemination). */
+    *earlier = false;
+    int64_t ch = s->chunks > 1 ? s->chunks : 1;
+    for (int64_t r = 1; r < s->nrounds && !*earlier; r++)
+        for (int64_t k = s->send_off.v[r]; k < s->send_off.v[r + 1] && !*earlier; k++) {
+            gsp_send_t x = s->sends[k];
+            bool reduce = r < s->reduce_rounds;
+            if (!reduce && x.x / ch == x.u) continue;
+            bool before = false, last = false;
+            for (int64_t q = 0; q < s->send_off.v[r]; q++)
+                if (s->sends[q].v == x.u && s->sends[q].x == x.x) {
+                    if (q >= s->send_off.v[r - 1]) last = true;
+                    else before = true;
+                }
+            if (!last || before || (reduce != (r - 1 < s->reduce_rounds))) continue;
+            /* Move it to the end of round r - 1: swap it to the front of round r and shift
+             * the boundary. */
+            int64_t b = s->send_off.v[r];
+            s->sends[k] = s->sends[b];
+            s->sends[b] = x;
+            s->send_off.v[r]++;
+            assert_int_equal(gsp_sched_verify(s, t, 1, &rep), GSP_OK);
+            if (rep.ok) fail_msg("%s: a transfer moved from round %lld to %lld passes", what, (long long)r, (long long)r - 1);
+            s->send_off.v[r]--;
+            s->sends[b] = s->sends[k];
+            s->sends[k] = x;
+            assert_int_equal(gsp_sched_verify(s, t, 1, &rep), GSP_OK);
+            assert_true(rep.ok);
+            *earlier = true;
+        }
+    return moved;
+}
+
+/* Trees for collective c on t: recounted against the optimum; the round form passes the
+ * verifier and its mutations fail it (mutate). Returns whether a move onto a full arc was
+ * found; counts in *earlier the forms where a move a round earlier was. */
+static bool check_trees(const gsp_topo_t *t, gsp_collective_t c, int64_t root, const char *what, int *earlier) {
     gsp_forest_t f;
     gsp_optimum_t o;
-    bool mutated = false;
+    bool mutated = false, e = false;
     gsp_err_t err = gsp_fabric_trees(t, c, root, &f);
     if (err) fail_msg("%s %s: %s", what, gsp_collective_name(c), gsp_errmsg());
     assert_int_equal(gsp_optimum(t, c, root, &o), GSP_OK);
@@ -490,57 +598,77 @@ static bool check_trees(const gsp_topo_t *t, gsp_collective_t c, int64_t root, c
     int64_t num, den;
     assert_int_equal(gsp_forest_algbw(t, &f, &num, &den), GSP_OK);
     assert_int_equal(num, o.num);
-    if (c != GSP_COLL_REDUCE_SCATTER) {
-        gsp_sched_t s;
-        gsp_report_t rep;
-        int64_t B = 2;
-        assert_int_equal(gsp_forest_sched(t, &f, B, &s), GSP_OK);
-        assert_int_equal(s.nrounds, B + f.hop_depth - 1);
-        assert_int_equal(gsp_sched_verify(&s, t, 1, &rep), GSP_OK);
-        if (!rep.ok) fail_msg("%s %s: round form: %s", what, gsp_collective_name(c), rep.message);
-        /* Find a round where a sender u has a full arc a and sends on another arc too. */
-        int64_t *load = calloc((size_t)t->m + 1, sizeof *load);
-        for (int64_t r = 0; r < s.nrounds && !mutated; r++) {
-            int64_t b = s.send_off.v[r], e = s.send_off.v[r + 1];
-            memset(load, 0, (size_t)t->m * sizeof *load);
-            for (int64_t k = b; k < e; k++) load[t->off[s.sends[k].u] + gsp_topo_arc_index(t, s.sends[k].u, s.sends[k].v)]++;
-            for (int64_t k = b; k < e && !mutated; k++) {
-                int64_t u = s.sends[k].u;
-                for (int64_t a = t->off[u]; a < t->off[u + 1] && !mutated; a++)
-                    if (t->adj[a] != s.sends[k].v && load[a] == f.cap_factor * (t->cap ? t->cap[a] : 1)) {
-                        gsp_send_t keep = s.sends[k];
-                        s.sends[k].v = t->adj[a];
-                        assert_int_equal(gsp_sched_verify(&s, t, 1, &rep), GSP_OK);
-                        if (rep.ok || rep.rule != GSP_RULE_PACKETS) fail_msg("%s: a packet moved onto a full arc: %s", what, rep.ok ? "passes" : rep.message);
-                        s.sends[k] = keep;
-                        mutated = true;
-                    }
-            }
-        }
-        free(load);
-        gsp_sched_destroy(&s);
-    }
+    gsp_sched_t s;
+    gsp_report_t rep;
+    int64_t B = 2;
+    assert_int_equal(gsp_forest_sched(t, &f, B, &s), GSP_OK);
+    assert_int_equal(s.nrounds, B + f.hop_depth - 1);
+    assert_int_equal(s.chunks, f.share * B);
+    assert_int_equal(gsp_sched_verify(&s, t, 1, &rep), GSP_OK);
+    if (!rep.ok) fail_msg("%s %s: round form: %s", what, gsp_collective_name(c), rep.message);
+    mutated = mutate(t, &s, what, &e);
+    if (earlier) *earlier += e;
+    gsp_sched_destroy(&s);
     gsp_forest_destroy(&f);
     gsp_optimum_destroy(&o);
     return mutated;
+}
+
+/* Allreduce's round form on t: reduce-scatter's rounds then allgather's pass the verifier, the
+ * rounds and the bound are the two phases' (from the forests: batches, hop depths, shares and
+ * capacity factors), and the mutations fail. Returns whether a move onto a full arc was found. */
+static bool check_allreduce(const gsp_topo_t *t, const char *what, int *earlier) {
+    gsp_forest_t rs, ag;
+    gsp_sched_t s;
+    gsp_report_t rep;
+    int64_t bound = 0, B = 2;
+    bool e = false;
+    assert_int_equal(gsp_fabric_trees(t, GSP_COLL_REDUCE_SCATTER, -1, &rs), GSP_OK);
+    assert_int_equal(gsp_fabric_trees(t, GSP_COLL_ALLGATHER, -1, &ag), GSP_OK);
+    assert_int_equal(gsp_forest_sched_allreduce(t, &rs, &ag, B, &s, &bound), GSP_OK);
+    /* Each phase's batches take (M/N) q / share of time at F/q packets per unit a batch: the
+     * rounds of a phase, C q / (share F), must be whole and add up to the bound. */
+    int64_t F = s.cap_factor, C = s.chunks, br = C * rs.cap_factor, ba = C * ag.cap_factor;
+    assert_int_equal(F % rs.cap_factor, 0);
+    assert_int_equal(F % ag.cap_factor, 0);
+    assert_int_equal(br % (rs.share * F), 0);
+    assert_int_equal(ba % (ag.share * F), 0);
+    br /= rs.share * F;
+    ba /= ag.share * F;
+    assert_int_equal(bound, br + ba);
+    assert_int_equal(s.reduce_rounds, br + rs.hop_depth - 1);
+    assert_int_equal(s.nrounds, br + rs.hop_depth - 1 + ba + ag.hop_depth - 1);
+    assert_true(s.blocks);
+    assert_int_equal(gsp_sched_verify(&s, t, 1, &rep), GSP_OK);
+    if (!rep.ok) fail_msg("%s allreduce: round form: %s", what, rep.message);
+    bool moved = mutate(t, &s, what, &e);
+    if (earlier) *earlier += e;
+    gsp_sched_destroy(&s);
+    gsp_forest_destroy(&rs);
+    gsp_forest_destroy(&ag);
+    return moved;
 }
 
 /* The generated fabrics and the example file: trees at the optimum, the round form verified. */
 static void test_trees_families(void **state) {
     (void)state;
     const char *specs[] = {"dgx:8x1", "dgx:8x2", "mi250:1", "mi250:2", "fattree:4x8:oversub=16", "dragonfly:3x1x2", "torus:3x4@1,0.5", "file:" GOSSIP_TEST_DATA "/fabric.txt",
-                           "file:" GOSSIP_TEST_DATA "/dgx-a100-2box.txt"};
-    int moved = 0;
+                           "file:" GOSSIP_TEST_DATA "/dgx-a100-2box.txt", "file:" GOSSIP_TEST_DATA "/fabric-random.txt"};
+    int moved = 0, moved_rs = 0, moved_ar = 0, earlier = 0, earlier_rs = 0, earlier_ar = 0;
     for (size_t i = 0; i < sizeof specs / sizeof *specs; i++) {
         gsp_topo_t t = build(specs[i]);
         int64_t root = 0;
         while (t.is_switch && t.is_switch[root]) root++;
-        moved += check_trees(&t, GSP_COLL_ALLGATHER, -1, specs[i]);
-        check_trees(&t, GSP_COLL_REDUCE_SCATTER, -1, specs[i]);
-        moved += check_trees(&t, GSP_COLL_BROADCAST, root, specs[i]);
+        moved += check_trees(&t, GSP_COLL_ALLGATHER, -1, specs[i], &earlier);
+        moved_rs += check_trees(&t, GSP_COLL_REDUCE_SCATTER, -1, specs[i], &earlier_rs);
+        moved += check_trees(&t, GSP_COLL_BROADCAST, root, specs[i], &earlier);
+        moved_ar += check_allreduce(&t, specs[i], &earlier_ar);
         gsp_topo_destroy(&t);
     }
     assert_true(moved >= 4);
+    print_message("mutations rejected: onto a full arc %d (ag, bcast), %d (rs), %d (ar); a round earlier %d, %d, %d\n", moved, moved_rs, moved_ar,
+                  earlier, earlier_rs, earlier_ar);
+    assert_true(moved_rs >= 4 && moved_ar >= 4 && earlier >= 4 && earlier_rs >= 4 && earlier_ar >= 4);
     /* dgx:8x1: one star per GPU through the NVSwitch, the shallowest there is. */
     gsp_topo_t t = build("dgx:8x1");
     gsp_forest_t f;
@@ -627,8 +755,19 @@ static void random_trees(uint64_t seed, int trials, bool oneway_switches, int *e
             gsp_forest_destroy(&f);
             char what[64];
             snprintf(what, sizeof what, "random trial %d", trial);
-            check_trees(&t, c, c == GSP_COLL_BROADCAST ? root : -1, what);
+            check_trees(&t, c, c == GSP_COLL_BROADCAST ? root : -1, what, NULL);
             (*exact)++;
+        }
+        /* Allreduce where both phases have trees. */
+        gsp_forest_t a, b;
+        if (!gsp_fabric_trees(&t, GSP_COLL_REDUCE_SCATTER, -1, &a)) {
+            if (!gsp_fabric_trees(&t, GSP_COLL_ALLGATHER, -1, &b)) {
+                char what[64];
+                snprintf(what, sizeof what, "random trial %d", trial);
+                check_allreduce(&t, what, NULL);
+                gsp_forest_destroy(&b);
+            }
+            gsp_forest_destroy(&a);
         }
         gsp_topo_destroy(&t);
     }
@@ -661,7 +800,7 @@ int main(void) {
         cmocka_unit_test(test_maxflow),           cmocka_unit_test(test_optimum_brute_force), cmocka_unit_test(test_published_optima),
         cmocka_unit_test(test_cayley_shortcut), cmocka_unit_test(test_optimum_relabelled),
         cmocka_unit_test(test_fabric_families),   cmocka_unit_test(test_fabric_files),        cmocka_unit_test(test_plan_refuses_fabrics),
-        cmocka_unit_test(test_trees_families),    cmocka_unit_test(test_trees_random),
+        cmocka_unit_test(test_trees_families),    cmocka_unit_test(test_trees_random),        cmocka_unit_test(test_reduce_through_switch),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

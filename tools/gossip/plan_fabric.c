@@ -60,11 +60,11 @@ int cli_plan_fabric(gsp_collective_t coll, gsp_topo_t *t, const char *root_name,
     gsp_err_t err = GSP_OK;
     gsp_sched_t sched = {0};
     gsp_report_t vrep = {0};
-    bool have_rounds = coll == GSP_COLL_ALLGATHER || coll == GSP_COLL_BROADCAST, too_big = false;
+    bool have_rounds = true, too_big = false;
     int rc = EXIT_OK;
     gsp_forest_t f[2] = {{0}, {0}};
     gsp_optimum_t opt = {0};
-    int64_t root = -1, nf = 1, N = gsp_topo_compute_count(t);
+    int64_t root = -1, nf = 1, N = gsp_topo_compute_count(t), bound = batches;
     char b[24];
     if (coll == GSP_COLL_BROADCAST) {
         for (int64_t x = 0; x < t->n && root < 0 && root_name; x++)
@@ -84,13 +84,11 @@ int cli_plan_fabric(gsp_collective_t coll, gsp_topo_t *t, const char *root_name,
     /* Wall time since the command started, and this process's CPU time (what a shared,
      * loaded machine does not inflate; ForestColl's times in docs/fabrics.md are CPU times). */
     double seconds = cli_now() - t0, t1 = cli_now(), cpu = (double)clock() / CLOCKS_PER_SEC;
-    if (outpath && !have_rounds) {
-        rc = cli_usage_error("plan: -o writes the round form of allgather and broadcast trees; %s's is not written yet", gsp_collective_name(coll));
-        goto fail;
-    }
-    /* The round form, checked by the simulator under the capacities. */
+    /* The round form, checked by the simulator under the capacities (allreduce: reduce-scatter's
+     * rounds, then allgather's, against the sum of their throughput bounds). */
     if (have_rounds) {
-        if ((err = gsp_forest_sched(t, &f[0], batches, &sched)) || (err = gsp_sched_verify(&sched, t, 1, &vrep))) {
+        err = nf > 1 ? gsp_forest_sched_allreduce(t, &f[0], &f[1], batches, &sched, &bound) : gsp_forest_sched(t, &f[0], batches, &sched);
+        if (err || (err = gsp_sched_verify(&sched, t, 1, &vrep))) {
             /* Too large to write or check: the trees stand without their round form, unless
              * -o asked for it. */
             if (err != GSP_ERR_TOOBIG || outpath) goto fail;
@@ -153,12 +151,12 @@ int cli_plan_fabric(gsp_collective_t coll, gsp_topo_t *t, const char *root_name,
         if (have_rounds) gsp_jw_int(&w, sched.nrounds);
         else gsp_jw_null(&w);
         gsp_jw_key(&w, "lower_bound");
-        if (have_rounds) gsp_jw_int(&w, batches);
+        if (have_rounds) gsp_jw_int(&w, bound);
         else gsp_jw_null(&w);
         gsp_jw_key(&w, "bounds");
         gsp_jw_obj_begin(&w);
         if (have_rounds) {
-            gsp_jw_key(&w, "throughput"); gsp_jw_int(&w, batches);
+            gsp_jw_key(&w, "throughput"); gsp_jw_int(&w, bound);
         }
         gsp_jw_obj_end(&w);
         if (have_rounds) {
@@ -205,8 +203,9 @@ int cli_plan_fabric(gsp_collective_t coll, gsp_topo_t *t, const char *root_name,
         fprintf(rep, "%-19s %s = %.6g (optimum %s = %.6g: %s)\n", "algbw", a, (double)num / (double)den, o, opt.value, optimal ? "reached" : "NOT reached");
         fprintf(rep, "%-19s %lld, deepest %lld edges (%lld fabric hops)\n", "trees", (long long)ntrees, (long long)depth, (long long)hdepth);
         if (have_rounds)
-            fprintf(rep, "%-19s %lld (bound %lld, the batches; %lld chunks per node, an arc carries %lld x its capacity a round), verified\n", "rounds",
-                    (long long)sched.nrounds, (long long)batches, (long long)sched.chunks, (long long)sched.cap_factor);
+            fprintf(rep, "%-19s %lld (bound %lld, the batches%s; %lld chunks per node, an arc carries %lld x its capacity a round), verified\n",
+                    "rounds", (long long)sched.nrounds, (long long)bound, nf > 1 ? " of both phases" : "", (long long)sched.chunks,
+                    (long long)sched.cap_factor);
         if (too_big) fprintf(rep, "%-19s not built: too large to write or verify (fewer --batches)\n", "rounds");
         if (outpath) fprintf(rep, "%-19s %s\n", "written", strcmp(outpath, "-") ? outpath : "standard output");
         fprintf(rep, "%-19s %.3f s (the round form and its verification %.3f s more)\n", "time", seconds, round_seconds);
