@@ -83,6 +83,12 @@ gsp_err_t gsp__fabric_pack(gsp__wgraph_t *g, gsp__wtree_t **trees, int64_t *ntre
 /* Moves compute nodes of the trees of f on t under shallower parents where a route has the
  * tree's multiplicity to spare (fabric_shallow.c); loads stay within cap_factor * cap. */
 gsp_err_t gsp__forest_shallow(const gsp_topo_t *t, gsp_forest_t *f);
+/* Trades parents between trees of f on t where that makes the deepest trees shallower
+ * (fabric_swap.c): every arc keeps its load; trees may be split (at most 4x as many). */
+gsp_err_t gsp__forest_swap(const gsp_topo_t *t, gsp_forest_t *f);
+/* gsp_fabric_trees, with (trade) or without the trades of gsp__forest_swap: the runtime runs the
+ * packing as it is, fewer trees (each is a message per edge and lane; rt_fabric.c). */
+gsp_err_t gsp__fabric_trees(const gsp_topo_t *t, gsp_collective_t c, int64_t root, bool trade, gsp_forest_t *out);
 
 
 

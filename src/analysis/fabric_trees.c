@@ -132,6 +132,10 @@ fail:
 }
 
 gsp_err_t gsp_fabric_trees(const gsp_topo_t *t, gsp_collective_t c, int64_t root, gsp_forest_t *out) {
+    return gsp__fabric_trees(t, c, root, true, out);
+}
+
+gsp_err_t gsp__fabric_trees(const gsp_topo_t *t, gsp_collective_t c, int64_t root, bool trade, gsp_forest_t *out) {
     gsp_err_t err;
     gsp_optimum_t opt = {0};
     gsp__wgraph_t g = {0};
@@ -207,7 +211,8 @@ gsp_err_t gsp_fabric_trees(const gsp_topo_t *t, gsp_collective_t c, int64_t root
         if (out->trees[i].depth > out->depth) out->depth = out->trees[i].depth;
         if (out->trees[i].hop_depth > out->hop_depth) out->hop_depth = out->trees[i].hop_depth;
     }
-    if ((err = gsp__forest_shallow(t, out)) || (err = gsp_forest_algbw(t, out, &out->num, &out->den))) goto flows;
+    if ((err = gsp__forest_shallow(t, out)) || (trade && (err = gsp__forest_swap(t, out))) || (err = gsp_forest_algbw(t, out, &out->num, &out->den)))
+        goto flows;
     out->value = (double)out->num / (double)out->den;
     if (out->num != opt.num || out->den != opt.den)
         err = gsp_error(GSP_ERR_INTERNAL, "fabric trees: the trees reach %lld/%lld, the optimum is %lld/%lld", (long long)out->num,

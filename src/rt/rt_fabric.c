@@ -12,6 +12,12 @@
  * after the other. Cost: T* (1 + (depth - 1) / S) plus a latency per level and segment, S the
  * segments (gsp_rt_segments), depth the deepest tree in compute edges (the `levels`).
  *
+ * The trees are the packing before gsp_fabric_trees' trades between trees (fabric_swap.c): the
+ * trades make them shallower by splitting trees, and every tree is a message per edge and lane.
+ * Under SMPI (bench/README.md), dgx:8x2's 64 MiB allreduce took 990.7 us on the 93 trees as
+ * packed, 1109.2 on 186 traded ones (depth 5 instead of 7), 1146.7 on 243; at 1 MiB the traded
+ * trees were faster (58.0 and 60.8 against 67.0 us).
+ *
  * Rounds: level * trees + tree. A tree's parts cross one edge in a round of their own, so a
  * message carries one tree's parts, which arrived together in one message (what a pipelined
  * phase needs of a message: rt_prog.c), and messages between two ranks have distinct rounds
@@ -22,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/analysis_int.h"
 #include "gossip/fabric.h"
 #include "rt_int.h"
 
@@ -119,7 +126,7 @@ static gsp_err_t add(const gsp__rt_ctx_t *x, gsp_rt_algo_t *al) {
     int64_t depth = 0, trees = 0;
     memset(&f, 0, sizeof f);
     if (x->coll == GSP_COLL_REDUCE_SCATTER || x->coll == GSP_COLL_ALLREDUCE) {
-        if ((err = gsp_fabric_trees(fab, GSP_COLL_REDUCE_SCATTER, -1, &f))) return err;
+        if ((err = gsp__fabric_trees(fab, GSP_COLL_REDUCE_SCATTER, -1, false, &f))) return err;
         err = forest_phase(al, x->t, fab, &f, GSP_RT_REDUCE, GSP_RT_SPLIT, true);
         depth = f.depth;
         trees += f.ntrees;
@@ -127,7 +134,7 @@ static gsp_err_t add(const gsp__rt_ctx_t *x, gsp_rt_algo_t *al) {
         if (err) return err;
     }
     if (x->coll == GSP_COLL_ALLGATHER || x->coll == GSP_COLL_ALLREDUCE) {
-        if ((err = gsp_fabric_trees(fab, GSP_COLL_ALLGATHER, -1, &f))) return err;
+        if ((err = gsp__fabric_trees(fab, GSP_COLL_ALLGATHER, -1, false, &f))) return err;
         err = forest_phase(al, x->t, fab, &f, GSP_RT_STORE, x->coll == GSP_COLL_ALLREDUCE ? GSP_RT_SPLIT : GSP_RT_RANK, true);
         if (f.depth > depth) depth = f.depth;
         trees += f.ntrees;
@@ -138,7 +145,7 @@ static gsp_err_t add(const gsp__rt_ctx_t *x, gsp_rt_algo_t *al) {
         int64_t rv = -1, k = 0;
         for (int64_t v = 0; v < fab->n && rv < 0; v++)
             if (!(fab->is_switch && fab->is_switch[v]) && k++ == x->root) rv = v;
-        if ((err = gsp_fabric_trees(fab, GSP_COLL_BROADCAST, rv, &f))) return err;
+        if ((err = gsp__fabric_trees(fab, GSP_COLL_BROADCAST, rv, false, &f))) return err;
         err = forest_phase(al, x->t, fab, &f, GSP_RT_STORE, GSP_RT_SPLIT, false);
         depth = f.depth;
         trees = f.ntrees;
