@@ -150,6 +150,10 @@ exact 8 dgx:4x2
 exact 8 dgx:4x2 GOSSIP_SHARED_MEMORY=0 GOSSIP_SEGMENT=512
 dropin 8 dgx:4x2
 dropin 8 fattree:2x4 GOSSIP_SEGMENT=8192
+# A fabric of another number of compute nodes falls through to MPI's own, with a note.
+out=$(timeout 120 mpirun --oversubscribe -n 8 -x LD_PRELOAD="$PRELOAD" -x GOSSIP_TOPOLOGY=dgx:8x2 "$PLAIN" 10 2>&1)
+if [ $? = 0 ] && grep -q "all results correct" <<<"$out" && grep -q "dgx:8x2 has 16 compute nodes but the communicator has 8 ranks" <<<"$out"; then pass=$((pass + 1));
+else failn=$((failn + 1)); echo "FAIL: drop-in fall-through on a fabric"; echo "$out" | tail -5; fi
 # The link model's choices (the ranks here share one node, so the shared-memory model is the
 # default): forced back, through the drop-in.
 exact 16 torus:4x4 GOSSIP_SHARED_MEMORY=0
