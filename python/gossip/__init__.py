@@ -912,12 +912,22 @@ def runtime_plan(collective, spec, nbytes, *, method=None, algorithm=None, root=
             setattr(cost, key, d.value)
     tp = _Topology(spec)
     al = _capi.RtAlgos()
+    fab = None
     try:
+        if _lib.gsp_topo_is_fabric(byref(tp.t)):
+            # On a fabric the ranks are its compute nodes, which all talk through it: the
+            # runtime's phases are on their complete graph (as `gossip plan --bytes`).
+            fab, tp = tp, _Topology(f"complete:{_lib.gsp_topo_compute_count(byref(tp.t))}")
+            if method not in (None, "auto"):
+                _fail("GSP_ERR_INVAL", "--method does not apply on a fabric (its runtime runs the trees at the throughput optimum)")
         if not 0 <= root < tp.n:
-            _fail("GSP_ERR_RANGE", f"root {root} is not a node of {spec} (0..{tp.n - 1})")
+            _fail("GSP_ERR_RANGE", f"root {root} is not a {'rank' if fab else 'node'} of {spec} (0..{tp.n - 1})")
         dist = tp.connected_distances("collective")
-        _check(_lib.gsp_rt_algos(byref(tp.t), byref(dist), coll, root, None if method is None else method.encode(),
-                                 byref(al)))
+        if fab is not None:
+            _check(_lib.gsp_rt_fabric_algos(byref(fab.t), byref(tp.t), byref(dist), coll, root, byref(al)))
+        else:
+            _check(_lib.gsp_rt_algos(byref(tp.t), byref(dist), coll, root, None if method is None else method.encode(),
+                                     byref(al)))
         choice = c_int()
         forced = algorithm is not None and algorithm != "auto"
         if forced:
@@ -945,8 +955,10 @@ def runtime_plan(collective, spec, nbytes, *, method=None, algorithm=None, root=
             cands.append({"algorithm": _s(a.name), "built_from": _s(a.built_from), "rounds": p.rounds,
                           "transfers": p.transfers, "busiest_link_bytes": p.busiest_bytes,
                           "predicted_seconds": p.seconds, "built": not a.pending, "chosen": i == choice.value})
-        return {"collective": _coll_name(coll), "topology": _s(tp.t.spec), "nodes": tp.n, "bytes": nbytes, "cost": c,
+        return {"collective": _coll_name(coll), "topology": _s((fab or tp).t.spec), "nodes": tp.n, "bytes": nbytes, "cost": c,
                 "choice": _s(al.v[choice.value].name), "forced": forced, "candidates": cands}
     finally:
         _lib.gsp_rt_algos_destroy(byref(al))
         tp.close()
+        if fab is not None:
+            fab.close()

@@ -279,6 +279,7 @@ PROTOTYPES = [
     ("gsp_export_msccl_xml", c_int, [P(Sched), P(Topo), P(ExportOpts), FILEP]),
     ("gsp_import_msccl_json", c_int, [P(Sched), c_char_p, c_char_p]),
     ("gsp_rt_algos", c_int, [P(Topo), P(Distances), c_int, i64, c_char_p, P(RtAlgos)]),
+    ("gsp_rt_fabric_algos", c_int, [P(Topo), P(Topo), P(Distances), c_int, i64, P(RtAlgos)]),
     ("gsp_rt_algos_destroy", None, [P(RtAlgos)]),
     ("gsp_rt_choose_build", c_int, [P(RtAlgos), i64, i64, P(Cost), SKIP_FN, c_void_p, P(c_int)]),
     ("gsp_rt_predict", None, [P(RtAlgo), i64, i64, P(Cost), P(RtPred)]),

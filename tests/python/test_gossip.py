@@ -519,7 +519,9 @@ class Runtime(unittest.TestCase):
                          (("broadcast", "star:4", "1000"), {"root": 5, "shared_memory": True}),
                          (("reduce", "cycle:7", "8"), {"overhead": 1e-6, "segment": 512}),
                          (("allreduce", "torus:4x4", "65536"), {"algorithm": "tree"}),
-                         (("allreduce", "torus:8x8", "1048576"), {"alpha": "0:2e-6,65472:1.16e-5"})):
+                         (("allreduce", "torus:8x8", "1048576"), {"alpha": "0:2e-6,65472:1.16e-5"}),
+                         (("allreduce", "dgx:4x2", "1048576"), {}),
+                         (("broadcast", "fattree:2x4", "65536"), {"root": 3})):
             with self.subTest(args=args, kw=kw):
                 opts = []
                 for k, v in kw.items():
