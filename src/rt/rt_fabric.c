@@ -42,26 +42,62 @@ static gsp_err_t ranks_of(const gsp_topo_t *fab, int64_t **cidx, int64_t *nc) {
     return GSP_OK;
 }
 
-/* Appends to al the pipelined phase of forest f on the ranks' complete graph `ranks`: store
- * (out-trees, data from[i] -> to[i]) or reduce (in-trees, to[i] -> from[i]); blocks as the
- * layout numbers them: RANK and SPLIT over the N ranks, part q of rank x's block is
- * x * share + q; SPLIT over share blocks (broadcast), block q. */
-static gsp_err_t forest_phase(gsp_rt_algo_t *al, const gsp_topo_t *ranks, const gsp_topo_t *fab, const gsp_forest_t *f,
-                              gsp_rt_kind_t kind, gsp_rt_layout_t layout, bool per_rank) {
+/* The phase's compact form (a rule phase: each rank computes its own transfers from it, no rank
+ * the others'): param[0] trees, [1] parts per block (0: the broadcast's SPLIT blocks are the
+ * parts), [2] levels, [3] reduce; tround[3i..3i+2] tree i's root rank, multiplicity and first
+ * part; tchild_off[i..i+1] its edges, tparent[2e], tparent[2e+1] edge e's ranks (parent, child)
+ * and tchild[e] its level. Round of edge e of tree i: level * trees + i. */
+static gsp_err_t fabric_rule(const gsp_rt_phase_t *ph, const gsp_topo_t *t, int64_t me, gsp_rt_xfers_t *x) {
+    (void)t;
+    gsp_err_t err = GSP_OK;
+    int64_t NT = ph->param[0], S = ph->param[1];
+    bool reduce = ph->param[3] != 0;
+    for (int64_t i = 0; i < NT && !err; i++) {
+        int64_t m = ph->tround[3 * i + 1], first = ph->tround[3 * i + 2], base = S > 0 ? ph->tround[3 * i] * S : 0;
+        for (int64_t e = ph->tchild_off[i]; e < ph->tchild_off[i + 1] && !err; e++) {
+            int64_t u = ph->tparent[2 * e], v = ph->tparent[2 * e + 1], round = ph->tchild[e] * NT + i;
+            /* Store: parent -> child; reduce: child -> parent. */
+            int64_t from = reduce ? v : u, to = reduce ? u : v;
+            if (from != me && to != me) continue;
+            for (int64_t q = first; q < first + m && !err; q++) err = gsp_rt_xfers_add(x, to == me, round, from == me ? to : from, base + q);
+        }
+    }
+    return err;
+}
+
+static int cmp_i64(const void *a, const void *b) {
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* Appends to al the pipelined phase of forest f for the N ranks (compute nodes): store (out-trees,
+ * data parent -> child) or reduce (in-trees, child -> parent); blocks as the layout numbers them:
+ * RANK and SPLIT over the N ranks, part q of rank x's block is x * share + q (per_rank); SPLIT
+ * over share blocks (broadcast), block q. Its statistics are counted from the trees (what the
+ * transfers would give, without making them). */
+static gsp_err_t forest_phase(gsp_rt_algo_t *al, int64_t N, const gsp_topo_t *fab, const gsp_forest_t *f, gsp_rt_kind_t kind,
+                              gsp_rt_layout_t layout, bool per_rank) {
     gsp_err_t err;
-    int64_t *cidx = NULL, *dep = NULL, *first = NULL, *off = NULL, nc, NT = f->ntrees, S = f->share, H = 0;
+    int64_t *cidx = NULL, *dep = NULL, *off = NULL, *kids = NULL, *pairs = NULL, nc, NT = f->ntrees, S = f->share, H = 0, E = 0;
     bool reduce = kind == GSP_RT_REDUCE;
-    gsp_sched_t s;
-    memset(&s, 0, sizeof s);
+    gsp_rt_phase_t *p = &al->phase[al->nphases];
+    memset(p, 0, sizeof *p);
     if ((err = ranks_of(fab, &cidx, &nc))) return err;
-    /* Each tree's vertex depths (compute edges from its root) and its first part. */
-    if ((err = gsp_alloc_array((void **)&dep, fab->n, sizeof *dep, false)) || (err = gsp_alloc_array((void **)&first, NT + 1, sizeof *first, false)) ||
-        (err = gsp_alloc_array((void **)&off, fab->n, sizeof *off, true)))
+    if (nc != N) {
+        err = gsp_error(GSP_ERR_INVAL, "%s has %lld compute nodes, not %lld", fab->spec, (long long)nc, (long long)N);
         goto done;
+    }
+    for (int64_t i = 0; i < NT; i++) E += f->trees[i].nedges;
+    if ((err = gsp_alloc_array((void **)&dep, fab->n, sizeof *dep, false)) || (err = gsp_alloc_array((void **)&off, fab->n, sizeof *off, true)) ||
+        (err = gsp_alloc_array((void **)&kids, fab->n, sizeof *kids, true)) || (err = gsp_alloc_array((void **)&pairs, E + 1, sizeof *pairs, false)) ||
+        (err = gsp_alloc_array((void **)&p->tround, 3 * NT + 1, sizeof *p->tround, false)) ||
+        (err = gsp_alloc_array((void **)&p->tchild_off, NT + 1, sizeof *p->tchild_off, false)) ||
+        (err = gsp_alloc_array((void **)&p->tparent, 2 * E + 1, sizeof *p->tparent, false)) ||
+        (err = gsp_alloc_array((void **)&p->tchild, E + 1, sizeof *p->tchild, false)))
+        goto done;
+    /* The trees' depths (compute edges from the root; parents come before children). */
     for (int64_t i = 0; i < NT; i++) {
         const gsp_tree_t *T = &f->trees[i];
-        first[i] = off[T->root];
-        off[T->root] += T->mult;
         dep[T->root] = 0;
         for (int64_t e = 0; e < T->nedges; e++) {
             dep[T->to[e]] = dep[T->from[e]] + 1;
@@ -73,47 +109,80 @@ static gsp_err_t forest_phase(gsp_rt_algo_t *al, const gsp_topo_t *ranks, const 
                         (long long)H);
         goto done;
     }
-    gsp_model_t m = gsp_model_default();
-    m.packets = 1;
-    if ((err = gsp_sched_init(&s, GSP_COLL_ALLGATHER, ranks->spec, nc, &m, -1, "fabric-trees"))) goto done;
-    for (int64_t L = 0; L < H && !err; L++)
-        for (int64_t i = 0; i < NT && !err; i++) {
-            if ((err = gsp_sched_round(&s))) break;
-            const gsp_tree_t *T = &f->trees[i];
-            /* The tree's depths again (dep is per tree: recomputed, parents first). */
-            dep[T->root] = 0;
-            for (int64_t e = 0; e < T->nedges; e++) dep[T->to[e]] = dep[T->from[e]] + 1;
-            for (int64_t e = 0; e < T->nedges && !err; e++) {
-                /* Store: level L sends reach depth L + 1. Reduce: the deepest edges first. */
-                if (reduce ? H - dep[T->to[e]] != L : dep[T->to[e]] - 1 != L) continue;
-                int64_t u = cidx[T->from[e]], v = cidx[T->to[e]], base = per_rank ? cidx[T->root] * S : 0;
-                for (int64_t q = first[i]; q < first[i] + T->mult && !err; q++)
-                    err = reduce ? gsp_sched_send(&s, v, u, base + q) : gsp_sched_send(&s, u, v, base + q);
-            }
+    int64_t R = H * NT;
+    if ((err = gsp__rt_stat_arrays(p, R))) goto done;
+    int64_t k = 0;
+    for (int64_t i = 0; i < NT; i++) {
+        const gsp_tree_t *T = &f->trees[i];
+        p->tround[3 * i] = cidx[T->root];
+        p->tround[3 * i + 1] = T->mult;
+        p->tround[3 * i + 2] = off[T->root];
+        off[T->root] += T->mult;
+        p->tchild_off[i] = k;
+        dep[T->root] = 0;
+        for (int64_t e = 0; e < T->nedges; e++) {
+            int64_t a = T->from[e], b = T->to[e], L;
+            dep[b] = dep[a] + 1;
+            L = reduce ? H - dep[b] : dep[b] - 1;
+            p->tparent[2 * k] = cidx[a];
+            p->tparent[2 * k + 1] = cidx[b];
+            p->tchild[k] = L;
+            /* The statistics of round L * NT + i: each edge one message of mult blocks between
+             * its own pair; the parent sends to (store) or hears from (reduce) all its children
+             * at that level, the child one message. */
+            int64_t r = L * NT + i, c = ++kids[a];
+            p->maxblk[r] = T->mult;
+            p->moved[r] += T->mult;
+            if (c > p->maxmsg[r]) p->maxmsg[r] = c;
+            if (reduce && c * T->mult > p->maxred[r]) p->maxred[r] = c * T->mult;
+            int64_t u = reduce ? cidx[b] : cidx[a], v = reduce ? cidx[a] : cidx[b];
+            pairs[k] = u * N + v;
+            k++;
         }
-    if (!err) err = gsp_sched_finish(&s);
-    if (err) goto done;
-    gsp_rt_phase_t *p = &al->phase[al->nphases];
-    memset(p, 0, sizeof *p);
+        /* A node's children all sit one level below it, so its count over the tree is its
+         * count in that round; reset for the next tree. */
+        for (int64_t e = 0; e < T->nedges; e++) kids[T->from[e]] = 0;
+    }
+    p->tchild_off[NT] = k;
+    /* The busiest pair over the phase: the blocks of all its edges, summed per pair (the pairs'
+     * keys sorted, each edge's found by bisection). */
+    qsort(pairs, (size_t)E, sizeof *pairs, cmp_i64);
+    int64_t *sum = NULL;
+    if ((err = gsp_alloc_array((void **)&sum, E + 1, sizeof *sum, true))) goto done; /* E >= 1: two ranks at least */
+    for (int64_t i = 0; i < NT; i++)
+        for (int64_t e = p->tchild_off[i]; e < p->tchild_off[i + 1]; e++) {
+            int64_t u = p->tparent[2 * e + (reduce ? 1 : 0)], v = p->tparent[2 * e + (reduce ? 0 : 1)], key = u * N + v, lo = 0, hi = E - 1;
+            while (lo < hi) {
+                int64_t mid = (lo + hi) / 2;
+                if (pairs[mid] < key) lo = mid + 1;
+                else hi = mid;
+            }
+            sum[lo] += p->tround[3 * i + 1];
+            if (sum[lo] > p->busiest) p->busiest = sum[lo];
+        }
+    gsp_free(sum);
     p->kind = kind;
     p->layout = layout;
-    p->source = GSP_RT_SRC_EXPLICIT;
-    p->sched = s;
-    memset(&s, 0, sizeof s);
-    al->nphases++;
-    p->nrounds = p->sched.nrounds;
-    p->ntransfers = p->sched.nsends;
+    p->source = GSP_RT_SRC_RULE;
+    p->rule = fabric_rule;
+    p->param[0] = NT;
+    p->param[1] = per_rank ? S : 0;
+    p->param[2] = H;
+    p->param[3] = reduce;
+    p->nrounds = R;
+    for (int64_t r = 0; r < R; r++) p->ntransfers += p->moved[r];
     p->pipelined = true;
     p->levels = H;
     if (per_rank) p->parts = S;
     else p->nblocks = S;
-    if (!(err = gsp__rt_phase_stats(p, ranks))) err = gsp__rt_io_stats(p);
+    al->nphases++;
 done:
-    gsp_sched_destroy(&s);
+    if (err) gsp__rt_phase_destroy(p);
     gsp_free(cidx);
     gsp_free(dep);
-    gsp_free(first);
     gsp_free(off);
+    gsp_free(kids);
+    gsp_free(pairs);
     return err;
 }
 
@@ -127,7 +196,7 @@ static gsp_err_t add(const gsp__rt_ctx_t *x, gsp_rt_algo_t *al) {
     memset(&f, 0, sizeof f);
     if (x->coll == GSP_COLL_REDUCE_SCATTER || x->coll == GSP_COLL_ALLREDUCE) {
         if ((err = gsp__fabric_trees(fab, GSP_COLL_REDUCE_SCATTER, -1, false, &f))) return err;
-        err = forest_phase(al, x->t, fab, &f, GSP_RT_REDUCE, GSP_RT_SPLIT, true);
+        err = forest_phase(al, x->t->n, fab, &f, GSP_RT_REDUCE, GSP_RT_SPLIT, true);
         depth = f.depth;
         trees += f.ntrees;
         gsp_forest_destroy(&f);
@@ -135,7 +204,7 @@ static gsp_err_t add(const gsp__rt_ctx_t *x, gsp_rt_algo_t *al) {
     }
     if (x->coll == GSP_COLL_ALLGATHER || x->coll == GSP_COLL_ALLREDUCE) {
         if ((err = gsp__fabric_trees(fab, GSP_COLL_ALLGATHER, -1, false, &f))) return err;
-        err = forest_phase(al, x->t, fab, &f, GSP_RT_STORE, x->coll == GSP_COLL_ALLREDUCE ? GSP_RT_SPLIT : GSP_RT_RANK, true);
+        err = forest_phase(al, x->t->n, fab, &f, GSP_RT_STORE, x->coll == GSP_COLL_ALLREDUCE ? GSP_RT_SPLIT : GSP_RT_RANK, true);
         if (f.depth > depth) depth = f.depth;
         trees += f.ntrees;
         gsp_forest_destroy(&f);
@@ -146,7 +215,7 @@ static gsp_err_t add(const gsp__rt_ctx_t *x, gsp_rt_algo_t *al) {
         for (int64_t v = 0; v < fab->n && rv < 0; v++)
             if (!(fab->is_switch && fab->is_switch[v]) && k++ == x->root) rv = v;
         if ((err = gsp__fabric_trees(fab, GSP_COLL_BROADCAST, rv, false, &f))) return err;
-        err = forest_phase(al, x->t, fab, &f, GSP_RT_STORE, GSP_RT_SPLIT, false);
+        err = forest_phase(al, x->t->n, fab, &f, GSP_RT_STORE, GSP_RT_SPLIT, false);
         depth = f.depth;
         trees = f.ntrees;
         gsp_forest_destroy(&f);
