@@ -9,6 +9,24 @@
 #include "core/core_int.h"
 #include "sched_int.h"
 
+void gsp__msccl_json_maps(gsp_jw_t *w, int64_t n, int64_t C) {
+    char key[32];
+    /* An allgather's buffers: rank r starts with its C chunks r*C .. r*C+C-1 and ends with all
+     * n*C of them. */
+    for (int out = 0; out < 2; out++) {
+        gsp_jw_key(w, out ? "output_map" : "input_map");
+        gsp_jw_obj_begin(w);
+        for (int64_t r = 0; r < n; r++) {
+            snprintf(key, sizeof key, "%lld", (long long)r);
+            gsp_jw_key(w, key);
+            gsp_jw_arr_begin(w);
+            for (int64_t c = out ? 0 : r * C; c < (out ? n * C : r * C + C); c++) gsp_jw_int(w, c);
+            gsp_jw_arr_end(w);
+        }
+        gsp_jw_obj_end(w);
+    }
+}
+
 /* An explicit allgather view of s: s itself, or its expansion on t. */
 static gsp_err_t explicit_view(const gsp_sched_t *s, const gsp_topo_t *t, gsp_sched_t *tmp, const gsp_sched_t **out) {
     /* A register-form allreduce (a node's whole vector combined in registers) has no MSCCL
@@ -92,27 +110,7 @@ gsp_err_t gsp_export_msccl_json(const gsp_sched_t *s0, const gsp_topo_t *t, cons
     gsp_jw_key(&w, "extra_memory"); gsp_jw_null(&w);
     gsp_jw_key(&w, "allow_exchange"); gsp_jw_bool(&w, false);
     gsp_jw_obj_end(&w);
-    char key[32];
-    gsp_jw_key(&w, "input_map");
-    gsp_jw_obj_begin(&w);
-    for (int64_t r = 0; r < n; r++) {
-        snprintf(key, sizeof key, "%lld", (long long)r);
-        gsp_jw_key(&w, key);
-        gsp_jw_arr_begin(&w);
-        gsp_jw_int(&w, r);
-        gsp_jw_arr_end(&w);
-    }
-    gsp_jw_obj_end(&w);
-    gsp_jw_key(&w, "output_map");
-    gsp_jw_obj_begin(&w);
-    for (int64_t r = 0; r < n; r++) {
-        snprintf(key, sizeof key, "%lld", (long long)r);
-        gsp_jw_key(&w, key);
-        gsp_jw_arr_begin(&w);
-        for (int64_t c = 0; c < n; c++) gsp_jw_int(&w, c);
-        gsp_jw_arr_end(&w);
-    }
-    gsp_jw_obj_end(&w);
+    gsp__msccl_json_maps(&w, n, 1);
     gsp_jw_key(&w, "steps");
     gsp_jw_arr_begin(&w);
     for (int64_t r = 0; r < s->nrounds; r++) {

@@ -578,32 +578,13 @@ gsp_err_t gsp__export_fabric_json(const gsp_sched_t *s, const gsp_topo_t *t, con
     gsp_jw_key(&w, "extra_memory"); gsp_jw_null(&w);
     gsp_jw_key(&w, "allow_exchange"); gsp_jw_bool(&w, false);
     gsp_jw_obj_end(&w);
-    char key[32], b[64];
+    char b[64];
     /* Rank r is the compute node ranks[r] (the spec's vertex names). */
     gsp_jw_key(&w, "ranks");
     gsp_jw_arr_begin(&w);
     for (int64_t r = 0; r < N; r++) gsp_jw_str(&w, gsp_topo_node_name(t, F.vertex[r], b));
     gsp_jw_arr_end(&w);
-    gsp_jw_key(&w, "input_map");
-    gsp_jw_obj_begin(&w);
-    for (int64_t r = 0; r < N; r++) {
-        snprintf(key, sizeof key, "%lld", (long long)r);
-        gsp_jw_key(&w, key);
-        gsp_jw_arr_begin(&w);
-        for (int64_t c = 0; c < C; c++) gsp_jw_int(&w, r * C + c);
-        gsp_jw_arr_end(&w);
-    }
-    gsp_jw_obj_end(&w);
-    gsp_jw_key(&w, "output_map");
-    gsp_jw_obj_begin(&w);
-    for (int64_t r = 0; r < N; r++) {
-        snprintf(key, sizeof key, "%lld", (long long)r);
-        gsp_jw_key(&w, key);
-        gsp_jw_arr_begin(&w);
-        for (int64_t x = 0; x < NC; x++) gsp_jw_int(&w, x);
-        gsp_jw_arr_end(&w);
-    }
-    gsp_jw_obj_end(&w);
+    gsp__msccl_json_maps(&w, N, C);
     /* A step per round in which some route ends (a route's send in the round it arrives: its
      * sender held the chunk before the route began); "rounds": the most chunks one pair of
      * ranks carries in it, over links of one chunk a round. */

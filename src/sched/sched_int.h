@@ -9,6 +9,7 @@
 #include <stdio.h>
 
 #include "gossip/sched.h"
+#include "core/core_int.h"
 
 /** True when the writer embeds s->graph: a graph is given, fits the schedule, and the spec
  * reads a file (the one kind of topology a spec alone cannot rebuild elsewhere). */
@@ -34,6 +35,9 @@ gsp_err_t gsp__sched_read_graph(gsp_sched_t *s, json_t *g, json_t *names, const 
 gsp_err_t gsp__export_fabric_xml(const gsp_sched_t *s, const gsp_topo_t *t, const char *name, int64_t minb, int64_t maxb, FILE *f);
 /** The same allgather as msccl-tools JSON (ranks the compute nodes, chunks rank * C + c).
  * GSP_ERR_UNSUPPORTED for the other collectives. */
+/* msccl-tools JSON's input_map and output_map of an allgather on n ranks of C chunks each (w an
+ * open object; export.c). */
+void gsp__msccl_json_maps(gsp_jw_t *w, int64_t n, int64_t C);
 gsp_err_t gsp__export_fabric_json(const gsp_sched_t *s, const gsp_topo_t *t, const char *name, FILE *f);
 
 #endif
