@@ -21,9 +21,10 @@
  * Rounds: level * trees + tree. A tree's parts cross one edge in a round of their own, so a
  * message carries one tree's parts, which arrived together in one message (what a pipelined
  * phase needs of a message: rt_prog.c), and messages between two ranks have distinct rounds
- * (tags). Planned by every rank from the fabric alone (the trees are a property of the whole
- * fabric, computed in milliseconds at 64 GPUs: bench/README.md), each rank keeping its own
- * program. */
+ * (tags). Every rank packs the trees from the fabric alone (a property of the whole fabric, the
+ * same on every rank, milliseconds at 64 GPUs: bench/README.md) and keeps them in the phase's
+ * compact form; its program is computed from that by the phase's rule, without the transfers of
+ * any other rank. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
