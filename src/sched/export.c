@@ -9,6 +9,35 @@
 #include "core/core_int.h"
 #include "sched_int.h"
 
+void gsp__msccl_json_collective(gsp_jw_t *w, int64_t n, int64_t C) {
+    /* The allgather itself: n*C chunks, chunk x first at rank x / C, at the end everywhere. */
+    gsp_jw_key(w, "collective");
+    gsp_jw_obj_begin(w);
+    gsp_jw_key(w, "msccl_type"); gsp_jw_str(w, "collective");
+    gsp_jw_key(w, "name"); gsp_jw_str(w, "Allgather");
+    gsp_jw_key(w, "nodes"); gsp_jw_int(w, n);
+    gsp_jw_key(w, "chunks");
+    gsp_jw_arr_begin(w);
+    for (int64_t x = 0; x < n * C; x++) {
+        gsp_jw_obj_begin(w);
+        gsp_jw_key(w, "msccl_type"); gsp_jw_str(w, "chunk");
+        gsp_jw_key(w, "pre");
+        gsp_jw_arr_begin(w);
+        gsp_jw_int(w, x / C);
+        gsp_jw_arr_end(w);
+        gsp_jw_key(w, "post");
+        gsp_jw_arr_begin(w);
+        for (int64_t r = 0; r < n; r++) gsp_jw_int(w, r);
+        gsp_jw_arr_end(w);
+        gsp_jw_key(w, "addr"); gsp_jw_int(w, x);
+        gsp_jw_obj_end(w);
+    }
+    gsp_jw_arr_end(w);
+    gsp_jw_key(w, "triggers"); gsp_jw_obj_begin(w); gsp_jw_obj_end(w);
+    gsp_jw_key(w, "runtime_name"); gsp_jw_str(w, "allgather");
+    gsp_jw_obj_end(w);
+}
+
 void gsp__msccl_json_maps(gsp_jw_t *w, int64_t n, int64_t C) {
     char key[32];
     /* An allgather's buffers: rank r starts with its C chunks r*C .. r*C+C-1 and ends with all
@@ -130,31 +159,7 @@ gsp_err_t gsp_export_msccl_json(const gsp_sched_t *s0, const gsp_topo_t *t, cons
         gsp_jw_obj_end(&w);
     }
     gsp_jw_arr_end(&w);
-    gsp_jw_key(&w, "collective");
-    gsp_jw_obj_begin(&w);
-    gsp_jw_key(&w, "msccl_type"); gsp_jw_str(&w, "collective");
-    gsp_jw_key(&w, "name"); gsp_jw_str(&w, "Allgather");
-    gsp_jw_key(&w, "nodes"); gsp_jw_int(&w, n);
-    gsp_jw_key(&w, "chunks");
-    gsp_jw_arr_begin(&w);
-    for (int64_t c = 0; c < n; c++) {
-        gsp_jw_obj_begin(&w);
-        gsp_jw_key(&w, "msccl_type"); gsp_jw_str(&w, "chunk");
-        gsp_jw_key(&w, "pre");
-        gsp_jw_arr_begin(&w);
-        gsp_jw_int(&w, c);
-        gsp_jw_arr_end(&w);
-        gsp_jw_key(&w, "post");
-        gsp_jw_arr_begin(&w);
-        for (int64_t r = 0; r < n; r++) gsp_jw_int(&w, r);
-        gsp_jw_arr_end(&w);
-        gsp_jw_key(&w, "addr"); gsp_jw_int(&w, c);
-        gsp_jw_obj_end(&w);
-    }
-    gsp_jw_arr_end(&w);
-    gsp_jw_key(&w, "triggers"); gsp_jw_obj_begin(&w); gsp_jw_obj_end(&w);
-    gsp_jw_key(&w, "runtime_name"); gsp_jw_str(&w, "allgather");
-    gsp_jw_obj_end(&w);
+    gsp__msccl_json_collective(&w, n, 1);
     gsp_jw_key(&w, "topology");
     gsp_jw_obj_begin(&w);
     gsp_jw_key(&w, "msccl_type"); gsp_jw_str(&w, "topology");

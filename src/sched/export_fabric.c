@@ -559,7 +559,7 @@ gsp_err_t gsp__export_fabric_json(const gsp_sched_t *s, const gsp_topo_t *t, con
         return gsp_error(GSP_ERR_UNSUPPORTED, "export: msccl-tools JSON describes non-combining collectives; this writer's is the allgather's: "
                          "export the %s as msccl-xml", gsp_collective_name(s->coll));
     if ((err = prepare(s, t, &F))) goto done;
-    int64_t N = F.N, C = F.C, NC = N * C;
+    int64_t N = F.N, C = F.C;
     if ((err = gsp_alloc_array((void **)&width, N * N, sizeof *width, true)) || (err = gsp_alloc_array((void **)&link, N * N, sizeof *link, true))) goto done;
     int64_t nsteps = 0;
     for (int64_t i = 0; i < F.nlx; i++) nsteps += i == 0 || F.lx[i].arr != F.lx[i - 1].arr;
@@ -616,31 +616,7 @@ gsp_err_t gsp__export_fabric_json(const gsp_sched_t *s, const gsp_topo_t *t, con
         i = j;
     }
     gsp_jw_arr_end(&w);
-    gsp_jw_key(&w, "collective");
-    gsp_jw_obj_begin(&w);
-    gsp_jw_key(&w, "msccl_type"); gsp_jw_str(&w, "collective");
-    gsp_jw_key(&w, "name"); gsp_jw_str(&w, "Allgather");
-    gsp_jw_key(&w, "nodes"); gsp_jw_int(&w, N);
-    gsp_jw_key(&w, "chunks");
-    gsp_jw_arr_begin(&w);
-    for (int64_t x = 0; x < NC; x++) {
-        gsp_jw_obj_begin(&w);
-        gsp_jw_key(&w, "msccl_type"); gsp_jw_str(&w, "chunk");
-        gsp_jw_key(&w, "pre");
-        gsp_jw_arr_begin(&w);
-        gsp_jw_int(&w, x / C);
-        gsp_jw_arr_end(&w);
-        gsp_jw_key(&w, "post");
-        gsp_jw_arr_begin(&w);
-        for (int64_t r = 0; r < N; r++) gsp_jw_int(&w, r);
-        gsp_jw_arr_end(&w);
-        gsp_jw_key(&w, "addr"); gsp_jw_int(&w, x);
-        gsp_jw_obj_end(&w);
-    }
-    gsp_jw_arr_end(&w);
-    gsp_jw_key(&w, "triggers"); gsp_jw_obj_begin(&w); gsp_jw_obj_end(&w);
-    gsp_jw_key(&w, "runtime_name"); gsp_jw_str(&w, "allgather");
-    gsp_jw_obj_end(&w);
+    gsp__msccl_json_collective(&w, N, C);
     gsp_jw_key(&w, "topology");
     gsp_jw_obj_begin(&w);
     gsp_jw_key(&w, "msccl_type"); gsp_jw_str(&w, "topology");

@@ -38,6 +38,8 @@ gsp_err_t gsp__export_fabric_xml(const gsp_sched_t *s, const gsp_topo_t *t, cons
 /* msccl-tools JSON's input_map and output_map of an allgather on n ranks of C chunks each (w an
  * open object; export.c). */
 void gsp__msccl_json_maps(gsp_jw_t *w, int64_t n, int64_t C);
+/* Its "collective" object: the chunks, where each starts and ends (export.c). */
+void gsp__msccl_json_collective(gsp_jw_t *w, int64_t n, int64_t C);
 gsp_err_t gsp__export_fabric_json(const gsp_sched_t *s, const gsp_topo_t *t, const char *name, FILE *f);
 
 #endif
