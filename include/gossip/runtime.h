@@ -284,11 +284,16 @@ GSP_API void gsp_rt_predict(const gsp_rt_algo_t *a, int64_t nodes, int64_t bytes
  * are predicted by their lower bound. */
 GSP_API int gsp_rt_choose(const gsp_rt_algos_t *a, int64_t nodes, int64_t bytes, const gsp_cost_t *c);
 /** Segments a pipelined phase runs in for blocks of blk bytes: about blk / c->segment when the
- * segment is set, else segments whose transfer takes about alpha (w / alpha, w the time of
- * the phase's worst round on whole blocks); between 1 and GSP_RT_MAX_SEGMENTS. 1 for other
- * phases. A pipelined phase of R rounds is predicted at alpha + w + (R - 1)(alpha + w / S). */
+ * segment is set, 2 on a fabric's trees, else the power of two (at most GSP_RT_MAX_SEGMENTS and
+ * blk) whose prediction is least; 1 for other phases. A pipelined phase of R rounds (levels) in
+ * S segments is predicted at (R - 1)(alpha + min(W, S) w / S) + max(1, S / W) alpha + w: w the
+ * time of the phase's worst round on whole blocks, alpha and beta a segment's, W the segments
+ * of one arc in flight at once (GSP_RT_PIPE_WINDOW; 1 on a fabric's trees). */
 GSP_API int64_t gsp_rt_segments(const gsp_rt_phase_t *ph, double blk, const gsp_cost_t *c);
 #define GSP_RT_MAX_SEGMENTS 256
+/** Segments of one arc in flight at once in a pipelined phase (the executor and the predictions
+ * share it): each waits for the one GSP_RT_PIPE_WINDOW before it to arrive. */
+#define GSP_RT_PIPE_WINDOW 4
 /** Lanes a non-pipelined phase is cut into at most (the executor and the predictions share it). */
 #define GSP_RT_MAX_LANES 16
 /** Lanes the cost model chooses at most (gsp_rt_lanes): GSP_RT_MAX_LANES. */

@@ -33,9 +33,14 @@ static double packed_max(const gsp_rt_algo_t *a, double vec, double per_rank, in
     for (int k = 0; k < a->nphases; k++) {
         const gsp_rt_phase_t *ph = &a->phase[k];
         double parts = ph->parts > 1 ? (double)ph->parts : 1;
-        double blk = ph->layout == GSP_RT_RANK ? per_rank / parts + 1 : ph->layout == GSP_RT_SPLIT ? vec / ((double)n * parts) + 1 : vec;
-        for (int64_t r = 0; r < ph->nrounds; r++)
-            if ((double)ph->maxblk[r] * blk > m) m = (double)ph->maxblk[r] * blk;
+        double nb = ph->nblocks > 0 ? (double)ph->nblocks : (double)n;
+        double blk = ph->layout == GSP_RT_RANK ? per_rank / parts + 1 : ph->layout == GSP_RT_SPLIT ? vec / (nb * parts) + 1 : vec;
+        for (int64_t r = 0; r < ph->nrounds; r++) {
+            double x = (double)ph->maxblk[r] * blk;
+            /* A pipelined phase's segments are at most GSP__MPI_MAX_SEGMENT bytes (mpi_engine.c). */
+            if (ph->pipelined && x > (double)GSP__MPI_MAX_SEGMENT) x = (double)GSP__MPI_MAX_SEGMENT;
+            if (x > m) m = x;
+        }
     }
     return m;
 }

@@ -153,11 +153,13 @@ static gsp_err_t stage_and_fresh(gsp_mpi_ctx_t *c, const gsp_rt_prog_t *p, const
 /* Issues send q of lane l->lane: one block straight from its buffer, or several packed into
  * the lane's staging area (so: the lane's offsets). */
 static gsp_err_t issue_send(gsp_mpi_ctx_t *c, const gsp_rt_prog_t *p, int phase, int64_t q, void *base, const lay_t *l, const dtinfo_t *d,
-                            const size_t *so, MPI_Request *req) {
+                            const size_t *so, MPI_Request *req, bool sync) {
     const gsp_rt_msg_t *x = &p->send[q];
     int64_t b0 = p->items[x->first];
     int tag = tag_of(c, phase, l->lane, x->round), rc;
-    if (direct(p, x, false) && p->pipelined) /* synchronous: completion means delivered (the window) */
+    /* sync: synchronous, so that completion means delivered (a window waits for it; an eager
+     * send completes as soon as it is copied, while its data is still on the link). */
+    if (direct(p, x, false) && (p->pipelined || sync))
         rc = MPI_Issend(src_at(c, base, l, b0, d), (int)blk_len(l, b0), d->dt, x->peer, tag, c->comm, req);
     else if (direct(p, x, false)) rc = MPI_Isend(src_at(c, base, l, b0, d), (int)blk_len(l, b0), d->dt, x->peer, tag, c->comm, req);
     else {
@@ -173,8 +175,8 @@ static gsp_err_t issue_send(gsp_mpi_ctx_t *c, const gsp_rt_prog_t *p, int phase,
         }
         /* One block of a plain type (an exchange phase's copy) goes as that type: the receiver
          * posts it so. */
-        if (x->n == 1 && d->plain) rc = MPI_Isend(dst, (int)blk_len(l, b0), d->dt, x->peer, tag, c->comm, req);
-        else rc = MPI_Isend(dst, pos, MPI_PACKED, x->peer, tag, c->comm, req);
+        if (x->n == 1 && d->plain) rc = (sync ? MPI_Issend : MPI_Isend)(dst, (int)blk_len(l, b0), d->dt, x->peer, tag, c->comm, req);
+        else rc = (sync ? MPI_Issend : MPI_Isend)(dst, pos, MPI_PACKED, x->peer, tag, c->comm, req);
     }
     return rc == MPI_SUCCESS ? GSP_OK : gsp__mpi_fail(c, rc, "MPI_Isend");
 }
@@ -191,8 +193,6 @@ static gsp_err_t post_recv(gsp_mpi_ctx_t *c, const gsp_rt_prog_t *p, int phase, 
     return rc == MPI_SUCCESS ? GSP_OK : gsp__mpi_fail(c, rc, "MPI_Irecv");
 }
 
-/* Messages of one arc in flight at once in a pipelined phase, across lanes. */
-#define WINDOW 4
 
 typedef struct {
     gsp_mpi_ctx_t *c;
@@ -219,7 +219,7 @@ static gsp_err_t try_issue(pipe_t *pp, int j) {
         if (*st || (dep >= 0 && pp->rstate[(size_t)j * (size_t)nR + (size_t)dep] != 2)) continue;
         if (j >= pp->window && pp->sstate[(size_t)(j - pp->window) * (size_t)nS + (size_t)q] != 2) continue;
         gsp_err_t err = issue_send(pp->c, p, pp->phase, q, pp->base, &l, pp->d, pp->c->soff + (size_t)j * (size_t)per,
-                                   &pp->sq[(size_t)j * (size_t)nS + (size_t)q]);
+                                   &pp->sq[(size_t)j * (size_t)nS + (size_t)q], false);
         if (err) return err;
         *st = 1;
         pp->issued++;
@@ -230,7 +230,7 @@ static gsp_err_t try_issue(pipe_t *pp, int j) {
 /* A pipelined phase (arc-disjoint trees, many lanes): messages are handled in the order they
  * complete, so a node on several trees forwards each tree's segments as they arrive, whatever
  * the other trees do (a fixed order would make a tree wait for another's whole message).
- * Per arc, a lane's send waits until the send WINDOW lanes earlier has completed: networks,
+ * Per arc, a lane's send waits until the send GSP_RT_PIPE_WINDOW lanes earlier has completed: networks,
  * and SimGrid, share a link among concurrent messages, and without a window all segments
  * would arrive together at the end and nothing would pipeline. Each lane still absorbs its
  * receives in schedule order, so reductions keep the schedule's order. */
@@ -241,7 +241,7 @@ static gsp_err_t run_pipelined(gsp_mpi_ctx_t *c, const gsp_rt_prog_t *p, int pha
      * a lane goes on an arc only once the one before it arrived, so the first lanes reach the
      * next level early instead of every lane arriving late together (bench/README.md: 64 MiB on
      * dgx:8x2 under SMPI, 2 lanes, allgather 538 -> 486 us, broadcast 1003 -> 754 us). */
-    int window = l0->window > 0 ? l0->window : WINDOW;
+    int window = l0->window > 0 ? l0->window : GSP_RT_PIPE_WINDOW;
     int K = l0->lanes;
     int64_t nR = p->nrecv, nS = p->nsend, per = nR + nS, all = (int64_t)K * per;
     if (all > INT_MAX / 2) return gsp_error(GSP_ERR_TOOBIG, "too many messages in one phase");
@@ -554,9 +554,26 @@ static gsp_err_t run_rounds(gsp_mpi_ctx_t *c, const gsp_rt_prog_t *p, int phase,
     if ((err = gsp__mpi_reserve((void **)&c->req, &c->req_cap, (size_t)(K * per + 1) * sizeof *c->req)) ||
         (err = gsp__mpi_reserve((void **)&c->soff, &c->soff_cap, (size_t)(K * per + 1) * sizeof *c->soff)) ||
         (err = gsp__mpi_reserve((void **)&c->lane, &c->lane_cap, (size_t)(2 * K + 1) * sizeof *c->lane)) ||
-        (err = gsp__mpi_reserve((void **)&c->idx, &c->idx_cap, (size_t)(K * per + 1) * sizeof *c->idx)))
+        (err = gsp__mpi_reserve((void **)&c->idx, &c->idx_cap, (size_t)(2 * nS + c->size + 1) * sizeof *c->idx)))
         return err;
     if ((err = stage_and_fresh(c, p, l0, d))) return err;
+    /* A send that waits for no newer receive than the lane's previous send to the same peer
+     * (a root scattering its vector: nothing to wait for at all) goes once that one is
+     * delivered: issued at once, all of a peer's messages would share the link and arrive
+     * together at the end, and the peer could forward none of them early — the round-by-round
+     * time the cost model predicts. Measured under SimGrid SMPI (torus 16x16, 10 GB/s links):
+     * the rings' broadcast of 1 MiB took 206 us with the root's messages all at once, against a
+     * prediction of 124. wait_on[q]: that previous send, or -1; waited[q]: whether a later send
+     * waits for q (then q is synchronous). */
+    int *wait_on = c->idx, *waited = c->idx + nS, *lastq = c->idx + 2 * nS;
+    for (int r = 0; r < c->size; r++) lastq[r] = -1;
+    for (int64_t q = 0; q < nS; q++) {
+        int prev = lastq[p->send[q].peer];
+        wait_on[q] = prev >= 0 && p->send[prev].need >= p->send[q].need ? prev : -1;
+        waited[q] = 0;
+        if (wait_on[q] >= 0) waited[prev] = 1;
+        lastq[p->send[q].peer] = (int)q;
+    }
     for (int64_t q = 0; q < K * per; q++) c->req[q] = MPI_REQUEST_NULL; /* not yet posted or issued */
     c->nreq = (size_t)(K * per);
     c->communicated = true;
@@ -598,7 +615,11 @@ static gsp_err_t run_rounds(gsp_mpi_ctx_t *c, const gsp_rt_prog_t *p, int phase,
                     if (done[j] < nR && (err = post_lane(c, p, phase, base, l0, j, d, posted, p->recv[done[j]].round))) return err;
                 }
                 if (q >= nS) break;
-                if ((err = issue_send(c, p, phase, q, base, &l, d, so, &sq[q]))) return err;
+                if (wait_on[q] >= 0) {
+                    int rc = MPI_Wait(&sq[wait_on[q]], MPI_STATUS_IGNORE);
+                    if (rc != MPI_SUCCESS) return gsp__mpi_fail(c, rc, "MPI_Wait");
+                }
+                if ((err = issue_send(c, p, phase, q, base, &l, d, so, &sq[q], waited[q] != 0))) return err;
             }
         }
         if (s0 == nS) break;
@@ -648,7 +669,9 @@ lay_t gsp__mpi_phase_layout(const gsp_mpi_ctx_t *c, const gsp_rt_phase_t *ph, in
     /* A fabric's trees cut each block into parts (rt_fabric.c); the segments cut the parts. */
     lay_t l = {ph->layout, count, ph->nblocks > 0 ? ph->nblocks : c->size, 1, 0, ph->parts > 1 ? ph->parts : 1, 0, ph->levels > 0 ? 1 : 0};
     int64_t shortest = l.parts > 1 ? base_len(&l, l.n - 1) / l.parts : whole_len(&l, l.n - 1),
-            k = gsp_rt_segments(ph, (double)whole_len(&l, 0) * d->size, &c->cost);
+            k = gsp_rt_segments(ph, (double)whole_len(&l, 0) * d->size, &c->cost),
+            least = (whole_len(&l, 0) * d->size + GSP__MPI_MAX_SEGMENT - 1) / GSP__MPI_MAX_SEGMENT;
+    if (k < least) k = least;
     if (k > shortest) k = shortest;
     l.lanes = k < 1 ? 1 : (int)k;
     return l;

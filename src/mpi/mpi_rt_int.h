@@ -35,6 +35,10 @@ typedef struct {
     int window;       /* pipelined: lanes in flight on one arc at once (0: the engine's default) */
 } lay_t;
 
+/* A pipelined phase's segments are at most this many bytes, whatever the cost model says: its
+ * messages then stay within MPI's int count (mpi_choose.c counts on it). */
+#define GSP__MPI_MAX_SEGMENT ((int64_t)1 << 30)
+
 static inline int64_t base_first(const lay_t *l, int64_t x) {
     if (l->layout == GSP_RT_RANK) return x * l->count;
     if (l->layout == GSP_RT_WHOLE) return 0;

@@ -133,23 +133,20 @@ static double round_work_seg(const gsp_rt_phase_t *ph, double blk, double seg, c
     return w;
 }
 
-/* A pipelined phase of R rounds in S segments: alpha + w + (R - 1)(alpha + w / S), alpha and
- * beta those of a segment's message. */
+/* A pipelined phase of R rounds (levels) in S segments, alpha and beta those of a segment's
+ * message, x = w / S one segment's transfer alone (w: the worst round on whole blocks). The
+ * engine keeps at most W segments of an arc in flight (GSP_RT_PIPE_WINDOW; a fabric's trees 1,
+ * mpi_engine.c), sharing the arc: a segment crosses a level in alpha + min(W, S) x, and an
+ * arc's S segments take at least max(1, S / W) alphas besides their w. So
+ *   (R - 1)(alpha + min(W, S) x) + max(1, S / W) alpha + w,
+ * which is R (alpha + w) for S = 1. Measured under SimGrid SMPI (torus 16x16, 1.25 GB/s, 5 us
+ * links, SMPI's default factors as alpha and beta by size): the multitree broadcast of 64 KiB
+ * in 8 segments 511.9 us (this 508), in 256 segments 925.8 us (this 918); the form without the
+ * window, alpha + w + (R - 1)(alpha + w / S), predicted 298 and 280 and chose the 256. */
 static double pipelined_time(const gsp_rt_phase_t *ph, double blk, double S, const gsp_cost_t *c) {
     double R = (double)(ph->levels > 0 ? ph->levels : ph->nrounds), w = round_work_seg(ph, blk, blk / S, c), al = gsp_cost_alpha(c, blk / S);
-    return R > 0 ? al + w + (R - 1) * (al + w / S) : 0;
-}
-
-/* One round's cost on whole blocks of blk bytes, without alpha: the worst round of the phase. */
-static double round_work(const gsp_rt_phase_t *ph, double blk, const gsp_cost_t *c) {
-    double w = 0;
-    for (int64_t r = 0; r < ph->nrounds; r++) {
-        double seg = c->segment > 0 && (double)c->segment < blk ? (double)c->segment : blk;
-        double x = c->shared ? shared_work(ph, r, blk, c)
-                             : gsp_cost_beta(c, seg) * (double)ph->maxblk[r] * blk + c->gamma * (double)ph->maxred[r] * blk;
-        if (x > w) w = x;
-    }
-    return w;
+    double W = ph->levels > 0 ? 1 : GSP_RT_PIPE_WINDOW;
+    return R > 0 ? (R - 1) * (al + fmin(W, S) * w / S) + fmax(1, S / W) * al + w : 0;
 }
 
 int64_t gsp_rt_segments(const gsp_rt_phase_t *ph, double blk, const gsp_cost_t *c) {
@@ -162,9 +159,9 @@ int64_t gsp_rt_segments(const gsp_rt_phase_t *ph, double blk, const gsp_cost_t *
      * each paying its latency: under SMPI, dgx:8x2's 64 MiB allgather took 538 us whole, 486
      * in 2 segments, 505 in 3, 512 in 4 (bench/README.md). */
     else if (ph->levels > 0) s = 2;
-    else if (c->nalpha > 0 || c->nbeta > 0) {
-        /* Costs by message size: the count whose predicted time is least (powers of two; the
-         * first on ties), since a segment's size decides its protocol. */
+    else {
+        /* The count whose predicted time is least (powers of two; the first on ties): with
+         * costs by message size a segment's size also decides its protocol. */
         double bt = pipelined_time(ph, blk, 1, c);
         s = 1;
         for (double k = 2; k <= GSP_RT_MAX_SEGMENTS && k <= blk; k *= 2) {
@@ -172,9 +169,6 @@ int64_t gsp_rt_segments(const gsp_rt_phase_t *ph, double blk, const gsp_cost_t *
             if (t < bt * (1 - 1e-9)) s = k, bt = t;
         }
     }
-    /* A segment whose transfer takes about one latency: shorter ones pay alpha more often
-     * than they save, longer ones lengthen every hop of the pipeline. */
-    else s = c->alpha > 0 ? ceil(round_work(ph, blk, c) / c->alpha * (1 - 1e-12)) : GSP_RT_MAX_SEGMENTS;
     if (s > GSP_RT_MAX_SEGMENTS) s = GSP_RT_MAX_SEGMENTS;
     if (s > blk) s = floor(blk);
     return s < 1 ? 1 : (int64_t)s;
