@@ -401,9 +401,10 @@ static void test_segments(void **state) {
     assert_int_equal(gsp_rt_segments(&ph, 1e6, &c), 1); /* not pipelined */
     ph.pipelined = true;
     /* beta 1e-10, alpha 1e-6, 3 rounds: w = 1e-4 s, and (R - 1)(alpha + min(4, S) w / S) +
-     * max(1, S / 4) alpha + w is, by hand, 3.03e-4 s at S = 1 (and at 2 and 4: the segments in
-     * one window fly together), 1.35e-4 at 32, 1.305e-4 at 64, 1.4025e-4 at 128: 64. */
-    assert_int_equal(gsp_rt_segments(&ph, 1e6, &c), 64);
+     * max(1, S / 4) alpha + w is 3.03e-4 s at S = 1 (and at 2 and 4: the segments in one
+     * window fly together); for S >= 4 it is least at S = 4 sqrt(2 w / alpha) = 56.6, and by
+     * hand 1.302857e-4 at 56, 1.302851e-4 at 57, 1.302931e-4 at 58: 57. */
+    assert_int_equal(gsp_rt_segments(&ph, 1e6, &c), 57);
     /* No latency: as many segments as allowed. */
     c.alpha = 0;
     assert_int_equal(gsp_rt_segments(&ph, 1e6, &c), GSP_RT_MAX_SEGMENTS);
