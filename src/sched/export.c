@@ -664,6 +664,15 @@ static gsp_err_t import_root(gsp_sched_t *s, json_t *root, const char *path, con
         json_decref(root);
         return gsp_error(GSP_ERR_PARSE, "%s: not an msccl-tools algorithm (msccl_type, collective.nodes, steps)", path);
     }
+    /* Only an allgather reads back as one: a reduction's sends carry partial sums, and a
+     * broadcast's chunks start at one rank (the fabric writer writes both). */
+    const char *rt = json_string_value(json_object_get(coll, "runtime_name"));
+    if (rt && strcmp(rt, "allgather")) {
+        err = gsp_error(GSP_ERR_UNSUPPORTED, "%s: the collective is msccl-tools' '%s', and gossip reads msccl-tools JSON as an allgather only",
+                        path, rt); /* before the decref: rt is root's */
+        json_decref(root);
+        return err;
+    }
     int64_t n = json_integer_value(nodes), width = 1;
     size_t r;
     json_t *st;

@@ -72,6 +72,8 @@ sums='. as $doc | .collective as $c | $c.nodes as $n
             end))
   | . as $h
   | all($c.chunks[]; .addr as $a | all(.post[]; ($h[.][$a] | sort) == $full[$a]))'
+mkdir "$tmp/mt"
+nmt=0
 for spec in dgx:4x2 dgx:8x2 fattree:2x4 mi250:1 "file:$DATA/fabric.txt"; do
     expect 0 plan allgather "$spec" -o "$tmp/a.json" || continue
     expect 0 export "$tmp/a.json" --format msccl-json -o "$tmp/a.msccl.json" || continue
@@ -95,17 +97,30 @@ for spec in dgx:4x2 dgx:8x2 fattree:2x4 mi250:1 "file:$DATA/fabric.txt"; do
         [ "$coll" != broadcast ] || jq -e --arg r "$root" '(.input_map | keys) == [(.ranks | index($r) | tostring)]' "$tmp/m.json" >/dev/null ||
             fail "broadcast $spec: the input_map is not the root's ($root) alone"
         checks=$((checks + 3))
+        nmt=$((nmt + 1))
+        cp "$tmp/m.json" "$tmp/mt/$nmt.good.json"
         # Sizes, for the record: docs/fabrics.md quotes them.
         [ "$spec" = dgx:8x2 ] && echo "msccl-json $coll $spec: $(wc -c <"$tmp/m.json") bytes, $(jq '.steps | length' "$tmp/m.json") steps"
         case $spec in dgx:8x2 | mi250:1) continue ;; esac
         # The simulation can fail: a send dropped, a send duplicated in its step.
         jq -c '(.steps | length / 2 | floor) as $k | .steps[$k].sends |= .[1:]' "$tmp/m.json" >"$tmp/bad.json"
         jq -e "$sums" "$tmp/bad.json" >/dev/null 2>&1 && fail "$coll $spec: a send dropped and still correct"
+        cp "$tmp/bad.json" "$tmp/mt/$nmt.bad.json"
         jq -c '(.steps | length / 2 | floor) as $k | .steps[$k].sends += [.steps[$k].sends[0]]' "$tmp/m.json" >"$tmp/bad.json"
         jq -e "$sums" "$tmp/bad.json" >/dev/null 2>&1 && fail "$coll $spec: a send duplicated and still correct"
         checks=$((checks + 2))
     done
 done
+# msccl-tools' own loader and check on the same files (tests/cli/msccl_tools_check.py), when a
+# checkout of it is at hand: MSCCL_TOOLS=/path/to/msccl-tools (nothing is downloaded).
+if [ -n "${MSCCL_TOOLS:-}" ] && [ -f "$MSCCL_TOOLS/msccl/serialization.py" ] && command -v python3 >/dev/null; then
+    python3 "$(dirname "$0")/msccl_tools_check.py" "$MSCCL_TOOLS" "$tmp"/mt/*.good.json --bad "$tmp"/mt/*.bad.json >"$tmp/mt.out" 2>&1 ||
+        fail "msccl-tools' check_implements: $(grep -m3 FAIL "$tmp/mt.out")"
+    echo "msccl-tools' check_implements: $(grep -c 'passes$' "$tmp/mt.out") files pass, the dropped sends' fail"
+    checks=$((checks + 1))
+else
+    echo "skipped: msccl-tools' own loader (set MSCCL_TOOLS to a checkout of microsoft/msccl-tools)"
+fi
 
 # A random fabric file with capacities and switches: the three round forms verify, export and
 # are well-formed; a switch's message sent a round before it arrives, or an arc loaded past its
@@ -137,6 +152,12 @@ grepcheck '^<!-- gossip: dgx:8x2; ranks are its compute nodes: 0=b0.gpu0 .* 15=b
 awk '/<gpu id="3"/{g=1} /<\/gpu>/{g=0} g && /<tb /{print}' "$tmp/out" | grep -E 'send="(8|9|1[0-5])"' | grep -v 'chan="3"' &&
     fail "b0.gpu3 sends across the boxes off rail 3"
 checks=$((checks + 1))
+
+# Read back, msccl-tools JSON is an allgather only: a reduction's is refused with one line.
+expect 0 plan reduce-scatter fattree:2x4 -o "$tmp/rs.json"
+expect 0 export "$tmp/rs.json" --format msccl-json -o "$tmp/rs.msccl.json"
+expect 2 verify "$tmp/rs.msccl.json" --topology fattree:2x4
+errline "the collective is msccl-tools' 'reduce_scatter', and gossip reads msccl-tools JSON as an allgather only"
 
 # What cannot be exported: one line, exit 2.
 expect 0 plan broadcast dgx:8x2 --root b1.gpu5 -o "$tmp/b.json"
