@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* export_fabric.c — fabric plans (the round form of gsp_fabric_trees: chunks, capacities,
  * switches; docs/fabrics.md) as MSCCL XML and msccl-tools JSON (allgather, reduce-scatter,
- * allreduce, broadcast). The executor's ranks are the compute nodes, in index order; switches are the network's, so a packet's route through them
- * becomes one send from one GPU to another. Each rank's data is C chunks (the schedule's chunks),
+ * allreduce, broadcast). The executor's ranks are the compute nodes, in index order; switches
+ * are the network's, so a packet's route through them becomes one send from one GPU to another. Each rank's data is C chunks (the schedule's chunks),
  * chunk x of rank r is r*C + x, the collective's buffer N*C chunks. Channels: a transfer that
  * leaves its box (see boxes()) goes on the channel of its sender's rail — its index in its box,
  * so GPU g's NIC carries channel g — and transfers inside a box on a channel of their own. */
@@ -573,7 +573,7 @@ static gsp_err_t combining_sends_hold(const fx_t *F) {
             if (F->lx[j].arr < e->arr) {
                 err = gsp_error(GSP_ERR_UNSUPPORTED,
                                 "export: rank %lld's partial sum of chunk %lld leaves in round %lld and arrives in round %lld, and the "
-                                "rank receives more of it in round %lld; msccl-tools JSON would send it with that: export as msccl-xml",
+                                "rank receives more of it in round %lld, which msccl-tools JSON's send would carry too: export it as msccl-xml",
                                 (long long)e->src, (long long)e->x, (long long)e->dep, (long long)e->arr, (long long)F->lx[j].arr);
                 break;
             }
@@ -591,8 +591,15 @@ gsp_err_t gsp__export_fabric_json(const gsp_sched_t *s, const gsp_topo_t *t, con
     memset(&F, 0, sizeof F);
     if ((err = prepare(s, t, &F))) goto done;
     bool combining = s->coll == GSP_COLL_REDUCE_SCATTER || s->coll == GSP_COLL_ALLREDUCE;
-    if (combining && (err = combining_sends_hold(&F))) goto done;
     int64_t N = F.N, C = F.C;
+    /* A reduction's collective lists every rank's contribution to every chunk, N^2 C of them
+     * (about 60 bytes each): past 2^24 the file would pass a gigabyte. */
+    if (combining && (double)N * (double)N * (double)C > (double)((int64_t)1 << 24)) {
+        err = gsp_error(GSP_ERR_TOOBIG, "export: msccl-tools JSON of this %s lists %lld ranks' contributions to %lld chunks each, above %d "
+                        "(fewer --batches, or msccl-xml)", gsp_collective_name(s->coll), (long long)N, (long long)(N * C), 1 << 24);
+        goto done;
+    }
+    if (combining && (err = combining_sends_hold(&F))) goto done;
     if ((err = gsp_alloc_array((void **)&width, N * N, sizeof *width, true)) || (err = gsp_alloc_array((void **)&link, N * N, sizeof *link, true))) goto done;
     int64_t nsteps = 0;
     for (int64_t i = 0; i < F.nlx; i++) nsteps += i == 0 || F.lx[i].arr != F.lx[i - 1].arr;
