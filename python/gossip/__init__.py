@@ -806,7 +806,8 @@ EXPORT_FORMATS = ("msccl-json", "msccl-xml", "svg", "gossip")
 def export(schedule, format, path=None, *, min_bytes=0, max_bytes=0, name=None):
     """Writes `schedule` (a Schedule) in `format`:
       "msccl-json"  msccl-tools' algorithm JSON (allgather; gossip.load(path, topology=...) and
-                    `gossip verify FILE --topology SPEC` read it back)
+                    `gossip verify FILE --topology SPEC` read it back), or of a plan on a
+                    fabric (allgather, reduce-scatter, allreduce, broadcast)
       "msccl-xml"   MSCCL's <algo> XML (allgather, broadcast, reduce-scatter, block allreduce)
       "svg"         a picture: the broadcast tree of node 0's packet by round (gsp_draw_svg)
       "gossip"      the schedule file itself, as save() writes it

@@ -9,47 +9,93 @@
 #include "core/core_int.h"
 #include "sched_int.h"
 
-void gsp__msccl_json_collective(gsp_jw_t *w, int64_t n, int64_t C) {
-    /* The allgather itself: n*C chunks, chunk x first at rank x / C, at the end everywhere. */
+/* msccl-tools' collectives (msccl/collectives.py) chunked up by C (Collective.chunk_up), written
+ * out chunk by chunk: a chunk is one rank's data for one address ("addr"), "pre" the ranks that
+ * hold it at the start, "post" those that must at the end. Several chunks at one address are
+ * what makes a collective combining (Collective.__init__): their contributions add up there.
+ *   allgather(n):       chunk r*C+c at rank r, everywhere at the end, address r*C+c;
+ *   broadcast(n, root): chunk c at the root, everywhere at the end, address c;
+ *   reduce_scatter(n):  chunk ((o*n)+r)*C+c is rank r's contribution to rank o's c-th chunk,
+ *                       address o*C+c, needed at o;
+ *   allreduce(n) chunked by n*C (every rank's whole vector of n*C chunks): chunk r*n*C+a is
+ *                       rank r's contribution to address a, needed everywhere. */
+static void chunk_of(gsp_collective_t coll, int64_t n, int64_t C, int64_t root, int64_t x, int64_t *pre, int64_t *post, int64_t *addr) {
+    int64_t NC = n * C;
+    switch (coll) {
+    case GSP_COLL_BROADCAST: *pre = root, *post = -1, *addr = x; break;
+    case GSP_COLL_REDUCE_SCATTER: *pre = (x / C) % n, *post = x / NC, *addr = (x / NC) * C + x % C; break;
+    case GSP_COLL_ALLREDUCE: *pre = x / NC, *post = -1, *addr = x % NC; break;
+    default: *pre = x / C, *post = -1, *addr = x; break;
+    }
+}
+
+static int64_t nchunks_of(gsp_collective_t coll, int64_t n, int64_t C) {
+    return coll == GSP_COLL_BROADCAST ? C : coll == GSP_COLL_ALLGATHER ? n * C : n * n * C;
+}
+
+void gsp__msccl_json_collective(gsp_jw_t *w, gsp_collective_t coll, int64_t n, int64_t C, int64_t root) {
+    const char *name = coll == GSP_COLL_BROADCAST        ? "Broadcast"
+                       : coll == GSP_COLL_REDUCE_SCATTER ? "ReduceScatter"
+                       : coll == GSP_COLL_ALLREDUCE      ? "Allreduce"
+                                                         : "Allgather";
+    /* The names the runtime knows; msccl-tools' broadcast has none of its own ("custom"). */
+    const char *runtime = coll == GSP_COLL_BROADCAST        ? "custom"
+                          : coll == GSP_COLL_REDUCE_SCATTER ? "reduce_scatter"
+                          : coll == GSP_COLL_ALLREDUCE      ? "allreduce"
+                                                            : "allgather";
     gsp_jw_key(w, "collective");
     gsp_jw_obj_begin(w);
     gsp_jw_key(w, "msccl_type"); gsp_jw_str(w, "collective");
-    gsp_jw_key(w, "name"); gsp_jw_str(w, "Allgather");
+    gsp_jw_key(w, "name"); gsp_jw_str(w, name);
     gsp_jw_key(w, "nodes"); gsp_jw_int(w, n);
     gsp_jw_key(w, "chunks");
     gsp_jw_arr_begin(w);
-    for (int64_t x = 0; x < n * C; x++) {
+    for (int64_t x = 0, m = nchunks_of(coll, n, C); x < m; x++) {
+        int64_t pre, post, addr;
+        chunk_of(coll, n, C, root, x, &pre, &post, &addr);
         gsp_jw_obj_begin(w);
         gsp_jw_key(w, "msccl_type"); gsp_jw_str(w, "chunk");
         gsp_jw_key(w, "pre");
         gsp_jw_arr_begin(w);
-        gsp_jw_int(w, x / C);
+        gsp_jw_int(w, pre);
         gsp_jw_arr_end(w);
         gsp_jw_key(w, "post");
         gsp_jw_arr_begin(w);
-        for (int64_t r = 0; r < n; r++) gsp_jw_int(w, r);
+        for (int64_t r = 0; r < n; r++)
+            if (post < 0 || r == post) gsp_jw_int(w, r);
         gsp_jw_arr_end(w);
-        gsp_jw_key(w, "addr"); gsp_jw_int(w, x);
+        gsp_jw_key(w, "addr"); gsp_jw_int(w, addr);
         gsp_jw_obj_end(w);
     }
     gsp_jw_arr_end(w);
     gsp_jw_key(w, "triggers"); gsp_jw_obj_begin(w); gsp_jw_obj_end(w);
-    gsp_jw_key(w, "runtime_name"); gsp_jw_str(w, "allgather");
+    gsp_jw_key(w, "runtime_name"); gsp_jw_str(w, runtime);
     gsp_jw_obj_end(w);
 }
 
-void gsp__msccl_json_maps(gsp_jw_t *w, int64_t n, int64_t C) {
+void gsp__msccl_json_maps(gsp_jw_t *w, gsp_collective_t coll, int64_t n, int64_t C, int64_t root) {
     char key[32];
-    /* An allgather's buffers: rank r starts with its C chunks r*C .. r*C+C-1 and ends with all
-     * n*C of them. */
+    /* As msccl-tools' Algorithm.make_implementation: a rank's input addresses are those of the
+     * chunks it starts with, its output addresses those it must end with; a rank with none is
+     * left out (a broadcast's input_map has the root only). */
+    int64_t NC = n * C;
     for (int out = 0; out < 2; out++) {
         gsp_jw_key(w, out ? "output_map" : "input_map");
         gsp_jw_obj_begin(w);
         for (int64_t r = 0; r < n; r++) {
+            int64_t lo = 0, hi = NC; /* the addresses lo .. hi-1 */
+            if (coll == GSP_COLL_BROADCAST) {
+                if (!out && r != root) continue;
+                hi = C;
+            } else if (coll == GSP_COLL_ALLGATHER && !out) {
+                lo = r * C, hi = r * C + C;
+            } else if (coll == GSP_COLL_REDUCE_SCATTER && out) {
+                lo = r * C, hi = r * C + C;
+            }
             snprintf(key, sizeof key, "%lld", (long long)r);
             gsp_jw_key(w, key);
             gsp_jw_arr_begin(w);
-            for (int64_t c = out ? 0 : r * C; c < (out ? n * C : r * C + C); c++) gsp_jw_int(w, c);
+            for (int64_t c = lo; c < hi; c++) gsp_jw_int(w, c);
             gsp_jw_arr_end(w);
         }
         gsp_jw_obj_end(w);
@@ -114,11 +160,10 @@ gsp_err_t gsp_export_msccl_json(const gsp_sched_t *s0, const gsp_topo_t *t, cons
         name_of(s0, o, fname, sizeof fname, false);
         return gsp__export_fabric_json(s0, t, fname, f);
     }
-    if (s0->blocks)
-        return gsp_error(GSP_ERR_UNSUPPORTED, "export: msccl-tools JSON describes non-combining collectives; "
-                         "export the %s as msccl-xml", gsp_collective_name(s0->coll));
-    if (s0->coll == GSP_COLL_BROADCAST)
-        return gsp_error(GSP_ERR_UNSUPPORTED, "export: this writer's msccl-tools JSON is the allgather's; export the broadcast as msccl-xml");
+    /* These have their msccl-tools JSON from the fabric writer only (a plan on a fabric). */
+    if (s0->blocks || s0->coll == GSP_COLL_BROADCAST)
+        return gsp_error(GSP_ERR_UNSUPPORTED, "export: msccl-tools JSON is written for a %s planned on a fabric (docs/fabrics.md); "
+                         "export this one as msccl-xml", gsp_collective_name(s0->coll));
     gsp_err_t err = explicit_view(s0, t, &tmp, &s);
     if (err) return err;
     char name[512];
@@ -139,7 +184,7 @@ gsp_err_t gsp_export_msccl_json(const gsp_sched_t *s0, const gsp_topo_t *t, cons
     gsp_jw_key(&w, "extra_memory"); gsp_jw_null(&w);
     gsp_jw_key(&w, "allow_exchange"); gsp_jw_bool(&w, false);
     gsp_jw_obj_end(&w);
-    gsp__msccl_json_maps(&w, n, 1);
+    gsp__msccl_json_maps(&w, GSP_COLL_ALLGATHER, n, 1, -1);
     gsp_jw_key(&w, "steps");
     gsp_jw_arr_begin(&w);
     for (int64_t r = 0; r < s->nrounds; r++) {
@@ -159,7 +204,7 @@ gsp_err_t gsp_export_msccl_json(const gsp_sched_t *s0, const gsp_topo_t *t, cons
         gsp_jw_obj_end(&w);
     }
     gsp_jw_arr_end(&w);
-    gsp__msccl_json_collective(&w, n, 1);
+    gsp__msccl_json_collective(&w, GSP_COLL_ALLGATHER, n, 1, -1);
     gsp_jw_key(&w, "topology");
     gsp_jw_obj_begin(&w);
     gsp_jw_key(&w, "msccl_type"); gsp_jw_str(&w, "topology");
@@ -618,6 +663,15 @@ static gsp_err_t import_root(gsp_sched_t *s, json_t *root, const char *path, con
     if (!type || strcmp(type, "algorithm") || !json_is_integer(nodes) || !json_is_array(steps)) {
         json_decref(root);
         return gsp_error(GSP_ERR_PARSE, "%s: not an msccl-tools algorithm (msccl_type, collective.nodes, steps)", path);
+    }
+    /* Only an allgather reads back as one: a reduction's sends carry partial sums, and a
+     * broadcast's chunks start at one rank (the fabric writer writes both). */
+    const char *rt = json_string_value(json_object_get(coll, "runtime_name"));
+    if (rt && strcmp(rt, "allgather")) {
+        err = gsp_error(GSP_ERR_UNSUPPORTED, "%s: the collective is msccl-tools' '%s', and gossip reads msccl-tools JSON as an allgather only",
+                        path, rt); /* before the decref: rt is root's */
+        json_decref(root);
+        return err;
     }
     int64_t n = json_integer_value(nodes), width = 1;
     size_t r;

@@ -1,9 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* export_fabric.c — fabric plans (the round form of gsp_fabric_trees: chunks, capacities,
- * switches; docs/fabrics.md) as MSCCL XML (all four collectives) and msccl-tools JSON
- * (allgather). The executor's ranks are the
- * compute nodes, in index order; switches are the network's, so a packet's route through them
- * becomes one send from one GPU to another. Each rank's data is C chunks (the schedule's chunks),
+ * switches; docs/fabrics.md) as MSCCL XML and msccl-tools JSON (allgather, reduce-scatter,
+ * allreduce, broadcast). The executor's ranks are the compute nodes, in index order; switches
+ * are the network's, so a packet's route through them becomes one send from one GPU to another. Each rank's data is C chunks (the schedule's chunks),
  * chunk x of rank r is r*C + x, the collective's buffer N*C chunks. Channels: a transfer that
  * leaves its box (see boxes()) goes on the channel of its sender's rail — its index in its box,
  * so GPU g's NIC carries channel g — and transfers inside a box on a channel of their own. */
@@ -550,16 +549,57 @@ done:
     return err;
 }
 
+/* Whether msccl-tools' reading of the transfers is the plan's. It reads a send as carrying what
+ * its sender holds at the start of its step (Algorithm.check_implements), and a transfer is
+ * written in the step of the round it arrives; the plan's message left in the round it departed.
+ * For a reduction the two differ if the sender receives more of the chunk (a contribution) in
+ * between: the file would carry a larger partial sum, and add it twice. lx is in arrival order. */
+static gsp_err_t combining_sends_hold(const fx_t *F) {
+    gsp_err_t err;
+    int64_t NC = F->nx, *first = NULL, *next = NULL;
+    if ((err = gsp_alloc_array((void **)&first, F->N * NC, sizeof *first, false)) ||
+        (err = gsp_alloc_array((void **)&next, F->nlx + 1, sizeof *next, false)))
+        goto done;
+    /* Per (rank, chunk), its arrivals, latest first. */
+    for (int64_t i = 0; i < F->N * NC; i++) first[i] = -1;
+    for (int64_t i = 0; i < F->nlx; i++) {
+        int64_t *h = &first[F->lx[i].dst * NC + F->lx[i].x];
+        next[i] = *h;
+        *h = i;
+    }
+    for (int64_t i = 0; i < F->nlx && !err; i++) {
+        const lx_t *e = &F->lx[i];
+        for (int64_t j = first[e->src * NC + e->x]; j >= 0 && F->lx[j].arr >= e->dep; j = next[j])
+            if (F->lx[j].arr < e->arr) {
+                err = gsp_error(GSP_ERR_UNSUPPORTED,
+                                "export: rank %lld's partial sum of chunk %lld leaves in round %lld and arrives in round %lld, and the "
+                                "rank receives more of it in round %lld, which msccl-tools JSON's send would carry too: export it as msccl-xml",
+                                (long long)e->src, (long long)e->x, (long long)e->dep, (long long)e->arr, (long long)F->lx[j].arr);
+                break;
+            }
+    }
+done:
+    gsp_free(first);
+    gsp_free(next);
+    return err;
+}
+
 gsp_err_t gsp__export_fabric_json(const gsp_sched_t *s, const gsp_topo_t *t, const char *name, FILE *f) {
     gsp_err_t err;
     fx_t F;
     int64_t *width = NULL, *link = NULL;
     memset(&F, 0, sizeof F);
-    if (s->coll != GSP_COLL_ALLGATHER)
-        return gsp_error(GSP_ERR_UNSUPPORTED, "export: msccl-tools JSON describes non-combining collectives; this writer's is the allgather's: "
-                         "export the %s as msccl-xml", gsp_collective_name(s->coll));
     if ((err = prepare(s, t, &F))) goto done;
+    bool combining = s->coll == GSP_COLL_REDUCE_SCATTER || s->coll == GSP_COLL_ALLREDUCE;
     int64_t N = F.N, C = F.C;
+    /* A reduction's collective lists every rank's contribution to every chunk, N^2 C of them
+     * (about 60 bytes each): past 2^24 the file would pass a gigabyte. */
+    if (combining && (double)N * (double)N * (double)C > (double)((int64_t)1 << 24)) {
+        err = gsp_error(GSP_ERR_TOOBIG, "export: msccl-tools JSON of this %s lists %lld ranks' contributions to %lld chunks each, above %d "
+                        "(fewer --batches, or msccl-xml)", gsp_collective_name(s->coll), (long long)N, (long long)(N * C), 1 << 24);
+        goto done;
+    }
+    if (combining && (err = combining_sends_hold(&F))) goto done;
     if ((err = gsp_alloc_array((void **)&width, N * N, sizeof *width, true)) || (err = gsp_alloc_array((void **)&link, N * N, sizeof *link, true))) goto done;
     int64_t nsteps = 0;
     for (int64_t i = 0; i < F.nlx; i++) nsteps += i == 0 || F.lx[i].arr != F.lx[i - 1].arr;
@@ -573,7 +613,9 @@ gsp_err_t gsp__export_fabric_json(const gsp_sched_t *s, const gsp_topo_t *t, con
     gsp_jw_key(&w, "msccl_type"); gsp_jw_str(&w, "instance");
     gsp_jw_key(&w, "steps"); gsp_jw_int(&w, nsteps);
     gsp_jw_key(&w, "extra_rounds"); gsp_jw_int(&w, 0);
-    gsp_jw_key(&w, "chunks"); gsp_jw_int(&w, C);
+    /* msccl-tools' chunks per address of the collective (Instance.chunks, the chunk_up divisor):
+     * an allreduce's whole vector is one address, cut into every rank's C chunks. */
+    gsp_jw_key(&w, "chunks"); gsp_jw_int(&w, s->coll == GSP_COLL_ALLREDUCE ? N * C : C);
     gsp_jw_key(&w, "pipeline"); gsp_jw_null(&w);
     gsp_jw_key(&w, "extra_memory"); gsp_jw_null(&w);
     gsp_jw_key(&w, "allow_exchange"); gsp_jw_bool(&w, false);
@@ -584,10 +626,13 @@ gsp_err_t gsp__export_fabric_json(const gsp_sched_t *s, const gsp_topo_t *t, con
     gsp_jw_arr_begin(&w);
     for (int64_t r = 0; r < N; r++) gsp_jw_str(&w, gsp_topo_node_name(t, F.vertex[r], b));
     gsp_jw_arr_end(&w);
-    gsp__msccl_json_maps(&w, N, C);
+    gsp__msccl_json_maps(&w, s->coll, N, C, F.root);
     /* A step per round in which some route ends (a route's send in the round it arrives: its
      * sender held the chunk before the route began); "rounds": the most chunks one pair of
-     * ranks carries in it, over links of one chunk a round. */
+     * ranks carries in it, over links of one chunk a round. A send [x, src, dst] is
+     * [address, src, dst]: for a reduction, src's partial sum of chunk x, which dst adds to its
+     * own (reduce rounds) or, holding the finished sum, keeps in place of its partial one
+     * (allreduce's gather rounds; docs/fabrics.md). */
     gsp_jw_key(&w, "steps");
     gsp_jw_arr_begin(&w);
     for (int64_t i = 0; i < F.nlx;) {
@@ -616,7 +661,7 @@ gsp_err_t gsp__export_fabric_json(const gsp_sched_t *s, const gsp_topo_t *t, con
         i = j;
     }
     gsp_jw_arr_end(&w);
-    gsp__msccl_json_collective(&w, N, C);
+    gsp__msccl_json_collective(&w, s->coll, N, C, F.root);
     gsp_jw_key(&w, "topology");
     gsp_jw_obj_begin(&w);
     gsp_jw_key(&w, "msccl_type"); gsp_jw_str(&w, "topology");

@@ -33,13 +33,14 @@ gsp_err_t gsp__sched_read_graph(gsp_sched_t *s, json_t *g, json_t *names, const 
  * GSP_ERR_UNSUPPORTED (a switch that copies or combines), GSP_ERR_TOOBIG (beyond
  * the executor's limits, named), GSP_ERR_INVAL, GSP_ERR_IO, GSP_ERR_NOMEM. */
 gsp_err_t gsp__export_fabric_xml(const gsp_sched_t *s, const gsp_topo_t *t, const char *name, int64_t minb, int64_t maxb, FILE *f);
-/** The same allgather as msccl-tools JSON (ranks the compute nodes, chunks rank * C + c).
- * GSP_ERR_UNSUPPORTED for the other collectives. */
-/* msccl-tools JSON's input_map and output_map of an allgather on n ranks of C chunks each (w an
- * open object; export.c). */
-void gsp__msccl_json_maps(gsp_jw_t *w, int64_t n, int64_t C);
-/* Its "collective" object: the chunks, where each starts and ends (export.c). */
-void gsp__msccl_json_collective(gsp_jw_t *w, int64_t n, int64_t C);
+/* msccl-tools JSON's input_map and output_map of collective coll (allgather, broadcast from rank
+ * root, reduce-scatter, allreduce) on n ranks of C chunks each (w an open object; export.c). */
+void gsp__msccl_json_maps(gsp_jw_t *w, gsp_collective_t coll, int64_t n, int64_t C, int64_t root);
+/* Its "collective" object: the chunks, where each starts and ends, at which address (export.c). */
+void gsp__msccl_json_collective(gsp_jw_t *w, gsp_collective_t coll, int64_t n, int64_t C, int64_t root);
+/** The same plan as msccl-tools JSON (ranks the compute nodes, chunks rank * C + c; for a
+ * reduction a send carries the sender's partial sum, added at the receiver). Errors as
+ * gsp__export_fabric_xml. */
 gsp_err_t gsp__export_fabric_json(const gsp_sched_t *s, const gsp_topo_t *t, const char *name, FILE *f);
 
 #endif

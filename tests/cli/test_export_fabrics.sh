@@ -2,9 +2,9 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # test_export_fabrics.sh — fabric plans exported to executors (issue 24 item 5): MSCCL XML for
 # allgather, reduce-scatter, allreduce and broadcast (well-formed; ranks are the compute nodes;
-# a channel per NIC rail), msccl-tools JSON for allgather, run here by an independent simulation in jq:
-# every send's chunk is held by its sender before its step, and every rank ends with every
-# chunk. (tests/unit/test_export_fabric.c runs the XML as the executor would.)
+# a channel per NIC rail), msccl-tools JSON for the same four, run here by an independent
+# simulation in jq of what msccl-tools reads in it (below). (tests/unit/test_export_fabric.c runs
+# the XML as the executor would.)
 GOSSIP=$1
 DATA=$2
 . "$(dirname "$0")/lib.sh"
@@ -43,6 +43,85 @@ for spec in dgx:8x2 mi250:1; do
     checks=$((checks + 1))
 done
 
+# msccl-tools JSON of all four collectives, simulated as msccl-tools defines it (msccl/collectives.py,
+# msccl/algorithm.py Algorithm.check_implements): a "chunk" is one rank's contribution at an
+# address ("addr"; several at one address make the collective combining), "pre" the ranks that
+# hold it first, "post" those that must hold it at the end; a send [addr, src, dst] carries all
+# that src holds at addr at the start of its step. Here what a rank holds at an address is the
+# list of contributions added up there, so counting one twice shows: the receives of a step at
+# one address are added to what the receiver holds, unless (combining only) a single receive
+# brings all the receiver holds and more — a finished sum, which replaces its partial one — and
+# any contribution held twice fails at once. At the end every rank holds, at every address its
+# postcondition names, each contribution to it exactly once. A send from a rank that holds
+# nothing at the address fails.
+sums='. as $doc | .collective as $c | $c.nodes as $n
+  | ($c.chunks | map(.addr) | max + 1) as $na
+  | ($c.chunks | length > $na) as $comb
+  | (reduce ($c.chunks | to_entries[]) as $e ([range($na) | []]; .[$e.value.addr] += [$e.key])) as $full
+  | (reduce ($c.chunks | to_entries[]) as $e ([range($n) | [range($na) | []]];
+       reduce $e.value.pre[] as $r (.; .[$r][$e.value.addr] += [$e.key])))
+  | reduce ($doc.steps | to_entries[]) as $st (.;
+      . as $h
+      | reduce ($st.value.sends | group_by([.[2], .[0]]))[] as $g (.;
+          $g[0][2] as $d | $g[0][0] as $a | ($g | map($h[.[1]][$a])) as $in | $h[$d][$a] as $held
+          | if any($in[]; length == 0) then error("step \($st.key): a send of address \($a) by a rank that holds none of it")
+            elif $comb and ($in | length) == 1 and ($held | length) > 0 and ($held - $in[0] | length) == 0 then .[$d][$a] = $in[0]
+            else ($held + ($in | add)) as $sum
+              | if ($sum | unique | length) != ($sum | length)
+                then error("step \($st.key): rank \($d) counts a contribution to address \($a) twice") else .[$d][$a] = $sum end
+            end))
+  | . as $h
+  | all($c.chunks[]; .addr as $a | all(.post[]; ($h[.][$a] | sort) == $full[$a]))'
+mkdir "$tmp/mt"
+nmt=0
+for spec in dgx:4x2 dgx:8x2 fattree:2x4 mi250:1 "file:$DATA/fabric.txt"; do
+    expect 0 plan allgather "$spec" -o "$tmp/a.json" || continue
+    expect 0 export "$tmp/a.json" --format msccl-json -o "$tmp/a.msccl.json" || continue
+    root=$(jq -r '.ranks[-2]' "$tmp/a.msccl.json")
+    for coll in allgather reduce-scatter allreduce broadcast; do
+        args=()
+        [ "$coll" = broadcast ] && args=(--root "$root")
+        expect 0 plan "$coll" "$spec" "${args[@]}" -o "$tmp/p.json" || continue
+        expect 0 export "$tmp/p.json" --format msccl-json -o "$tmp/m.json" || continue
+        jq -e "$sums" "$tmp/m.json" >/dev/null || fail "$coll $spec: the msccl-tools JSON does not hold the collective's result"
+        # What msccl-tools reads the collective as: its runtime name, combining (several chunks
+        # at an address) or not, where the data starts.
+        case $coll in
+        allgather) want='"allgather" false' ;;
+        reduce-scatter) want='"reduce_scatter" true' ;;
+        allreduce) want='"allreduce" true' ;;
+        broadcast) want='"custom" false' ;;
+        esac
+        got=$(jq -r '.collective | "\(.runtime_name | tojson) \((.chunks | length) > (.chunks | map(.addr) | unique | length))"' "$tmp/m.json")
+        [ "$got" = "$want" ] || fail "$coll $spec: collective $got, want $want"
+        [ "$coll" != broadcast ] || jq -e --arg r "$root" '(.input_map | keys) == [(.ranks | index($r) | tostring)]' "$tmp/m.json" >/dev/null ||
+            fail "broadcast $spec: the input_map is not the root's ($root) alone"
+        checks=$((checks + 3))
+        nmt=$((nmt + 1))
+        cp "$tmp/m.json" "$tmp/mt/$nmt.good.json"
+        # Sizes, for the record: docs/fabrics.md quotes them.
+        [ "$spec" = dgx:8x2 ] && echo "msccl-json $coll $spec: $(wc -c <"$tmp/m.json") bytes, $(jq '.steps | length' "$tmp/m.json") steps"
+        case $spec in dgx:8x2 | mi250:1) continue ;; esac
+        # The simulation can fail: a send dropped, a send duplicated in its step.
+        jq -c '(.steps | length / 2 | floor) as $k | .steps[$k].sends |= .[1:]' "$tmp/m.json" >"$tmp/bad.json"
+        jq -e "$sums" "$tmp/bad.json" >/dev/null 2>&1 && fail "$coll $spec: a send dropped and still correct"
+        cp "$tmp/bad.json" "$tmp/mt/$nmt.bad.json"
+        jq -c '(.steps | length / 2 | floor) as $k | .steps[$k].sends += [.steps[$k].sends[0]]' "$tmp/m.json" >"$tmp/bad.json"
+        jq -e "$sums" "$tmp/bad.json" >/dev/null 2>&1 && fail "$coll $spec: a send duplicated and still correct"
+        checks=$((checks + 2))
+    done
+done
+# msccl-tools' own loader and check on the same files (tests/cli/msccl_tools_check.py), when a
+# checkout of it is at hand: MSCCL_TOOLS=/path/to/msccl-tools (nothing is downloaded).
+if [ -n "${MSCCL_TOOLS:-}" ] && [ -f "$MSCCL_TOOLS/msccl/serialization.py" ] && command -v python3 >/dev/null; then
+    python3 "$(dirname "$0")/msccl_tools_check.py" "$MSCCL_TOOLS" "$tmp"/mt/*.good.json --bad "$tmp"/mt/*.bad.json >"$tmp/mt.out" 2>&1 ||
+        fail "msccl-tools' check_implements: $(grep -m3 FAIL "$tmp/mt.out")"
+    echo "msccl-tools' check_implements: $(grep -c 'passes$' "$tmp/mt.out") files pass, the dropped sends' fail"
+    checks=$((checks + 1))
+else
+    echo "skipped: msccl-tools' own loader (set MSCCL_TOOLS to a checkout of microsoft/msccl-tools)"
+fi
+
 # A random fabric file with capacities and switches: the three round forms verify, export and
 # are well-formed; a switch's message sent a round before it arrives, or an arc loaded past its
 # capacity, is refused by the verifier (exit 1).
@@ -74,10 +153,13 @@ awk '/<gpu id="3"/{g=1} /<\/gpu>/{g=0} g && /<tb /{print}' "$tmp/out" | grep -E 
     fail "b0.gpu3 sends across the boxes off rail 3"
 checks=$((checks + 1))
 
+# Read back, msccl-tools JSON is an allgather only: a reduction's is refused with one line.
+expect 0 plan reduce-scatter fattree:2x4 -o "$tmp/rs.json"
+expect 0 export "$tmp/rs.json" --format msccl-json -o "$tmp/rs.msccl.json"
+expect 2 verify "$tmp/rs.msccl.json" --topology fattree:2x4
+errline "the collective is msccl-tools' 'reduce_scatter', and gossip reads msccl-tools JSON as an allgather only"
+
 # What cannot be exported: one line, exit 2.
-expect 0 plan reduce-scatter dgx:8x2 -o "$tmp/rs.json"
-expect 2 export "$tmp/rs.json" --format msccl-json
-errline 'export the reduce-scatter as msccl-xml'
 expect 0 plan broadcast dgx:8x2 --root b1.gpu5 -o "$tmp/b.json"
 expect 0 export "$tmp/b.json" --format msccl-xml -o "$tmp/b.xml"
 xmllint --noout "$tmp/b.xml" || fail "broadcast: the XML is not well-formed"
@@ -87,8 +169,6 @@ grep -q '<algo [^>]*coll="broadcast"' "$tmp/b.xml" || fail "broadcast: $(grep -m
 [ "$(grep -c 'srcbuf="i"' "$tmp/b.xml")" -ge 1 ] && ! awk '/<gpu id=/{g=$2} /srcbuf="i"/ && g != "id=\"13\""{bad=1} END{exit !bad}' "$tmp/b.xml" ||
     fail "broadcast: a rank other than the root reads its input"
 checks=$((checks + 1))
-expect 2 export "$tmp/b.json" --format msccl-json
-errline 'export the broadcast as msccl-xml'
 # Beyond the executor's limits: refused with the limit named. Two leaves of 32 hosts need 32
 # rails and a channel for inside a leaf; the executor has 32 channels.
 expect 0 plan allgather fattree:2x32 -o "$tmp/ft.json"

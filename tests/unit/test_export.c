@@ -297,7 +297,7 @@ static void test_blocks_xml(void **state) {
             bool caught = false;
             for (uint64_t seed = 1; seed <= 20 && !caught; seed++) caught = !run_xml_blocks(path, t.n, rs, seed);
             assert_true(caught);
-            /* msccl-tools JSON has no combining sends: refused with a reason. */
+            /* Not a fabric plan: msccl-tools JSON of a reduction is written for those only. */
             f = fopen("/dev/null", "w");
             assert_int_equal(gsp_export_msccl_json(&b, &t, NULL, f), GSP_ERR_UNSUPPORTED);
             fclose(f);
