@@ -24,7 +24,7 @@
  * arcs each carry about half a part: the broadcast's bandwidth bound within 1 + 1/P, in
  * 2 sum ceil((P_d - 1)/2) rounds.
  *
- * Allreduce (k >= 2, every ring's chains alike): four phases, the reduce-scatter's first stage, its
+ * Allreduce (k >= 2, every ring's chains alike and at least 2 long): four phases, the reduce-scatter's first stage, its
  * other stages, the allgather's other stages, its first stage (param[2], param[3]: the steps a
  * phase runs), so that the runtime cuts each into its own lanes: the first stage moves P times the
  * bytes of the next.
@@ -276,9 +276,10 @@ done:
 static bool applies(const gsp__rt_ctx_t *x) { return gsp__rt_rings_apply(x->t); }
 
 /* Whether an allreduce's stages go in phases of their own: two dimensions or more, every ring's
- * chain the same length (so every part's first stage takes the same rounds). */
+ * chain the same length (so every part's first stage takes the same rounds), and two steps or
+ * more (not the hypercube's single step a stage, where the runtime's rounds stay as they were). */
 static bool rings_split(const gsp_group_t *g) {
-    if (g->k < 2) return false;
+    if (g->k < 2 || ahead(g->mod[0]) < 2) return false;
     for (int j = 1; j < g->k; j++)
         if (ahead(g->mod[j]) != ahead(g->mod[0])) return false;
     return true;
@@ -307,7 +308,6 @@ static gsp_err_t add(const gsp__rt_ctx_t *x, gsp_rt_algo_t *al) {
          * worse bandwidth (SimGrid's default factors: a 512 B message gets 0.34 of the link, an
          * 8 KiB one 1.09). */
         int k = t->group->k;
-        snprintf(al->built_from, sizeof al->built_from, "a ring per dimension, every port at once, reversed, then forward; the first stage apart");
         al->nphases = 0;
         if ((err = gsp__rt_rings_steps(&al->phase[0], t, 0, x->root, GSP_RT_REDUCE, lay, 0, 1))) return err;
         al->nphases = 1;
