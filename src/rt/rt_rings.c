@@ -24,10 +24,10 @@
  * arcs each carry about half a part: the broadcast's bandwidth bound within 1 + 1/P, in
  * 2 sum ceil((P_d - 1)/2) rounds.
  *
- * Allreduce (k >= 2, every ring's chains alike and at least 2 long): four phases, the reduce-scatter's first stage, its
- * other stages, the allgather's other stages, its first stage (param[2], param[3]: the steps a
- * phase runs), so that the runtime cuts each into its own lanes: the first stage moves P times the
- * bytes of the next.
+ * Allreduce (k >= 2, every ring's chains alike and at least 2 long): four phases, the
+ * reduce-scatter's first stage, its other stages, the allgather's other stages, its first stage
+ * (param[2], param[3]: the steps a phase runs), so that the runtime cuts each into its own lanes:
+ * the first stage moves P times the bytes of the next.
  *
  * Example: torus:4x4, k = 2; part 0: stage 0, the rings of dimension 0 (4 nodes) move segments
  * of 4 blocks, 2 steps (A = 2 along +, B = 1 along -), stage 1 the rings of dimension 1 single
