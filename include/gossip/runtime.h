@@ -98,7 +98,10 @@ typedef struct gsp_rt_phase {
     int64_t levels;
 } gsp_rt_phase_t;
 
-/** A runtime algorithm: one or two phases run back to back on one buffer. */
+/** Phases of a runtime algorithm at most. */
+#define GSP_RT_MAX_PHASES 4
+
+/** A runtime algorithm: one to GSP_RT_MAX_PHASES phases run back to back on one buffer. */
 typedef struct {
     char name[32];          /* "packet", "flood", "rs-ag", "gather", "tree", "flat", "dims", "multitree", ... */
     char built_from[128];   /* the construction methods of its schedules */
@@ -110,7 +113,7 @@ typedef struct {
      * gsp_rt_realize builds it when the cost model would choose it. */
     bool pending;
     int nphases;
-    gsp_rt_phase_t phase[2];
+    gsp_rt_phase_t phase[GSP_RT_MAX_PHASES];
 } gsp_rt_algo_t;
 
 typedef struct {

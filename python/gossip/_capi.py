@@ -189,7 +189,7 @@ class RtPhase(Structure):  # runtime.h: read only through RtAlgo's size and by t
 
 class RtAlgo(Structure):  # runtime.h
     _fields_ = [("name", c_char * 32), ("built_from", c_char * 128), ("coll", c_int), ("root", i64),
-                ("local_reduce", c_bool), ("pending", c_bool), ("nphases", c_int), ("phase", RtPhase * 2)]
+                ("local_reduce", c_bool), ("pending", c_bool), ("nphases", c_int), ("phase", RtPhase * 4)]
 
 
 class RtAlgos(Structure):  # runtime.h

@@ -72,7 +72,7 @@ static gsp_err_t programs_of(gsp_mpi_ctx_t *c, entry_t *e, const gsp_rt_algo_t *
     gsp_err_t err = GSP_OK;
     for (int k = 0; k < a->nphases && !err; k++) err = gsp_rt_program(a, k, &c->topo, c->rank, &pr->prog[k]);
     if (err) {
-        for (int k = 0; k < 2; k++) gsp_rt_prog_destroy(&pr->prog[k]);
+        for (int k = 0; k < GSP_RT_MAX_PHASES; k++) gsp_rt_prog_destroy(&pr->prog[k]);
         return err;
     }
     e->nprogs++;

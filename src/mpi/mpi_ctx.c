@@ -12,7 +12,7 @@
 
 void gsp__mpi_entry_free(entry_t *e) {
     for (int i = 0; i < e->nprogs; i++)
-        for (int k = 0; k < 2; k++) gsp_rt_prog_destroy(&e->progs[i].prog[k]);
+        for (int k = 0; k < GSP_RT_MAX_PHASES; k++) gsp_rt_prog_destroy(&e->progs[i].prog[k]);
     gsp_free(e->progs);
     gsp_free(e->choice);
     gsp_rt_algos_destroy(&e->algos);

@@ -13,7 +13,7 @@
 
 typedef struct {
     char name[32];
-    gsp_rt_prog_t prog[2];
+    gsp_rt_prog_t prog[GSP_RT_MAX_PHASES];
 } progs_t;
 
 typedef struct {
@@ -97,7 +97,7 @@ typedef struct {
     const gsp_rt_prog_t *pg;
     dtinfo_t d; /* what the phases move: the reduction's predefined type, or bytes */
     int64_t n;  /* elements of d */
-    lay_t l[2]; /* the layout of each phase */
+    lay_t l[GSP_RT_MAX_PHASES]; /* the layout of each phase */
     script_t script; /* a one-phase broadcast, compiled (nsteps 0: not) */
 } fast_t;
 

@@ -108,5 +108,8 @@ bool gsp__rt_rings_apply(const gsp_topo_t *t);
 /* A rings phase p [out] on t: mode 0 the reduce-scatter, 1 the allgather, 2 the scatter from root,
  * 3 the gather into root. */
 gsp_err_t gsp__rt_rings_phase(gsp_rt_phase_t *p, const gsp_topo_t *t, int mode, int64_t root, gsp_rt_kind_t kind, gsp_rt_layout_t layout);
+/* The same, on nsteps of the k steps from first (nsteps 0: all): a phase of one stage or a few. */
+gsp_err_t gsp__rt_rings_steps(gsp_rt_phase_t *p, const gsp_topo_t *t, int mode, int64_t root, gsp_rt_kind_t kind, gsp_rt_layout_t layout,
+                              int first, int nsteps);
 
 #endif

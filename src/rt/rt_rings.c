@@ -24,6 +24,11 @@
  * arcs each carry about half a part: the broadcast's bandwidth bound within 1 + 1/P, in
  * 2 sum ceil((P_d - 1)/2) rounds.
  *
+ * Allreduce (k >= 2, every ring's chains alike and at least 2 long): four phases, the
+ * reduce-scatter's first stage, its other stages, the allgather's other stages, its first stage
+ * (param[2], param[3]: the steps a phase runs), so that the runtime cuts each into its own lanes:
+ * the first stage moves P times the bytes of the next.
+ *
  * Example: torus:4x4, k = 2; part 0: stage 0, the rings of dimension 0 (4 nodes) move segments
  * of 4 blocks, 2 steps (A = 2 along +, B = 1 along -), stage 1 the rings of dimension 1 single
  * blocks, 2 steps: 4 rounds a phase, as many as the flood (at half its load) and the p = 1
@@ -114,6 +119,12 @@ static gsp_err_t move(const stage_t *st, bool recv, int dir, int64_t s, int64_t 
     return segment(st->g, st->order, st->stage, st->c, seg, st->p, st->Q, recv, round, peer, st->x);
 }
 
+/* The steps (one per dimension) a phase runs: param[2] the first, param[3] how many (0: all). */
+static void step_range(const gsp_rt_phase_t *ph, int k, int *lo, int *hi) {
+    *lo = (int)ph->param[2];
+    *hi = ph->param[3] > 0 ? *lo + (int)ph->param[3] : k;
+}
+
 /* The rule: param[0] = 0 reduce-scatter, 1 allgather, 2 scatter from param[1], 3 gather into it. */
 static gsp_err_t rings_rule(const gsp_rt_phase_t *ph, const gsp_topo_t *t, int64_t r, gsp_rt_xfers_t *x) {
     gsp_err_t err = GSP_OK;
@@ -126,7 +137,9 @@ static gsp_err_t rings_rule(const gsp_rt_phase_t *ph, const gsp_topo_t *t, int64
         int order[GSP_MAX_DIMS];
         for (int i = 0; i < k; i++) order[i] = (int)((p + i) % k);
         int64_t round = 0;
-        for (int step = 0; step < k && !err; step++) {
+        int lo, hi;
+        step_range(ph, k, &lo, &hi);
+        for (int step = lo; step < hi && !err; step++) {
             /* The allgather and the gather take the dimensions backwards. */
             int i = mode == 1 ? k - 1 - step : step, d = order[i];
             int64_t P = g->mod[d], A = ahead(P), B = behind(P), cd = c[d];
@@ -187,12 +200,23 @@ static int64_t seg_blocks(const gsp_group_t *g, const int *order, int i) {
 }
 
 gsp_err_t gsp__rt_rings_phase(gsp_rt_phase_t *p, const gsp_topo_t *t, int mode, int64_t root, gsp_rt_kind_t kind, gsp_rt_layout_t layout) {
+    return gsp__rt_rings_steps(p, t, mode, root, kind, layout, 0, 0);
+}
+
+gsp_err_t gsp__rt_rings_steps(gsp_rt_phase_t *p, const gsp_topo_t *t, int mode, int64_t root, gsp_rt_kind_t kind, gsp_rt_layout_t layout,
+                              int first, int nsteps) {
     gsp_err_t err;
     const gsp_group_t *g = t->group;
     int k = g->k;
     int64_t Q = k, R = 0, n = t->n, d = t->off[1] - t->off[0], *per = NULL, *tot = NULL, *snd = NULL;
     memset(p, 0, sizeof *p);
-    for (int j = 0; j < k; j++) R += ahead(g->mod[j]);
+    p->param[2] = first;
+    p->param[3] = nsteps;
+    int lo, hi;
+    step_range(p, k, &lo, &hi);
+    /* Part 0's rounds; a split phase (nsteps > 0) is made only when every part's are the same
+     * (rings_split). */
+    for (int step = lo; step < hi; step++) R += ahead(g->mod[mode == 1 ? k - 1 - step : step]);
     p->kind = kind;
     p->layout = layout;
     p->source = GSP_RT_SRC_RULE;
@@ -210,7 +234,7 @@ gsp_err_t gsp__rt_rings_phase(gsp_rt_phase_t *p, const gsp_topo_t *t, int mode, 
         int order[GSP_MAX_DIMS];
         for (int i = 0; i < k; i++) order[i] = (int)((q + i) % k);
         int64_t round = 0;
-        for (int step = 0; step < k; step++) {
+        for (int step = lo; step < hi; step++) {
             int i = mode == 1 ? k - 1 - step : step, dd = order[i];
             int64_t P = g->mod[dd], A = ahead(P), B = behind(P), b = seg_blocks(g, order, i), rings = 1;
             for (int f = 0; f < i; f++) rings *= g->mod[order[f]];
@@ -251,6 +275,16 @@ done:
 
 static bool applies(const gsp__rt_ctx_t *x) { return gsp__rt_rings_apply(x->t); }
 
+/* Whether an allreduce's stages go in phases of their own: two dimensions or more, every ring's
+ * chain the same length (so every part's first stage takes the same rounds), and two steps or
+ * more (not the hypercube's single step a stage, where the runtime's rounds stay as they were). */
+static bool rings_split(const gsp_group_t *g) {
+    if (g->k < 2 || ahead(g->mod[0]) < 2) return false;
+    for (int j = 1; j < g->k; j++)
+        if (ahead(g->mod[j]) != ahead(g->mod[0])) return false;
+    return true;
+}
+
 static gsp_err_t add(const gsp__rt_ctx_t *x, gsp_rt_algo_t *al) {
     gsp_err_t err;
     const gsp_topo_t *t = x->t;
@@ -266,6 +300,25 @@ static gsp_err_t add(const gsp__rt_ctx_t *x, gsp_rt_algo_t *al) {
     }
     snprintf(al->built_from, sizeof al->built_from, "a ring per dimension, every port at once%s", how);
     gsp_rt_layout_t lay = x->coll == GSP_COLL_ALLGATHER ? GSP_RT_RANK : GSP_RT_SPLIT;
+    if (x->coll == GSP_COLL_ALLREDUCE && rings_split(t->group)) {
+        /* Four phases: the reduce-scatter's first stage (each part on its whole ring: the big
+         * messages), its other stages (P times smaller each), then the allgather's last stages
+         * and its first. Each phase gets its own lanes (gsp_rt_lanes): many small messages for
+         * the big stage, few for the others, where more lanes would only pay more latency at a
+         * worse bandwidth (SimGrid's default factors: a 512 B message gets 0.34 of the link, an
+         * 8 KiB one 1.09). */
+        int k = t->group->k;
+        al->nphases = 0;
+        if ((err = gsp__rt_rings_steps(&al->phase[0], t, 0, x->root, GSP_RT_REDUCE, lay, 0, 1))) return err;
+        al->nphases = 1;
+        if ((err = gsp__rt_rings_steps(&al->phase[1], t, 0, x->root, GSP_RT_REDUCE, lay, 1, k - 1))) return err;
+        al->nphases = 2;
+        if ((err = gsp__rt_rings_steps(&al->phase[2], t, 1, x->root, GSP_RT_STORE, lay, 0, k - 1))) return err;
+        al->nphases = 3;
+        err = gsp__rt_rings_steps(&al->phase[3], t, 1, x->root, GSP_RT_STORE, lay, k - 1, 1);
+        al->nphases = 4;
+        return err;
+    }
     err = gsp__rt_rings_phase(&al->phase[0], t, m0, x->root, m0 == 0 ? GSP_RT_REDUCE : GSP_RT_STORE, lay);
     al->nphases = 1;
     if (err || m1 < 0) return err;
