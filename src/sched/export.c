@@ -33,6 +33,22 @@ static int64_t nchunks_of(gsp_collective_t coll, int64_t n, int64_t C) {
     return coll == GSP_COLL_BROADCAST ? C : coll == GSP_COLL_ALLGATHER ? n * C : n * n * C;
 }
 
+void gsp__msccl_json_head(gsp_jw_t *w, const char *name, int64_t steps, int64_t chunks) {
+    gsp_jw_obj_begin(w);
+    gsp_jw_key(w, "msccl_type"); gsp_jw_str(w, "algorithm");
+    gsp_jw_key(w, "name"); gsp_jw_str(w, name);
+    gsp_jw_key(w, "instance");
+    gsp_jw_obj_begin(w);
+    gsp_jw_key(w, "msccl_type"); gsp_jw_str(w, "instance");
+    gsp_jw_key(w, "steps"); gsp_jw_int(w, steps);
+    gsp_jw_key(w, "extra_rounds"); gsp_jw_int(w, 0);
+    gsp_jw_key(w, "chunks"); gsp_jw_int(w, chunks);
+    gsp_jw_key(w, "pipeline"); gsp_jw_null(w);
+    gsp_jw_key(w, "extra_memory"); gsp_jw_null(w);
+    gsp_jw_key(w, "allow_exchange"); gsp_jw_bool(w, false);
+    gsp_jw_obj_end(w);
+}
+
 void gsp__msccl_json_collective(gsp_jw_t *w, gsp_collective_t coll, int64_t n, int64_t C, int64_t root) {
     const char *name = coll == GSP_COLL_BROADCAST        ? "Broadcast"
                        : coll == GSP_COLL_REDUCE_SCATTER ? "ReduceScatter"
@@ -171,19 +187,7 @@ gsp_err_t gsp_export_msccl_json(const gsp_sched_t *s0, const gsp_topo_t *t, cons
     int64_t n = s->nodes;
     gsp_jw_t w;
     gsp_jw_init(&w, f);
-    gsp_jw_obj_begin(&w);
-    gsp_jw_key(&w, "msccl_type"); gsp_jw_str(&w, "algorithm");
-    gsp_jw_key(&w, "name"); gsp_jw_str(&w, name);
-    gsp_jw_key(&w, "instance");
-    gsp_jw_obj_begin(&w);
-    gsp_jw_key(&w, "msccl_type"); gsp_jw_str(&w, "instance");
-    gsp_jw_key(&w, "steps"); gsp_jw_int(&w, s->nrounds);
-    gsp_jw_key(&w, "extra_rounds"); gsp_jw_int(&w, 0);
-    gsp_jw_key(&w, "chunks"); gsp_jw_int(&w, 1);
-    gsp_jw_key(&w, "pipeline"); gsp_jw_null(&w);
-    gsp_jw_key(&w, "extra_memory"); gsp_jw_null(&w);
-    gsp_jw_key(&w, "allow_exchange"); gsp_jw_bool(&w, false);
-    gsp_jw_obj_end(&w);
+    gsp__msccl_json_head(&w, name, s->nrounds, 1);
     gsp__msccl_json_maps(&w, GSP_COLL_ALLGATHER, n, 1, -1);
     gsp_jw_key(&w, "steps");
     gsp_jw_arr_begin(&w);

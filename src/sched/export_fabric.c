@@ -605,21 +605,9 @@ gsp_err_t gsp__export_fabric_json(const gsp_sched_t *s, const gsp_topo_t *t, con
     for (int64_t i = 0; i < F.nlx; i++) nsteps += i == 0 || F.lx[i].arr != F.lx[i - 1].arr;
     gsp_jw_t w;
     gsp_jw_init(&w, f);
-    gsp_jw_obj_begin(&w);
-    gsp_jw_key(&w, "msccl_type"); gsp_jw_str(&w, "algorithm");
-    gsp_jw_key(&w, "name"); gsp_jw_str(&w, name);
-    gsp_jw_key(&w, "instance");
-    gsp_jw_obj_begin(&w);
-    gsp_jw_key(&w, "msccl_type"); gsp_jw_str(&w, "instance");
-    gsp_jw_key(&w, "steps"); gsp_jw_int(&w, nsteps);
-    gsp_jw_key(&w, "extra_rounds"); gsp_jw_int(&w, 0);
     /* msccl-tools' chunks per address of the collective (Instance.chunks, the chunk_up divisor):
      * an allreduce's whole vector is one address, cut into every rank's C chunks. */
-    gsp_jw_key(&w, "chunks"); gsp_jw_int(&w, s->coll == GSP_COLL_ALLREDUCE ? N * C : C);
-    gsp_jw_key(&w, "pipeline"); gsp_jw_null(&w);
-    gsp_jw_key(&w, "extra_memory"); gsp_jw_null(&w);
-    gsp_jw_key(&w, "allow_exchange"); gsp_jw_bool(&w, false);
-    gsp_jw_obj_end(&w);
+    gsp__msccl_json_head(&w, name, nsteps, s->coll == GSP_COLL_ALLREDUCE ? N * C : C);
     char b[64];
     /* Rank r is the compute node ranks[r] (the spec's vertex names). */
     gsp_jw_key(&w, "ranks");

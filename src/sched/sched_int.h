@@ -35,6 +35,9 @@ gsp_err_t gsp__sched_read_graph(gsp_sched_t *s, json_t *g, json_t *names, const 
 gsp_err_t gsp__export_fabric_xml(const gsp_sched_t *s, const gsp_topo_t *t, const char *name, int64_t minb, int64_t maxb, FILE *f);
 /* msccl-tools JSON's input_map and output_map of collective coll (allgather, broadcast from rank
  * root, reduce-scatter, allreduce) on n ranks of C chunks each (w an open object; export.c). */
+/* Opens msccl-tools' algorithm object (named name) and writes its instance: steps, chunks per
+ * address; the caller goes on with the object's other keys and closes it. */
+void gsp__msccl_json_head(gsp_jw_t *w, const char *name, int64_t steps, int64_t chunks);
 void gsp__msccl_json_maps(gsp_jw_t *w, gsp_collective_t coll, int64_t n, int64_t C, int64_t root);
 /* Its "collective" object: the chunks, where each starts and ends, at which address (export.c). */
 void gsp__msccl_json_collective(gsp_jw_t *w, gsp_collective_t coll, int64_t n, int64_t C, int64_t root);
