@@ -86,6 +86,11 @@ gsp_err_t gsp__forest_shallow(const gsp_topo_t *t, gsp_forest_t *f);
 /* Trades parents between trees of f on t where that makes the deepest trees shallower
  * (fabric_swap.c): every arc keeps its load; trees may be split (at most 4x as many). */
 gsp_err_t gsp__forest_swap(const gsp_topo_t *t, gsp_forest_t *f);
+/* Two-level trees (depth <= 2) for allgather or reduce-scatter on boxes of compute nodes, each
+ * on its box's switch and all on one network switch (fabric_boxes.c); *ok false when the fabric
+ * is not of that shape. The trees' algbw is recounted (out->num / den); the caller compares it
+ * with the optimum. */
+gsp_err_t gsp__forest_boxes(const gsp_topo_t *t, gsp_collective_t c, gsp_forest_t *out, bool *ok);
 /* gsp_fabric_trees, with (trade) or without the trades of gsp__forest_swap: the runtime runs the
  * packing as it is, fewer trees (each is a message per edge and lane; rt_fabric.c). */
 gsp_err_t gsp__fabric_trees(const gsp_topo_t *t, gsp_collective_t c, int64_t root, bool trade, gsp_forest_t *out);

@@ -16,7 +16,8 @@
  * trades make them shallower by splitting trees, and every tree is a message per edge and lane.
  * Under SMPI (bench/README.md), dgx:8x2's 64 MiB allreduce took 990.7 us on the 93 trees as
  * packed, 1109.2 on 186 traded ones (depth 5 instead of 7), 1146.7 on 243; at 1 MiB the traded
- * trees were faster (58.0 and 60.8 against 67.0 us).
+ * trees were faster (58.0 and 60.8 against 67.0 us). Boxes of GPUs (dgx) get two-level trees
+ * from gsp_fabric_trees whatever the trades (fabric_boxes.c): 704.9 us there, 29.6 at 1 MiB.
  *
  * Rounds: level * trees + tree. A tree's parts cross one edge in a round of their own, so a
  * message carries one tree's parts, which arrived together in one message (what a pipelined
@@ -32,6 +33,15 @@
 #include "analysis/analysis_int.h"
 #include "gossip/fabric.h"
 #include "rt_int.h"
+
+static int64_t gcd64(int64_t a, int64_t b) {
+    while (b) {
+        int64_t r = a % b;
+        a = b;
+        b = r;
+    }
+    return a;
+}
 
 /* Compute index (rank) of every vertex, -1 for a switch; *nc [out] the compute nodes. */
 static gsp_err_t ranks_of(const gsp_topo_t *fab, int64_t **cidx, int64_t *nc) {
@@ -110,15 +120,22 @@ static gsp_err_t forest_phase(gsp_rt_algo_t *al, int64_t N, const gsp_topo_t *fa
                         (long long)H);
         goto done;
     }
+    /* Parts in lowest terms: only the trees' proportions matter here, and fewer parts a block
+     * round less (the box trees' exact loads take 455 parts on dgx:8x2, 91 suffice). */
+    int64_t gm = S;
+    for (int64_t i = 0; i < NT && gm > 1; i++) gm = gcd64(gm, f->trees[i].mult);
+    if (gm < 1) gm = 1;
+    S /= gm;
     int64_t R = H * NT;
     if ((err = gsp__rt_stat_arrays(p, R))) goto done;
     int64_t k = 0;
     for (int64_t i = 0; i < NT; i++) {
         const gsp_tree_t *T = &f->trees[i];
         p->tround[3 * i] = cidx[T->root];
-        p->tround[3 * i + 1] = T->mult;
+        int64_t m = T->mult / gm;
+        p->tround[3 * i + 1] = m;
         p->tround[3 * i + 2] = off[T->root];
-        off[T->root] += T->mult;
+        off[T->root] += m;
         p->tchild_off[i] = k;
         dep[T->root] = 0;
         for (int64_t e = 0; e < T->nedges; e++) {
@@ -132,10 +149,10 @@ static gsp_err_t forest_phase(gsp_rt_algo_t *al, int64_t N, const gsp_topo_t *fa
              * its own pair; the parent sends to (store) or hears from (reduce) all its children
              * at that level, the child one message. */
             int64_t r = L * NT + i, c = ++kids[a];
-            p->maxblk[r] = T->mult;
-            p->moved[r] += T->mult;
+            p->maxblk[r] = m;
+            p->moved[r] += m;
             if (c > p->maxmsg[r]) p->maxmsg[r] = c;
-            if (reduce && c * T->mult > p->maxred[r]) p->maxred[r] = c * T->mult;
+            if (reduce && c * m > p->maxred[r]) p->maxred[r] = c * m;
             int64_t u = reduce ? cidx[b] : cidx[a], v = reduce ? cidx[a] : cidx[b];
             pairs[k] = u * N + v;
             k++;

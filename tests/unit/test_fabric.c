@@ -773,6 +773,53 @@ static void random_trees(uint64_t seed, int trials, bool oneway_switches, int *e
     }
 }
 
+/* Boxes of GPUs on a switch with a NIC each (fabric_boxes.c): allgather and reduce-scatter in
+ * trees at most 2 deep that still reach the optimum, recounted independently against the
+ * max-flow optimum. dgx:8x2 by hand: the direct tree's share w = (25*7*2 - 300) / (7*325) =
+ * 2/91, so 91 parts (2 direct, 89 on the 8 relay trees: 11 or 12), a node's NIC 91 + 7*2 = 105
+ * parts a root, its NVLink 7*91 + 7*89 = 1260: 21/5 of the capacities, so 455 parts, a capacity
+ * factor of 21 and 16 x 9 trees. Fabrics not of that shape (boxes of unequal sizes) keep the
+ * general packing, optimal too. */
+static void test_trees_boxes(void **state) {
+    (void)state;
+    const char *specs[] = {"dgx:8x2", "dgx:4x2", "dgx:8x4", "dgx:2x3", "dgx:8x2:nvlink=100,nic=50", "dgx:3x5:nvlink=7,nic=3", "dgx:8x2:nvlink=25,nic=300"};
+    for (size_t i = 0; i < sizeof specs / sizeof *specs; i++) {
+        gsp_topo_t t = build(specs[i]);
+        for (int k = 0; k < 2; k++) {
+            gsp_collective_t c = k ? GSP_COLL_REDUCE_SCATTER : GSP_COLL_ALLGATHER;
+            gsp_optimum_t o;
+            gsp_forest_t f;
+            assert_int_equal(gsp_optimum(&t, c, -1, &o), GSP_OK);
+            assert_int_equal(gsp_fabric_trees(&t, c, -1, &f), GSP_OK);
+            char what[96];
+            snprintf(what, sizeof what, "%s %s", specs[i], gsp_collective_name(c));
+            recount(&t, &f, &o, what);
+            /* The last: NICs faster than NVLink, where the optimum sends a box's own blocks over
+             * the network too; the two-level trees cannot, and the general packing stays. */
+            if (i + 1 < sizeof specs / sizeof *specs ? f.depth > 2 : f.depth <= 2) fail_msg("%s: trees %lld deep", what, (long long)f.depth);
+            if (!strcmp(specs[i], "dgx:8x2")) {
+                assert_int_equal(f.share, 455);
+                assert_int_equal(f.cap_factor, 21);
+                assert_int_equal(f.ntrees, 144);
+            }
+            gsp_forest_destroy(&f);
+            gsp_optimum_destroy(&o);
+        }
+        gsp_topo_destroy(&t);
+    }
+    /* Two boxes of 2 and 3: not boxes of one size, the general packing (still optimal). */
+    gsp_topo_t t;
+    assert_int_equal(from_text("switch ib s0 s1\na s0 10\nb s0 10\nc s1 10\nd s1 10\ne s1 10\na ib 1\nb ib 1\nc ib 1\nd ib 1\ne ib 1\n", &t, NULL, 0), GSP_OK);
+    gsp_optimum_t o;
+    gsp_forest_t f;
+    assert_int_equal(gsp_optimum(&t, GSP_COLL_ALLGATHER, -1, &o), GSP_OK);
+    assert_int_equal(gsp_fabric_trees(&t, GSP_COLL_ALLGATHER, -1, &f), GSP_OK);
+    recount(&t, &f, &o, "boxes of 2 and 3");
+    gsp_forest_destroy(&f);
+    gsp_optimum_destroy(&o);
+    gsp_topo_destroy(&t);
+}
+
 static void test_trees_random(void **state) {
     (void)state;
     int exact = 0, refused = 0;
@@ -800,7 +847,7 @@ int main(void) {
         cmocka_unit_test(test_maxflow),           cmocka_unit_test(test_optimum_brute_force), cmocka_unit_test(test_published_optima),
         cmocka_unit_test(test_cayley_shortcut), cmocka_unit_test(test_optimum_relabelled),
         cmocka_unit_test(test_fabric_families),   cmocka_unit_test(test_fabric_files),        cmocka_unit_test(test_plan_refuses_fabrics),
-        cmocka_unit_test(test_trees_families),    cmocka_unit_test(test_trees_random),        cmocka_unit_test(test_reduce_through_switch),
+        cmocka_unit_test(test_trees_families),    cmocka_unit_test(test_trees_random),        cmocka_unit_test(test_trees_boxes),        cmocka_unit_test(test_reduce_through_switch),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
