@@ -55,7 +55,7 @@ static gsp_err_t ranks_of(const gsp_topo_t *fab, int64_t **cidx, int64_t *nc) {
 
 /* The phase's compact form (a rule phase: each rank computes its own transfers from it, no rank
  * the others'): param[0] trees, [1] parts per block (0: the broadcast's SPLIT blocks are the
- * parts), [2] levels, [3] reduce; tround[3i..3i+2] tree i's root rank, multiplicity and first
+ * parts), [2] levels, [3] reduce, [4] / [5] the trees' algbw (capacities' unit, as GB/s); tround[3i..3i+2] tree i's root rank, multiplicity and first
  * part; tchild_off[i..i+1] its edges, tparent[2e], tparent[2e+1] edge e's ranks (parent, child)
  * and tchild[e] its level. Round of edge e of tree i: level * trees + i. */
 static gsp_err_t fabric_rule(const gsp_rt_phase_t *ph, const gsp_topo_t *t, int64_t me, gsp_rt_xfers_t *x) {
@@ -187,6 +187,10 @@ static gsp_err_t forest_phase(gsp_rt_algo_t *al, int64_t N, const gsp_topo_t *fa
     p->param[1] = per_rank ? S : 0;
     p->param[2] = H;
     p->param[3] = reduce;
+    /* The trees' algbw (exact, in the capacities' unit: M / T*), for the cost model's time of
+     * the phase (rt_cost.c): the capacities taken as GB/s. */
+    p->param[4] = f->num;
+    p->param[5] = f->den;
     p->nrounds = R;
     for (int64_t r = 0; r < R; r++) p->ntransfers += p->moved[r];
     p->pipelined = true;

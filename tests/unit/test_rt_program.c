@@ -19,6 +19,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -385,6 +386,27 @@ static void check_fabric(const char *spec) {
             else simulate_store(&k, a, p, &s, what);
             verify_phase(&k, a, p, &s, what);
             gsp_sched_destroy(&s);
+        }
+        /* The prediction, by hand: each phase's data M crosses in T* = M / algbw* (the max-flow
+         * optimum, capacities as GB/s), pipelined in 2 segments through the trees' R levels:
+         * with alpha 0, T* (1 + (R - 1) / 2) a phase. */
+        if (colls[c] != GSP_COLL_BROADCAST) {
+            gsp_cost_t cm = gsp_cost_default();
+            cm.alpha = 0;
+            int64_t bytes = 1 << 20;
+            gsp_rt_pred_t pr;
+            gsp_rt_predict(a, k.n, bytes, &cm, &pr);
+            double want = 0;
+            for (int p = 0; p < a->nphases; p++) {
+                gsp_optimum_t o;
+                gsp_collective_t oc = a->phase[p].kind == GSP_RT_REDUCE ? GSP_COLL_REDUCE_SCATTER : GSP_COLL_ALLGATHER;
+                assert_int_equal(gsp_optimum(&f, oc, -1, &o), GSP_OK);
+                double M = colls[c] == GSP_COLL_ALLREDUCE ? (double)bytes : (double)bytes * (double)k.n;
+                want += M / (o.value * 1e9) * (1 + (double)(a->phase[p].levels - 1) / 2);
+                gsp_optimum_destroy(&o);
+            }
+            if (fabs(pr.seconds - want) > 1e-9 * want)
+                fail_msg("%s %s: predicted %.6g s, by hand %.6g", spec, gsp_collective_name(colls[c]), pr.seconds, want);
         }
         gsp_rt_algos_destroy(&al);
     }

@@ -346,8 +346,8 @@ static int run_bytes(gsp_collective_t coll, const char *spec, const char *method
         if (forced) printf("* forced by --algorithm (the cost model is not asked; exact: the same bits on every rank)\n");
         else printf("* the runtime's choice (exact: the same bits on every rank)\n");
         if (is_fab) {
-            /* The cost model's links are the pairs of ranks here, not the fabric's: say what the
-             * fabric allows instead. */
+            /* The fabric-trees prediction runs the trees' pipeline at their exact algbw (the
+             * capacities taken as GB/s, rt_cost.c); say what the fabric allows beside it. */
             gsp_optimum_t o;
             memset(&o, 0, sizeof o);
             gsp_collective_t oc = coll;
@@ -356,7 +356,8 @@ static int run_bytes(gsp_collective_t coll, const char *spec, const char *method
                 if (!(fab.is_switch && fab.is_switch[v]) && k++ == (root < 0 ? 0 : root)) rv = v;
             if (!gsp_optimum(&fab, oc, coll == GSP_COLL_BROADCAST ? rv : -1, &o) && o.defined && o.num > 0) {
                 double m = coll == GSP_COLL_REDUCE_SCATTER ? (double)bytes * (double)t.n : (double)bytes;
-                printf("on a fabric the predictions' links are the pairs of ranks; the fabric allows %lld bytes in %.1f us at best (M / algbw*, "
+                printf("on a fabric the prediction is the trees' pipeline at their algbw, the capacities taken as GB/s; the fabric allows %lld "
+                       "bytes in %.1f us at best (M / algbw*, "
                        "algbw* = %lld/%lld in its capacities' unit, taken as GB/s)\n",
                        (long long)m, m / (o.value * 1e9) * 1e6, (long long)o.num, (long long)o.den);
             }
