@@ -34,15 +34,6 @@
 #include "gossip/fabric.h"
 #include "rt_int.h"
 
-static int64_t gcd64(int64_t a, int64_t b) {
-    while (b) {
-        int64_t r = a % b;
-        a = b;
-        b = r;
-    }
-    return a;
-}
-
 /* Compute index (rank) of every vertex, -1 for a switch; *nc [out] the compute nodes. */
 static gsp_err_t ranks_of(const gsp_topo_t *fab, int64_t **cidx, int64_t *nc) {
     gsp_err_t err = gsp_alloc_array((void **)cidx, fab->n, sizeof **cidx, false);
@@ -123,7 +114,7 @@ static gsp_err_t forest_phase(gsp_rt_algo_t *al, int64_t N, const gsp_topo_t *fa
     /* Parts in lowest terms: only the trees' proportions matter here, and fewer parts a block
      * round less (the box trees' exact loads take 455 parts on dgx:8x2, 91 suffice). */
     int64_t gm = S;
-    for (int64_t i = 0; i < NT && gm > 1; i++) gm = gcd64(gm, f->trees[i].mult);
+    for (int64_t i = 0; i < NT && gm > 1; i++) gm = (int64_t)gsp__gcd128(gm, f->trees[i].mult);
     if (gm < 1) gm = 1;
     S /= gm;
     int64_t R = H * NT;
