@@ -41,6 +41,7 @@ fi
 w=build-smpi
 # smpi_bench (and Swing's variant) built against build/libgossip.a: bench/smpi_build.sh.
 bench/smpi_build.sh
+mkdir -p bench/out/smpi
 
 # name ranks topo_parameters gossip-spec bandwidth latency
 platforms="t88-fast 64 8,8 torus:8x8 10GBps 1us

@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+# test_smpi.sh SOURCE_DIR BUILD_DIR FABRIC_PLATFORM — the runtime's engine as the benchmarks run it:
+# compiled by SimGrid's smpicc (bench/smpi_build.sh), where the round engine's sends are
+# synchronous and reaped early (mpi_engine.c, SIM_SYNC), on a simulated 4x4 torus and on the
+# fabric dgx:4x2 (the pipelined engine). smpi_bench checks every rank's result against the
+# collective's closed form and prints "ok" only when all agree; each line must say so, name the
+# algorithm that ran, and report a positive simulated time. Small on purpose: 16 and 8 ranks, a
+# few seconds of simulation.
+set -euo pipefail
+src=$1 bld=$2 fabric_platform=$3
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+fail() { echo "test_smpi: $*" >&2; exit 1; }
+
+(cd "$src" && SMPI_BUILD_DIR="$work" GOSSIP_BUILD="$bld" NO_SWING=1 bash bench/smpi_build.sh) || fail "bench/smpi_build.sh failed"
+[ -x "$work/smpi_bench" ] || fail "no smpi_bench built"
+
+cat >"$work/t44.xml" <<'XML'
+<?xml version='1.0'?>
+<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">
+<platform version="4.1">
+  <cluster id="t44" topology="TORUS" topo_parameters="4,4" prefix="node-" radical="0-15" suffix="" speed="1Gf" bw="10GBps" lat="1us"/>
+</platform>
+XML
+for i in $(seq 0 15); do echo "node-$i"; done >"$work/hosts-16"
+"$fabric_platform" dgx:4x2 "$work/hosts-dgx" 1us >"$work/dgx.xml" || fail "fabric_platform dgx:4x2 failed"
+
+# run PLATFORM HOSTS NP SPEC COLL SIZES...: every size's line must be "COLL gossip SIZE TIME ok ALGO".
+run() {
+    local xml=$1 hosts=$2 np=$3 spec=$4 coll=$5
+    shift 5
+    local out
+    out=$(cd "$work" && SMPI_BENCH_AG_TOTAL=1 GOSSIP_TUNING=none timeout 300 smpirun -np "$np" -platform "$xml" -hostfile "$hosts" \
+        --cfg=smpi/simulate-computation:no ./smpi_bench "$coll" "$spec" gossip "$@" 2>"$work/err") ||
+        fail "$spec $coll: smpirun failed: $(tail -3 "$work/err")"
+    for b in "$@"; do
+        local line
+        line=$(grep "^$coll gossip $b " <<<"$out") || fail "$spec $coll $b: no result line"
+        read -r _ _ _ us ok algo _ <<<"$line"
+        [ "$ok" = ok ] || fail "$spec $coll $b: result $ok: $line"
+        [ -n "$algo" ] || fail "$spec $coll $b: no algorithm named: $line"
+        awk -v t="$us" 'BEGIN { exit !(t > 0) }' || fail "$spec $coll $b: simulated time $us"
+        echo "$spec $coll $b: $us us, $algo, ok"
+    done
+}
+for coll in allreduce allgather reduce-scatter bcast; do
+    run t44.xml hosts-16 16 torus:4x4 "$coll" 8 65536 1048576
+done
+# The fabric's trees: the pipelined engine (ranks are its compute nodes, the switches SimGrid's).
+for coll in allreduce allgather; do
+    run dgx.xml hosts-dgx 8 dgx:4x2 "$coll" 65536 1048576
+done
+echo "test_smpi: all results exact"
