@@ -528,10 +528,10 @@ gsp_err_t gsp__mpi_run_phase(gsp_mpi_ctx_t *c, const gsp_rt_prog_t *p, int phase
  * all-port, many-lane phases' thousands of messages in flight that was most of the real time
  * a simulation took (perf, SimGrid 3.32: 93 % of a 4 MiB allgather's on a 16x16 torus). A
  * synchronous send is in neither list once waited for, and changes no simulated time: the
- * round engine waits for its sends only here and at the phase's end, when they have arrived
- * (measured: the same simulated time to the nanosecond, 1 MiB allreduce 116.873 us and 4 MiB
- * allgather 154.850 us on 16x16; real time 7.4 -> 4.7 s and 287.6 -> 74.9 s). On a real
- * network a synchronous send would add a handshake to every small message: only here. */
+ * round engine waits for a send only rounds after it went out, when it has arrived, or at the
+ * phase's end (measured: every gossip cell of bench/README.md's 16x16 torus the same to the
+ * nanosecond; real time of a 4 MiB allgather's call 287.6 -> 45.8 s). On a real network a
+ * synchronous send would add a handshake to every small message: only here. */
 #ifdef SMPI_H
 #define SIM_SYNC true
 #define SIM_REAP 2
