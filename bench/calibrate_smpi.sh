@@ -50,13 +50,7 @@ for speed in fast slow fast-o; do
     extra=()
     case $speed in fast) bw=10GBps lat=1us ;; slow) bw=1.25GBps lat=5us ;;
         fast-o) bw=10GBps lat=1us extra=(--cfg=smpi/os:0:5e-7:0 --cfg=smpi/ois:0:5e-7:0 --cfg=smpi/or:0:5e-7:0) ;; esac
-    cat >"$w/t44-$speed.xml" <<XML
-<?xml version='1.0'?>
-<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">
-<platform version="4.1">
-  <cluster id="t44-$speed" topology="TORUS" topo_parameters="4,4" prefix="node-" radical="0-15" suffix="" speed="1Gf" bw="$bw" lat="$lat"/>
-</platform>
-XML
+    bench/torus_platform.sh "t44-$speed" 4,4 "$bw" "$lat" >"$w/t44-$speed.xml"
     # As bench/smpi.sh runs: computation not simulated (so gamma measures 0, as the bench sets it).
     smpirun -np 16 -platform "$w/t44-$speed.xml" -hostfile "$w/hosts16" --cfg=smpi/simulate-computation:no "${extra[@]}" \
         "$w/gossip-mpi" calibrate --topology torus:4x4 -o "$out/t44-$speed.json" 2>/dev/null >"$out/t44-$speed.txt"

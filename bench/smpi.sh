@@ -70,14 +70,7 @@ jobs=()
 while read -r name n params spec bw lat; do
     [[ " ${want[*]} " == *" $name "* ]] || continue
     xml="$w/$name.xml"
-    cat >"$xml" <<XML
-<?xml version='1.0'?>
-<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">
-<platform version="4.1">
-  <cluster id="$name" topology="TORUS" topo_parameters="$params" prefix="node-" radical="0-$((n - 1))" suffix="" speed="1Gf" bw="$bw" lat="$lat"/>
-</platform>
-XML
-    for i in $(seq 0 $((n - 1))); do echo "node-$i"; done >"$w/hosts-$n"
+    bench/torus_platform.sh "$name" "$params" "$bw" "$lat" "$w/hosts-$n" >"$xml"
     if [ "$n" -le 64 ]; then sizes=(-); else read -r -a sizes <<<"${SIZES:-8 65536 1048576 4194304}"; fi
     for coll in ${COLLS:-allgather allreduce reduce-scatter bcast}; do
         cfg=${coll//-/_}

@@ -16,14 +16,7 @@ fail() { echo "test_smpi: $*" >&2; exit 1; }
 (cd "$src" && SMPI_BUILD_DIR="$work" GOSSIP_BUILD="$bld" NO_SWING=1 bash bench/smpi_build.sh) || fail "bench/smpi_build.sh failed"
 [ -x "$work/smpi_bench" ] || fail "no smpi_bench built"
 
-cat >"$work/t44.xml" <<'XML'
-<?xml version='1.0'?>
-<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">
-<platform version="4.1">
-  <cluster id="t44" topology="TORUS" topo_parameters="4,4" prefix="node-" radical="0-15" suffix="" speed="1Gf" bw="10GBps" lat="1us"/>
-</platform>
-XML
-for i in $(seq 0 15); do echo "node-$i"; done >"$work/hosts-16"
+bash "$src/bench/torus_platform.sh" t44 4,4 10GBps 1us "$work/hosts-16" >"$work/t44.xml"
 "$fabric_platform" dgx:4x2 "$work/hosts-dgx" 1us >"$work/dgx.xml" || fail "fabric_platform dgx:4x2 failed"
 
 # run PLATFORM HOSTS NP SPEC COLL SIZES...: every size's line must be "COLL gossip SIZE TIME ok ALGO".
