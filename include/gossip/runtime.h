@@ -372,8 +372,9 @@ typedef struct {
  * tolerance merged, each from its first size (the first from 0), at most GSP_COST_MAX_BETA; a
  * single regime (or none: the overall slope) gives a plain beta. Latency by size: per entry of
  * the beta table, the median of t - beta s over its sizes (the first entry: alpha); when one
- * differs from alpha by more than twice the tolerance (a rendezvous' extra round trip), c gets
- * that table (agreeing neighbours merged), else a plain alpha. fit [out, may be NULL]: the
+ * differs from alpha by more than half the tolerance (a rendezvous' extra round trip, or a
+ * network's latency bands), c gets that table (neighbours within half the tolerance merged),
+ * else a plain alpha. fit [out, may be NULL]: the
  * regimes. */
 GSP_API gsp_err_t gsp_cost_fit(int n, const int64_t *size, const double *seconds, const double *noise, gsp_cost_t *c, gsp_cost_fit_t *fit);
 
