@@ -171,6 +171,8 @@ typedef struct {
     gsp_cost_t cost;            /* the measured model: alpha, beta (by size), gamma, hop,
                                  * overhead, shared (every rank on one node) */
     gsp_cost_fit_t fit;         /* the regimes of the ping-pong */
+    int refined, refine_probes; /* changes of regime moved to the byte (gsp_cost_refine), and
+                                 * the sizes it measured for it */
     int nsizes;
     int64_t size[GSP_CALIB_MAX_SIZES];
     double time[GSP_CALIB_MAX_SIZES], spread[GSP_CALIB_MAX_SIZES];
@@ -190,7 +192,8 @@ typedef struct {
 
 /** Measures the running system for the cost model (collective over comm, at least 2 ranks): a
  * ping-pong between rank 0 and its peer at 0 bytes and 4 sizes an octave up to max_bytes gives
- * alpha (0 bytes) and beta by size (gsp_cost_fit); with a topology, 0-byte messages to the
+ * alpha (0 bytes) and beta by size (gsp_cost_fit, each change of regime then bisected to the
+ * byte: gsp_cost_refine); with a topology, 0-byte messages to the
  * farthest rank and to a neighbour give hop = (t_far - t_near) / (hops - 1); k messages sent at
  * once and answered (to k neighbours, or k other ranks, or one rank k times) against one give
  * overhead = (round trip_k - round trip_1) / (k - 1); gsp_mpi_reduce_local (MPI_SUM, doubles) over 8 MiB gives gamma (all

@@ -357,6 +357,8 @@ GSP_API void gsp_rt_explain(FILE *f, const char *prefix, const gsp_rt_algos_t *a
  * latency[r] + beta[r] * bytes (a protocol of the network: eager, rendezvous, ...). */
 #define GSP_COST_FIT_MAX 64
 #define GSP_COST_FIT_TOLERANCE 0.1
+/** Latencies by size (gsp_cost_fit's alpha table) closer than this are one entry. */
+#define GSP_COST_ALPHA_TOLERANCE 0.01
 typedef struct {
     int nregimes;
     int64_t from[GSP_COST_FIT_MAX], to[GSP_COST_FIT_MAX];
@@ -372,11 +374,28 @@ typedef struct {
  * tolerance merged, each from its first size (the first from 0), at most GSP_COST_MAX_BETA; a
  * single regime (or none: the overall slope) gives a plain beta. Latency by size: per entry of
  * the beta table, the median of t - beta s over its sizes (the first entry: alpha); when one
- * differs from alpha by more than half the tolerance (a rendezvous' extra round trip, or a
- * network's latency bands), c gets that table (neighbours within half the tolerance merged),
+ * differs from alpha by more than GSP_COST_ALPHA_TOLERANCE (a rendezvous' extra round trip, or a
+ * network's latency bands), c gets that table (neighbours within GSP_COST_ALPHA_TOLERANCE merged),
  * else a plain alpha. fit [out, may be NULL]: the
  * regimes. */
 GSP_API gsp_err_t gsp_cost_fit(int n, const int64_t *size, const double *seconds, const double *noise, gsp_cost_t *c, gsp_cost_fit_t *fit);
+
+/** Measures one message of `bytes` bytes for gsp_cost_refine: seconds (half a round trip);
+ * *noise [out]: its uncertainty (0 when exact). */
+typedef double (*gsp_cost_probe_fn)(void *arg, int64_t bytes, double *noise);
+
+/** Moves each size where c's alpha or beta table (from gsp_cost_fit on the same size, seconds,
+ * noise) changes entry to the first byte of the new regime: gsp_cost_fit can only put it at a
+ * measured size, and a quarter octave of messages then costs what the other regime charges
+ * (SimGrid SMPI's 5776..9375-byte band, 1.09 of the bandwidth, came out as 5120..10239, and the
+ * runtime's lanes chose segments in the part that is not). fit: the regimes gsp_cost_fit
+ * found. Between the last measured size on the old regime's line and the first on the new one
+ * it bisects, measuring with probe: a size belongs to the regime whose line (its latency + its
+ * beta * size) is nearer its time. A change whose two lines
+ * differ by less than 10 times the noise there is left where it is. Returns the sizes probed;
+ * *moved [out, may be NULL]: the changes moved. */
+GSP_API int gsp_cost_refine(gsp_cost_t *c, const gsp_cost_fit_t *fit, int n, const int64_t *size, const double *seconds, const double *noise, gsp_cost_probe_fn probe,
+                            void *arg, int *moved);
 
 #ifdef __cplusplus
 }

@@ -126,6 +126,17 @@ static double measure(cal_t *c, int kind, int peer, int64_t bytes, const int *pe
 }
 
 /* Distances from node 0 of t by BFS; *far [out]: a farthest node, *near: 0's first neighbour. */
+/* gsp_cost_refine's measurement: a ping-pong with the peer. */
+typedef struct {
+    cal_t *c;
+    int peer;
+} probe_t;
+
+static double probe(void *arg, int64_t bytes, double *noise) {
+    probe_t *p = arg;
+    return measure(p->c, 0, p->peer, bytes, NULL, 0, noise);
+}
+
 static gsp_err_t from_zero(const gsp_topo_t *t, int64_t *far, int64_t *hops, int64_t *near) {
     int64_t *d = malloc(sizeof *d * (size_t)t->n), *q = malloc(sizeof *q * (size_t)t->n);
     if (!d || !q) {
@@ -225,6 +236,8 @@ gsp_err_t gsp_mpi_calibrate(MPI_Comm comm, const gsp_calib_opts_t *opts, gsp_cal
         out->near = (int)near;
         for (int i = 0; i < n; i++) out->time[i] = measure(&c, 0, (int)near, out->size[i], NULL, 0, &out->spread[i]);
         gsp_cost_fit(n, out->size, out->time, out->spread, &out->cost, &out->fit);
+        probe_t pr = {&c, (int)near};
+        out->refine_probes = gsp_cost_refine(&out->cost, &out->fit, n, out->size, out->time, out->spread, probe, &pr, &out->refined);
         /* Hop latency: 0 bytes to the farthest rank and to a neighbour. */
         if (far >= 0 && hops >= 2) {
             out->have_hop = true;

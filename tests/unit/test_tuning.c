@@ -253,6 +253,70 @@ static void test_fit(void **state) {
     assert_int_equal(gsp_cost_fit(2, bad, t, NULL, &c, NULL), GSP_ERR_INVAL);
 }
 
+/* gsp_cost_refine's probe on the synthetic platform: SMPI's own formula, exact. */
+static int probes_made;
+static double smpi_probe(void *arg, int64_t bytes, double *noise) {
+    const double *p = arg; /* latency, bandwidth */
+    int k = regime((double)bytes);
+    probes_made++;
+    *noise = 0;
+    return p[0] * f_lat[k] + (double)bytes / (p[1] * f_bw[k]);
+}
+
+/* The changes of regime found to the byte: every size of the table's entries is one of SMPI's
+ * own band edges, and alpha and beta are the platform's at every size (the fit alone gets
+ * them wrong for the sizes between the measured one below an edge and the edge). */
+static void test_refine(void **state) {
+    (void)state;
+    int64_t s[128];
+    double t[128];
+    int n = sizes(s);
+    const double plat[2][2] = {{1e-6, 1e10}, {5e-6, 1.25e9}};
+    for (int p = 0; p < 2; p++) {
+        for (int i = 0; i < n; i++) t[i] = smpi_probe((void *)plat[p], s[i], &(double){0});
+        gsp_cost_t c = gsp_cost_default();
+        gsp_cost_fit_t f;
+        assert_int_equal(gsp_cost_fit(n, s, t, NULL, &c, &f), GSP_OK);
+        /* Before: some size between a measured one and an edge is charged the wrong band. */
+        int wrong = 0;
+        for (int64_t b = 1; b <= 70000; b++)
+            wrong += fabs(gsp_cost_beta(&c, (double)b) * plat[p][1] * f_bw[regime((double)b)] - 1) > 0.02;
+        assert_true(wrong > 0);
+        probes_made = 0;
+        int moved = -1, made = gsp_cost_refine(&c, &f, n, s, t, NULL, smpi_probe, (void *)plat[p], &moved);
+        assert_int_equal(made, probes_made);
+        assert_true(moved > 0 && made > 0 && made < 200);
+        for (int k = 1; k < c.nbeta; k++) {
+            bool edge = false;
+            for (int i = 1; i < 9; i++) edge |= c.beta_from[k] == (int64_t)f_from[i];
+            if (!edge) fail_msg("platform %d: beta changes at %lld, not an edge of SMPI's", p, (long long)c.beta_from[k]);
+        }
+        for (int k = 1; k < c.nalpha; k++) {
+            bool edge = false;
+            for (int i = 1; i < 9; i++) edge |= c.alpha_from[k] == (int64_t)f_from[i];
+            if (!edge) fail_msg("platform %d: alpha changes at %lld, not an edge of SMPI's", p, (long long)c.alpha_from[k]);
+        }
+        /* Every size: beta within 2 % (bands whose factors differ by 1 % share an entry), alpha
+         * within 1 % (GSP_COST_ALPHA_TOLERANCE: 257..1425 bytes pay 1.95 latencies, 0..256 2.01). */
+        for (int64_t b = 1; b <= 70000; b++) {
+            int k = regime((double)b);
+            double gb = gsp_cost_beta(&c, (double)b) * plat[p][1] * f_bw[k], ga = gsp_cost_alpha(&c, (double)b) / (plat[p][0] * f_lat[k]);
+            if (fabs(gb - 1) > 0.02 || fabs(ga - 1) > 0.01) fail_msg("platform %d, %lld bytes: beta x%.4f, alpha x%.4f", p, (long long)b, gb, ga);
+        }
+        /* Refining again finds nothing to move. */
+        assert_int_equal(gsp_cost_refine(&c, &f, n, s, t, NULL, smpi_probe, (void *)plat[p], &moved) >= 0, 1);
+        assert_int_equal(moved, 0);
+    }
+    /* One line (no table): nothing to refine, nothing measured. */
+    for (int i = 0; i < n; i++) t[i] = 3e-6 + 2e-10 * (double)s[i];
+    gsp_cost_t c = gsp_cost_default();
+    gsp_cost_fit_t f;
+    assert_int_equal(gsp_cost_fit(n, s, t, NULL, &c, &f), GSP_OK);
+    int moved = -1;
+    assert_int_equal(gsp_cost_refine(&c, &f, n, s, t, NULL, smpi_probe, (void *)plat[0], &moved), 0);
+    assert_int_equal(moved, 0);
+}
+
 static void test_explain(void **state) {
     (void)state;
     gsp_topo_t t;
@@ -297,7 +361,8 @@ static void test_explain(void **state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_round_trip), cmocka_unit_test(test_malformed), cmocka_unit_test(test_where),
-        cmocka_unit_test(test_fit),        cmocka_unit_test(test_explain),
+        cmocka_unit_test(test_fit),
+        cmocka_unit_test(test_refine), cmocka_unit_test(test_explain),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

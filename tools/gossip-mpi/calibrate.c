@@ -20,7 +20,9 @@ const char gm_calibrate_usage[] =
     "  alpha     a 0-byte message from rank 0 to its peer (half a round trip)\n"
     "  beta      seconds per byte by message size: a ping-pong at 0 bytes and 4 sizes an octave\n"
     "            up to B (default 16 MiB), fitted by regimes (sizes whose cost per further byte\n"
-    "            agrees within 10%: a protocol of the network), at most 16 sizes\n"
+    "            agrees within 10%: a protocol of the network), at most 16 sizes; where\n"
+    "            the regime changes, sizes between are measured until the change is found\n"
+    "            to the byte\n"
     "  hop       with --topology SPEC (rank r on node r; P must be its node count): a 0-byte\n"
     "            message to rank 0's farthest rank against one to a neighbour, per further link\n"
     "  overhead  k messages sent at once and answered (to k neighbours, or k other ranks, or k\n"
@@ -146,6 +148,8 @@ int gm_calibrate(int argc, char **argv, int rank, int size) {
             printf("  %10s .. %-10s %11.4g s/B (%6.3g GB/s), latency %8.3f us\n", human((double)c->fit.from[r], h1, sizeof h1),
                    human((double)c->fit.to[r], h2, sizeof h2), c->fit.beta[r], c->fit.beta[r] > 0 ? 1e-9 / c->fit.beta[r] : INFINITY,
                    c->fit.latency[r] * 1e6);
+        if (c->refine_probes)
+            printf("changes of regime: %d moved to the byte between the measured sizes (%d more sizes measured)\n", c->refined, c->refine_probes);
         printf("alpha     %-11.4g s    a 0-byte message\n", m->alpha);
         if (m->nalpha) {
             printf("          by size: ");
