@@ -357,7 +357,8 @@ GSP_API void gsp_rt_explain(FILE *f, const char *prefix, const gsp_rt_algos_t *a
  * latency[r] + beta[r] * bytes (a protocol of the network: eager, rendezvous, ...). */
 #define GSP_COST_FIT_MAX 64
 #define GSP_COST_FIT_TOLERANCE 0.1
-/** Latencies by size (gsp_cost_fit's alpha table) closer than this are one entry. */
+/** Neighbouring entries of gsp_cost_fit's tables (latency and per-byte cost by size) closer than
+ * this are one entry. */
 #define GSP_COST_ALPHA_TOLERANCE 0.01
 typedef struct {
     int nregimes;
@@ -370,8 +371,8 @@ typedef struct {
  * from 0, into c [in,out]: alpha = seconds[0]; beta = the slope of each regime, a run of at
  * least two consecutive segments whose slopes (seconds per further byte) agree within
  * GSP_COST_FIT_TOLERANCE (a lone segment may straddle a change of protocol, and one whose time
- * difference is below 10 times the noise is not counted), neighbouring regimes within the same
- * tolerance merged, each from its first size (the first from 0), at most GSP_COST_MAX_BETA; a
+ * difference is below 10 times the noise is not counted), neighbouring regimes within
+ * GSP_COST_ALPHA_TOLERANCE merged, each from its first size (the first from 0), at most GSP_COST_MAX_BETA; a
  * single regime (or none: the overall slope) gives a plain beta. Latency by size: per entry of
  * the beta table, the median of t - beta s over its sizes (the first entry: alpha); when one
  * differs from alpha by more than GSP_COST_ALPHA_TOLERANCE (a rendezvous' extra round trip, or a

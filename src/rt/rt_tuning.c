@@ -336,13 +336,14 @@ gsp_err_t gsp_cost_fit(int n, const int64_t *size, const double *seconds, const 
     }
     nr = f.nregimes = kept;
     /* The table: one entry per regime from its first size (the first from 0), neighbours
-     * within tol merged (weighted by the sizes they span), at most GSP_COST_MAX_BETA. */
+     * within GSP_COST_ALPHA_TOLERANCE merged (regimes are told apart at tol; once told apart,
+     * a 1 % difference is real) (weighted by the sizes they span), at most GSP_COST_MAX_BETA. */
     int64_t from[GSP_COST_FIT_MAX], span[GSP_COST_FIT_MAX];
     double val[GSP_COST_FIT_MAX];
     int ne = 0;
     for (int r = 0; r < nr; r++) {
         int64_t w = f.to[r] - f.from[r];
-        if (ne > 0 && close_to(val[ne - 1], f.beta[r], tol)) {
+        if (ne > 0 && close_to(val[ne - 1], f.beta[r], GSP_COST_ALPHA_TOLERANCE)) {
             val[ne - 1] = (val[ne - 1] * (double)span[ne - 1] + f.beta[r] * (double)w) / (double)(span[ne - 1] + w);
             span[ne - 1] += w;
             continue;
