@@ -178,8 +178,10 @@ int64_t gsp_rt_segments(const gsp_rt_phase_t *ph, double blk, const gsp_cost_t *
      * and the parts of a block are many. Two segments, sent one after the other on each arc
      * (mpi_engine.c), let a tree's next level start halfway; more only multiply the messages,
      * each paying its latency: under SMPI, dgx:8x2's 64 MiB allgather took 538 us whole, 486
-     * in 2 segments, 505 in 3, 512 in 4 (bench/README.md). */
-    else if (ph->levels > 0) s = 2;
+     * in 2 segments, 505 in 3, 512 in 4 (bench/README.md). Trees one level deep (one box: stars)
+     * have no relay to start early, and a second segment only pays a second latency on every
+     * arc: dgx:8x1's 64 MiB allgather took 265.1 us in 2 segments, 241.8 whole. */
+    else if (ph->levels > 0) s = ph->levels > 1 ? 2 : 1;
     else {
         /* The count whose predicted time is least (the first on ties), every count: with costs
          * by message size a segment's size also decides its protocol, and the best size may
