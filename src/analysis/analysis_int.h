@@ -91,6 +91,11 @@ gsp_err_t gsp__forest_swap(const gsp_topo_t *t, gsp_forest_t *f);
  * is not of that shape. The trees' algbw is recounted (out->num / den); the caller compares it
  * with the optimum. */
 gsp_err_t gsp__forest_boxes(const gsp_topo_t *t, gsp_collective_t c, gsp_forest_t *out, bool *ok);
+/* Shallow trees near the throughput optimum (fabric_mwu.c): for allgather and reduce-scatter
+ * (in-trees, out->reversed) trees from every compute node, for broadcast from root, each root's
+ * multiplicities summing to out->share, grown by multiplicative weights with a penalty per level;
+ * out->num / out->den their algbw recounted from their routes (at most the optimum). */
+gsp_err_t gsp__forest_mwu(const gsp_topo_t *t, gsp_collective_t c, int64_t root, gsp_forest_t *out);
 /* gsp_fabric_trees, with (trade) or without the trades of gsp__forest_swap: the runtime runs the
  * packing as it is, fewer trees (each is a message per edge and lane; rt_fabric.c). */
 gsp_err_t gsp__fabric_trees(const gsp_topo_t *t, gsp_collective_t c, int64_t root, bool trade, gsp_forest_t *out);

@@ -201,25 +201,29 @@ done:
 
 static bool applies(const gsp__rt_ctx_t *x) { return x->fabric != NULL; }
 
-static gsp_err_t add(const gsp__rt_ctx_t *x, gsp_rt_algo_t *al) {
+gsp_err_t gsp__rt_forest_algo(const gsp__rt_ctx_t *x, gsp_rt_algo_t *al, gsp__rt_forest_fn build, const char *what) {
     gsp_err_t err = GSP_OK;
     gsp_forest_t f;
     const gsp_topo_t *fab = x->fabric;
     int64_t depth = 0, trees = 0;
+    char bw[96] = "";
     memset(&f, 0, sizeof f);
     if (x->coll == GSP_COLL_REDUCE_SCATTER || x->coll == GSP_COLL_ALLREDUCE) {
-        if ((err = gsp__fabric_trees(fab, GSP_COLL_REDUCE_SCATTER, -1, false, &f))) return err;
+        if ((err = build(fab, GSP_COLL_REDUCE_SCATTER, -1, &f))) return err;
         err = forest_phase(al, x->t->n, fab, &f, GSP_RT_REDUCE, GSP_RT_SPLIT, true);
         depth = f.depth;
         trees += f.ntrees;
+        snprintf(bw, sizeof bw, "%lld/%lld", (long long)f.num, (long long)f.den);
         gsp_forest_destroy(&f);
         if (err) return err;
     }
     if (x->coll == GSP_COLL_ALLGATHER || x->coll == GSP_COLL_ALLREDUCE) {
-        if ((err = gsp__fabric_trees(fab, GSP_COLL_ALLGATHER, -1, false, &f))) return err;
+        if ((err = build(fab, GSP_COLL_ALLGATHER, -1, &f))) return err;
         err = forest_phase(al, x->t->n, fab, &f, GSP_RT_STORE, x->coll == GSP_COLL_ALLREDUCE ? GSP_RT_SPLIT : GSP_RT_RANK, true);
         if (f.depth > depth) depth = f.depth;
         trees += f.ntrees;
+        size_t at = strlen(bw);
+        snprintf(bw + at, sizeof bw - at, "%s%lld/%lld", at ? " and " : "", (long long)f.num, (long long)f.den);
         gsp_forest_destroy(&f);
         if (err) return err;
     }
@@ -227,16 +231,25 @@ static gsp_err_t add(const gsp__rt_ctx_t *x, gsp_rt_algo_t *al) {
         int64_t rv = -1, k = 0;
         for (int64_t v = 0; v < fab->n && rv < 0; v++)
             if (!(fab->is_switch && fab->is_switch[v]) && k++ == x->root) rv = v;
-        if ((err = gsp__fabric_trees(fab, GSP_COLL_BROADCAST, rv, false, &f))) return err;
+        if ((err = build(fab, GSP_COLL_BROADCAST, rv, &f))) return err;
         err = forest_phase(al, x->t->n, fab, &f, GSP_RT_STORE, GSP_RT_SPLIT, false);
         depth = f.depth;
         trees = f.ntrees;
+        snprintf(bw, sizeof bw, "%lld/%lld", (long long)f.num, (long long)f.den);
         gsp_forest_destroy(&f);
         if (err) return err;
     }
-    snprintf(al->built_from, sizeof al->built_from, "%lld spanning trees at the throughput optimum, %lld deep, pipelined", (long long)trees,
-             (long long)depth);
+    snprintf(al->built_from, sizeof al->built_from, "%lld %s (algbw %s), %lld deep, pipelined", (long long)trees, what, bw, (long long)depth);
     return GSP_OK;
+}
+
+/* The packing that reaches the optimum, as packed (no trades between trees: see the top). */
+static gsp_err_t optimal(const gsp_topo_t *fab, gsp_collective_t c, int64_t root, gsp_forest_t *out) {
+    return gsp__fabric_trees(fab, c, root, false, out);
+}
+
+static gsp_err_t add(const gsp__rt_ctx_t *x, gsp_rt_algo_t *al) {
+    return gsp__rt_forest_algo(x, al, optimal, "spanning trees at the throughput optimum");
 }
 
 const gsp__rt_method_t gsp__rt_fabric = {
@@ -259,6 +272,8 @@ gsp_err_t gsp_rt_fabric_algos(const gsp_topo_t *fabric, const gsp_topo_t *ranks,
         return gsp_error(GSP_ERR_INVAL, "%s has %lld compute nodes, the ranks' graph %lld", fabric->spec, (long long)nc, (long long)ranks->n);
     if (!(gsp__rt_fabric.colls & GSP__RT_COLL(c)))
         return gsp_error(GSP_ERR_NOTAPPLIC, "no runtime algorithm for %s on a fabric (%s)", gsp_collective_name(c), fabric->spec);
+    /* The fabric's algorithms, in the registry's order (ties go to the first). */
+    static const gsp__rt_method_t *const fab_methods[] = {&gsp__rt_fabric, &gsp__rt_fabric_shallow};
     bool rooted = c == GSP_COLL_BROADCAST;
     if (rooted && (root < 0 || root >= nc)) return gsp_error(GSP_ERR_RANGE, "root %lld outside 0..%lld", (long long)root, (long long)nc - 1);
     gsp__rt_ctx_t x;
@@ -269,7 +284,13 @@ gsp_err_t gsp_rt_fabric_algos(const gsp_topo_t *fabric, const gsp_topo_t *ranks,
     x.coll = c;
     x.root = rooted ? root : -1;
     x.fabric = fabric;
-    gsp_rt_algo_t *al;
-    if ((err = gsp__rt_add_algo(out, gsp__rt_fabric.name, c, x.root, &al)) || (err = gsp__rt_fabric.add(&x, al))) gsp_rt_algos_destroy(out);
-    return err;
+    for (size_t i = 0; i < sizeof fab_methods / sizeof *fab_methods; i++) {
+        gsp_rt_algo_t *al;
+        if (!(fab_methods[i]->colls & GSP__RT_COLL(c))) continue;
+        if ((err = gsp__rt_add_algo(out, fab_methods[i]->name, c, x.root, &al)) || (err = fab_methods[i]->add(&x, al))) {
+            gsp_rt_algos_destroy(out);
+            return err;
+        }
+    }
+    return GSP_OK;
 }

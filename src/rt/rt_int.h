@@ -4,6 +4,7 @@
 #ifndef GOSSIP_RT_INT_H
 #define GOSSIP_RT_INT_H
 
+#include "gossip/fabric.h"
 #include "gossip/runtime.h"
 #include "../algo/algo_int.h"
 
@@ -48,6 +49,14 @@ typedef struct {
 } gsp__rt_method_t;
 
 #define GSP__RT_COLL(c) (1u << (c))
+
+/* A fabric's forest for collective c (GSP_COLL_ALLGATHER, _REDUCE_SCATTER, _BROADCAST from root). */
+typedef gsp_err_t (*gsp__rt_forest_fn)(const gsp_topo_t *fab, gsp_collective_t c, int64_t root, gsp_forest_t *out);
+/* The phases of x's collective on x->fabric from the forests build gives (rt_fabric.c): reduce-
+ * scatter's in-trees, allgather's out-trees (allreduce both), broadcast's; al->built_from says
+ * "<trees> <what> (algbw ...), <depth> deep, pipelined". */
+gsp_err_t gsp__rt_forest_algo(const gsp__rt_ctx_t *x, gsp_rt_algo_t *al, gsp__rt_forest_fn build, const char *what);
+extern const gsp__rt_method_t gsp__rt_fabric, gsp__rt_fabric_shallow;
 
 /* The registry, in the order candidates are listed and ties are broken. */
 extern const gsp__rt_method_t *const gsp__rt_methods[];

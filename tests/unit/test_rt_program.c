@@ -371,42 +371,58 @@ static void check_fabric(const char *spec) {
         gsp_rt_algos_t al;
         int64_t root = colls[c] == GSP_COLL_BROADCAST ? k.n / 3 : 0;
         if (gsp_rt_fabric_algos(&f, &k, &d, colls[c], root, &al)) fail_msg("%s %s: %s", spec, gsp_collective_name(colls[c]), gsp_errmsg());
-        assert_int_equal(al.n, 1);
-        const gsp_rt_algo_t *a = &al.v[0];
-        mark(a->name);
-        assert_int_equal(a->nphases, colls[c] == GSP_COLL_ALLREDUCE ? 2 : 1);
-        for (int p = 0; p < a->nphases; p++) {
-            char what[160];
-            snprintf(what, sizeof what, "%s %s %s phase %d", spec, gsp_collective_name(colls[c]), a->name, p);
-            assert_true(a->phase[p].pipelined && a->phase[p].levels > 0 && a->phase[p].levels <= a->phase[p].nrounds);
-            gsp_sched_t s;
-            if (gsp_rt_assemble(a, p, &k, &s)) fail_msg("%s: %s", what, gsp_errmsg());
-            check_stats(&k, &a->phase[p], &s, what);
-            if (a->phase[p].kind == GSP_RT_REDUCE) simulate_reduce(&k, a, p, &s, what);
-            else simulate_store(&k, a, p, &s, what);
-            verify_phase(&k, a, p, &s, what);
-            gsp_sched_destroy(&s);
-        }
-        /* The prediction, by hand: each phase's data M crosses in T* = M / algbw* (the max-flow
-         * optimum, capacities as GB/s), pipelined in 2 segments through the trees' R levels:
-         * with alpha 0, T* (1 + (R - 1) / 2) a phase. */
-        if (colls[c] != GSP_COLL_BROADCAST) {
-            gsp_cost_t cm = gsp_cost_default();
-            cm.alpha = 0;
-            int64_t bytes = 1 << 20;
-            gsp_rt_pred_t pr;
-            gsp_rt_predict(a, k.n, bytes, &cm, &pr);
-            double want = 0;
+        /* fabric-trees (the optimum) and fabric-shallow (shallow trees near it). */
+        assert_int_equal(al.n, 2);
+        assert_string_equal(al.v[0].name, "fabric-trees");
+        assert_string_equal(al.v[1].name, "fabric-shallow");
+        for (int ai = 0; ai < al.n; ai++) {
+            const gsp_rt_algo_t *a = &al.v[ai];
+            mark(a->name);
+            assert_int_equal(a->nphases, colls[c] == GSP_COLL_ALLREDUCE ? 2 : 1);
             for (int p = 0; p < a->nphases; p++) {
+                char what[160];
+                snprintf(what, sizeof what, "%s %s %s phase %d", spec, gsp_collective_name(colls[c]), a->name, p);
+                assert_true(a->phase[p].pipelined && a->phase[p].levels > 0 && a->phase[p].levels <= a->phase[p].nrounds);
+                gsp_sched_t s;
+                if (gsp_rt_assemble(a, p, &k, &s)) fail_msg("%s: %s", what, gsp_errmsg());
+                check_stats(&k, &a->phase[p], &s, what);
+                if (a->phase[p].kind == GSP_RT_REDUCE) simulate_reduce(&k, a, p, &s, what);
+                else simulate_store(&k, a, p, &s, what);
+                verify_phase(&k, a, p, &s, what);
+                gsp_sched_destroy(&s);
+                /* The trees' algbw (param[4] / param[5]): the optimum's for fabric-trees, at most
+                 * it and more than nothing for the shallow ones. */
                 gsp_optimum_t o;
-                gsp_collective_t oc = a->phase[p].kind == GSP_RT_REDUCE ? GSP_COLL_REDUCE_SCATTER : GSP_COLL_ALLGATHER;
-                assert_int_equal(gsp_optimum(&f, oc, -1, &o), GSP_OK);
-                double M = colls[c] == GSP_COLL_ALLREDUCE ? (double)bytes : (double)bytes * (double)k.n;
-                want += M / (o.value * 1e9) * (1 + (double)(a->phase[p].levels - 1) / 2);
+                gsp_collective_t oc = colls[c] == GSP_COLL_BROADCAST ? GSP_COLL_BROADCAST
+                                      : a->phase[p].kind == GSP_RT_REDUCE ? GSP_COLL_REDUCE_SCATTER
+                                                                          : GSP_COLL_ALLGATHER;
+                int64_t rv = -1;
+                for (int64_t v = 0, q = 0; v < f.n && rv < 0; v++)
+                    if (!(f.is_switch && f.is_switch[v]) && q++ == root) rv = v;
+                assert_int_equal(gsp_optimum(&f, oc, oc == GSP_COLL_BROADCAST ? rv : -1, &o), GSP_OK);
+                __int128 pn = a->phase[p].param[4], pd = a->phase[p].param[5];
+                if (ai == 0 && (pn != o.num || pd != o.den)) fail_msg("%s: algbw %lld/%lld, optimum %lld/%lld", what, (long long)pn, (long long)pd, (long long)o.num, (long long)o.den);
+                if (pn <= 0 || pd <= 0 || pn * o.den > (__int128)o.num * pd) fail_msg("%s: algbw %lld/%lld beyond the optimum", what, (long long)pn, (long long)pd);
                 gsp_optimum_destroy(&o);
             }
-            if (fabs(pr.seconds - want) > 1e-9 * want)
-                fail_msg("%s %s: predicted %.6g s, by hand %.6g", spec, gsp_collective_name(colls[c]), pr.seconds, want);
+            /* The prediction, by hand: each phase's data M crosses in T = M / algbw of its trees
+             * (capacities as GB/s), pipelined in 2 segments through the trees' R levels (1 when
+             * R is 1): with alpha 0, T (1 + (R - 1) / 2) a phase. */
+            if (colls[c] != GSP_COLL_BROADCAST) {
+                gsp_cost_t cm = gsp_cost_default();
+                cm.alpha = 0;
+                int64_t bytes = 1 << 20;
+                gsp_rt_pred_t pr;
+                gsp_rt_predict(a, k.n, bytes, &cm, &pr);
+                double want = 0;
+                for (int p = 0; p < a->nphases; p++) {
+                    double M = colls[c] == GSP_COLL_ALLREDUCE ? (double)bytes : (double)bytes * (double)k.n;
+                    double bw = (double)a->phase[p].param[4] / (double)a->phase[p].param[5];
+                    want += M / (bw * 1e9) * (1 + (double)(a->phase[p].levels - 1) / 2);
+                }
+                if (fabs(pr.seconds - want) > 1e-9 * want)
+                    fail_msg("%s %s %s: predicted %.6g s, by hand %.6g", spec, gsp_collective_name(colls[c]), a->name, pr.seconds, want);
+            }
         }
         gsp_rt_algos_destroy(&al);
     }
