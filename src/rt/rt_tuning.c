@@ -442,14 +442,16 @@ int gsp_cost_refine(gsp_cost_t *c, const gsp_cost_fit_t *f, int n, const int64_t
         for (int k = 1; k < c->nalpha; k++) used |= c->alpha_from[k] == e;
         if (!used) continue; /* merged with the regime before: no change there */
         /* lo: a measured size on the old regime's line, hi: the next measured size, on the new
-         * one; the fit starts a regime at a measured size, the change may lie a size either
-         * side of it, never past the regimes' other measured sizes. */
+         * one; the fit starts a regime at a measured size, and where the noise hid steps (a
+         * step below 10 times the noise neither makes nor breaks a regime) the change may lie
+         * several sizes below it: never below the old regime's last measured size, nor past
+         * the next regime's first. */
         int i = 0;
         while (i < n && size[i] < e) i++;
         if (i == 0 || i >= n || size[i] != e) continue;
         int ilo = i - 1, ihi = i;
-        if (ilo > 0 && size[ilo] > f->to[r - 1] - 1 && on_next(f, r, size[ilo], seconds[ilo])) ilo--, ihi--;
-        else if (ihi + 1 < n && (r + 1 >= f->nregimes || size[ihi + 1] < f->from[r + 1]) && !on_next(f, r, size[ihi], seconds[ihi])) ilo++, ihi++;
+        while (ilo > 0 && size[ilo] > f->to[r - 1] && on_next(f, r, size[ilo], seconds[ilo])) ilo--, ihi--;
+        while (ihi + 1 < n && (r + 1 >= f->nregimes || size[ihi + 1] < f->from[r + 1]) && !on_next(f, r, size[ihi], seconds[ihi])) ilo++, ihi++;
         if (on_next(f, r, size[ilo], seconds[ilo]) || !on_next(f, r, size[ihi], seconds[ihi])) continue;
         /* Lines too close to tell apart there: leave it. */
         double nz = noise ? fmax(noise[ilo], noise[ihi]) : 0, x = (double)size[ihi];

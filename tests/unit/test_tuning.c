@@ -307,6 +307,34 @@ static void test_refine(void **state) {
         assert_int_equal(gsp_cost_refine(&c, &f, n, s, t, NULL, smpi_probe, (void *)plat[p], &moved) >= 0, 1);
         assert_int_equal(moved, 0);
     }
+    /* Noisy times (1 % jitter, the noise given): a change is moved only where the two lines
+     * stand 10 times the noise apart, and then lands within 1 % of one of SMPI's own edges. */
+    srand(11);
+    int total_moved = 0;
+    for (int p = 0; p < 2; p++) {
+        double noise[128];
+        for (int i = 0; i < n; i++) {
+            double z;
+            t[i] = smpi_probe((void *)plat[p], s[i], &z) * (1 + 0.01 * rand() / RAND_MAX);
+            noise[i] = 0.01 * t[i];
+        }
+        gsp_cost_t c = gsp_cost_default();
+        gsp_cost_fit_t f;
+        assert_int_equal(gsp_cost_fit(n, s, t, noise, &c, &f), GSP_OK);
+        int64_t before[GSP_COST_MAX_BETA];
+        for (int k = 0; k < c.nbeta; k++) before[k] = c.beta_from[k];
+        int moved = -1;
+        assert_true(gsp_cost_refine(&c, &f, n, s, t, noise, smpi_probe, (void *)plat[p], &moved) >= 0);
+        for (int k = 1; k < c.nbeta; k++) {
+            if (c.beta_from[k] == before[k]) continue;
+            bool near = false;
+            for (int i = 1; i < 9; i++) near |= fabs((double)c.beta_from[k] / f_from[i] - 1) <= 0.01;
+            if (!near) fail_msg("platform %d, noisy: beta's change moved to %lld, no edge of SMPI's within 1 %%", p, (long long)c.beta_from[k]);
+        }
+        for (int k = 1; k < c.nbeta; k++) assert_true(c.beta_from[k] > c.beta_from[k - 1]);
+        total_moved += moved;
+    }
+    assert_true(total_moved >= 2); /* the 64 KiB edge (11.6 latencies against 3.5) on both */
     /* One line (no table): nothing to refine, nothing measured. */
     for (int i = 0; i < n; i++) t[i] = 3e-6 + 2e-10 * (double)s[i];
     gsp_cost_t c = gsp_cost_default();
