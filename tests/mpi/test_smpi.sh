@@ -24,7 +24,7 @@ run() {
     local xml=$1 hosts=$2 np=$3 spec=$4 coll=$5
     shift 5
     local out
-    out=$(cd "$work" && SMPI_BENCH_AG_TOTAL=1 GOSSIP_TUNING=none timeout 300 smpirun -np "$np" -platform "$xml" -hostfile "$hosts" \
+    out=$(cd "$work" && SMPI_BENCH_AG_TOTAL=1 GOSSIP_TUNING=none GOSSIP_ALGORITHM="${GOSSIP_ALGORITHM:-}" timeout 300 smpirun -np "$np" -platform "$xml" -hostfile "$hosts" \
         --cfg=smpi/simulate-computation:no ./smpi_bench "$coll" "$spec" gossip "$@" 2>"$work/err") ||
         fail "$spec $coll: smpirun failed: $(tail -3 "$work/err")"
     for b in "$@"; do
@@ -33,6 +33,7 @@ run() {
         read -r _ _ _ us ok algo _ <<<"$line"
         [ "$ok" = ok ] || fail "$spec $coll $b: result $ok: $line"
         [ -n "$algo" ] || fail "$spec $coll $b: no algorithm named: $line"
+        [ -z "${GOSSIP_ALGORITHM:-}" ] || [ "$algo" = "$GOSSIP_ALGORITHM" ] || fail "$spec $coll $b: ran $algo, not the forced $GOSSIP_ALGORITHM"
         awk -v t="$us" 'BEGIN { exit !(t > 0) }' || fail "$spec $coll $b: simulated time $us"
         echo "$spec $coll $b: $us us, $algo, ok"
     done
@@ -43,5 +44,9 @@ done
 # The fabric's trees: the pipelined engine (ranks are its compute nodes, the switches SimGrid's).
 for coll in allreduce allgather; do
     run dgx.xml hosts-dgx 8 dgx:4x2 "$coll" 65536 1048576
+done
+# The shallow trees (fabric-shallow), forced: reduce-scatter's in-trees and allgather's out-trees.
+for coll in allreduce bcast; do
+    GOSSIP_ALGORITHM=fabric-shallow run dgx.xml hosts-dgx 8 dgx:4x2 "$coll" 65536
 done
 echo "test_smpi: all results exact"
