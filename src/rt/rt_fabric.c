@@ -286,7 +286,7 @@ gsp_err_t gsp_rt_fabric_algos(const gsp_topo_t *fabric, const gsp_topo_t *ranks,
     x.fabric = fabric;
     for (size_t i = 0; i < sizeof fab_methods / sizeof *fab_methods; i++) {
         gsp_rt_algo_t *al;
-        if (!(fab_methods[i]->colls & GSP__RT_COLL(c))) continue;
+        if (!(fab_methods[i]->colls & GSP__RT_COLL(c)) || !fab_methods[i]->applies(&x)) continue;
         if ((err = gsp__rt_add_algo(out, fab_methods[i]->name, c, x.root, &al)) || (err = fab_methods[i]->add(&x, al))) {
             gsp_rt_algos_destroy(out);
             return err;

@@ -148,8 +148,9 @@ run 16 allreduce mi250:1 --count 4099 --reps 1
 run 3 allreduce "file:$(dirname "$0")/../data/fabric.txt" --count 100 --type int --op max --reps 2
 exact 8 dgx:4x2
 exact 8 dgx:4x2 GOSSIP_SHARED_MEMORY=0 GOSSIP_SEGMENT=512
-# The shallow trees (fabric-shallow), forced: the same exactness through the same engine.
-exact 8 dgx:4x2 GOSSIP_SHARED_MEMORY=0 GOSSIP_ALGORITHM=allreduce=fabric-shallow,allgather=fabric-shallow,reduce-scatter=fabric-shallow,bcast=fabric-shallow
+# The shallow trees (fabric-shallow: where compute nodes have links between them), forced: the
+# same exactness through the same engine.
+exact 8 "torus:2x4@1,2" GOSSIP_SHARED_MEMORY=0 GOSSIP_ALGORITHM=allreduce=fabric-shallow,allgather=fabric-shallow,reduce-scatter=fabric-shallow,bcast=fabric-shallow
 dropin 8 dgx:4x2
 dropin 8 fattree:2x4 GOSSIP_SEGMENT=8192
 # A fabric of another number of compute nodes falls through to MPI's own, with a note.

@@ -45,8 +45,10 @@ done
 for coll in allreduce allgather; do
     run dgx.xml hosts-dgx 8 dgx:4x2 "$coll" 65536 1048576
 done
-# The shallow trees (fabric-shallow), forced: reduce-scatter's in-trees and allgather's out-trees.
+# The shallow trees (fabric-shallow: where compute nodes have links between them), forced:
+# reduce-scatter's in-trees and allgather's out-trees, and a broadcast's.
+"$fabric_platform" "torus:2x4@1,2" "$work/hosts-tcap" 1us >"$work/tcap.xml" || fail "fabric_platform torus:2x4@1,2 failed"
 for coll in allreduce bcast; do
-    GOSSIP_ALGORITHM=fabric-shallow run dgx.xml hosts-dgx 8 dgx:4x2 "$coll" 65536
+    GOSSIP_ALGORITHM=fabric-shallow run tcap.xml hosts-tcap 8 "torus:2x4@1,2" "$coll" 65536
 done
 echo "test_smpi: all results exact"
