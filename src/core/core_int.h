@@ -27,6 +27,8 @@ typedef struct {
     bool failed; /* set when a write fails; checked once at the end */
 } gsp_jw_t;
 void gsp_jw_init(gsp_jw_t *w, FILE *f);
+/* Writes x in decimal to f (no format parsing: fast for long lists); false on a write error. */
+bool gsp_fput_int(FILE *f, int64_t x);
 void gsp_jw_obj_begin(gsp_jw_t *w);
 void gsp_jw_obj_end(gsp_jw_t *w);
 void gsp_jw_arr_begin(gsp_jw_t *w);

@@ -172,7 +172,10 @@ static gsp_err_t show_program(const gsp_rt_algo_t *a, const gsp_topo_t *t, int64
                     int64_t nm = dir ? p.nrecv : p.nsend, *at = dir ? &r : &s;
                     for (; *at < nm && m[*at].round == round; (*at)++) {
                         printf(" %s %lld [", dir ? "from" : "to", (long long)m[*at].peer);
-                        for (int64_t i = 0; i < m[*at].n; i++) printf("%s%lld", i ? " " : "", (long long)p.items[m[*at].first + i]);
+                        for (int64_t i = 0; i < m[*at].n; i++) {
+                            if (i) putchar(' ');
+                            gsp_fput_int(stdout, p.items[m[*at].first + i]);
+                        }
                         printf("]");
                     }
                 }
