@@ -150,7 +150,9 @@ exact 8 dgx:4x2
 exact 8 dgx:4x2 GOSSIP_SHARED_MEMORY=0 GOSSIP_SEGMENT=512
 # The shallow trees (fabric-shallow: where compute nodes have links between them), forced: the
 # same exactness through the same engine.
-exact 8 "torus:2x4@1,2" GOSSIP_SHARED_MEMORY=0 GOSSIP_ALGORITHM=allreduce=fabric-shallow,allgather=fabric-shallow,reduce-scatter=fabric-shallow,bcast=fabric-shallow
+for m in "GOSSIP_SHARED_MEMORY=0" "GOSSIP_SHARED_MEMORY=1" "GOSSIP_SEGMENT=512"; do
+    exact 8 "torus:2x4@1,2" "$m" GOSSIP_ALGORITHM=allreduce=fabric-shallow,allgather=fabric-shallow,reduce-scatter=fabric-shallow,bcast=fabric-shallow
+done
 dropin 8 dgx:4x2
 dropin 8 fattree:2x4 GOSSIP_SEGMENT=8192
 # A fabric of another number of compute nodes falls through to MPI's own, with a note.
