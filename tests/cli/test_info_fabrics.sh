@@ -172,6 +172,8 @@ expect 0 plan allreduce dgx:8x2 --bytes 1M --json
 jqcheck '.topology == "dgx:8x2" and .nodes == 16 and .choice == "fabric-trees" and (.candidates | length) == 1'
 # mi250:2, whose optimal packing is deep (23 compute edges): the shallow trees, below the
 # optimum's algbw (5312/15) and shallower, are chosen.
+expect 0 plan allgather mi250:2 --bytes 2M
+grepcheck 'the fabric allows 67108864 bytes in 189.5 us at best \(M / algbw\*, algbw\* = 5312/15'
 expect 0 plan allgather mi250:2 --bytes 2M --json
 jqcheck '.choice == "fabric-shallow" and (.candidates | length) == 2 and (.candidates[0].built_from | test("23 deep")) and (.candidates[1].built_from | test("algbw 25600/83\\), 12 deep"))'
 expect 0 plan allreduce dgx:8x2 --bytes 64M

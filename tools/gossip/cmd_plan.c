@@ -358,7 +358,9 @@ static int run_bytes(gsp_collective_t coll, const char *spec, const char *method
             for (int64_t v = 0; v < fab.n && rv < 0; v++)
                 if (!(fab.is_switch && fab.is_switch[v]) && k++ == (root < 0 ? 0 : root)) rv = v;
             if (!gsp_optimum(&fab, oc, coll == GSP_COLL_BROADCAST ? rv : -1, &o) && o.defined && o.num > 0) {
-                double m = coll == GSP_COLL_REDUCE_SCATTER ? (double)bytes * (double)t.n : (double)bytes;
+                /* M: the allreduce vector, the broadcast's buffer, the allgather's whole output and
+                 * the reduce-scatter's whole input (--bytes is one rank's block for those two). */
+                double m = coll == GSP_COLL_REDUCE_SCATTER || coll == GSP_COLL_ALLGATHER ? (double)bytes * (double)t.n : (double)bytes;
                 printf("on a fabric the prediction is the trees' pipeline at their algbw, the capacities taken as GB/s; the fabric allows %lld "
                        "bytes in %.1f us at best (M / algbw*, "
                        "algbw* = %lld/%lld in its capacities' unit, taken as GB/s)\n",
