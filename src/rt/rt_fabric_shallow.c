@@ -3,7 +3,8 @@
  * shallow spanning trees near its throughput optimum (gsp__forest_mwu, fabric_mwu.c), pipelined
  * as `fabric-trees` runs its optimal ones (rt_fabric.c: the phases, the rule, the cost).
  *
- * Where it applies: fabrics whose compute nodes have links between them, beside `fabric-trees`. Cost: as fabric-trees', T (1 + (depth - 1) /
+ * Where it applies: fabrics of at most 256 compute nodes that have links between them, beside
+ * `fabric-trees`. Cost: as fabric-trees', T (1 + (depth - 1) /
  * S) plus a latency per level and segment, with T = M / algbw of these trees (below the
  * optimum's) and their depth (less than the optimal packing's where that is deep). The choice
  * weighs the two: on mi250:2 (the optimal packing 18 deep) these are 13 deep at 0.88 of the
@@ -27,7 +28,13 @@ static bool direct(const gsp_topo_t *f) {
     return false;
 }
 
-static bool applies(const gsp__rt_ctx_t *x) { return x->fabric != NULL && direct(x->fabric); }
+/* Each rank grows the trees (O(rounds N^2 (n + N)) for N compute nodes among n vertices, and
+ * N n routes held): 0.9 s at mi250:8's 128; beyond 256 compute nodes, fabric-trees alone. */
+#define SHALLOW_MAX_NODES 256
+
+static bool applies(const gsp__rt_ctx_t *x) {
+    return x->fabric != NULL && gsp_topo_compute_count(x->fabric) <= SHALLOW_MAX_NODES && direct(x->fabric);
+}
 
 static gsp_err_t add(const gsp__rt_ctx_t *x, gsp_rt_algo_t *al) {
     return gsp__rt_forest_algo(x, al, gsp__forest_mwu, "shallow spanning trees near the throughput optimum");
@@ -36,7 +43,7 @@ static gsp_err_t add(const gsp__rt_ctx_t *x, gsp_rt_algo_t *al) {
 const gsp__rt_method_t gsp__rt_fabric_shallow = {
     "fabric-shallow",
     GSP__RT_COLL(GSP_COLL_ALLGATHER) | GSP__RT_COLL(GSP_COLL_REDUCE_SCATTER) | GSP__RT_COLL(GSP_COLL_ALLREDUCE) | GSP__RT_COLL(GSP_COLL_BROADCAST),
-    "fabrics whose compute nodes have links between them: ranks are the compute nodes",
+    "fabrics of up to 256 compute nodes with links between them: ranks are the compute nodes",
     "the deepest tree, pipelined",
     "shallow spanning trees near the fabric's throughput optimum (gsp__forest_mwu: multiplicative weights, a penalty per level), each root's "
     "block cut into parts in their multiplicities, pipelined; reduce-scatter: the in-trees; allreduce: both",
