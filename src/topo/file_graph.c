@@ -402,6 +402,14 @@ gsp_err_t gsp__topo_from_file(gsp_topo_t *t, const char *spec, const char *path)
         err = gsp_error(GSP_ERR_PARSE, "%s: '%s' has no edges and no 'nodes N' line", spec, path);
         goto fail;
     }
+    /* A switch line before the 'nodes' line was read with no bound on its ids (found by
+     * fuzz_edges: "switch 3431", then "nodes 3"). */
+    for (int64_t k = 0; k < switches.len; k++)
+        if (switches.v[k] < 0 || switches.v[k] >= n) {
+            err = gsp_error(GSP_ERR_RANGE, "%s:%lld: switch id %lld out of range 0..%lld (the 'nodes' line)", path,
+                            (long long)switch_lines.v[k], (long long)switches.v[k], (long long)n - 1);
+            goto fail;
+        }
     char **names = NULL;
     /* Nodes are sized before anything is built: a 1-based file whose largest id is 5*10^7 would
      * otherwise allocate a name for every node below it (about 32 bytes each) before the graph's

@@ -159,6 +159,8 @@ bad allswitch 'switch a b\na b 2\n' "every node is a switch"
 bad mixed 'switch 1\na b 2\n' "integer id"
 # Found by fuzz_edges: a form feed between switch names looped forever.
 bad formfeed 'switch a\fb\na c 2\n' "switch 'b' is on no link"
+# Found by fuzz_edges: a switch line before the 'nodes' line, its id past it, wrote past the switch table.
+bad switchfirst 'switch 3431\n\nnodes 3\n' "switch id 3431 out of range 0..2 \\(the 'nodes' line\\)"
 for spec in dgx:8 dgx:0x2 "dgx:8x2:nvlink=-1" "dgx:8x2:nvlnk=300" "mi250:2:xgmi=fast" fattree:4 "fattree:4x8:oversub=0" \
     "fattree:4x8:spines=2.5" dragonfly:4x2 "torus:4x4@1" "torus:4x4@1,2,3" "torus:4x4@" "file:$DATA/fabric.txt@1" \
     "product(dgx:8x2,cycle:3)" "torus:554@2@29296"; do
