@@ -12,6 +12,11 @@
 #   bench/smpi_fabric.sh [FABRIC ...]      default: dgx:8x2 mi250:2
 #   COLLS="allreduce allgather"  SIZES="1048576 67108864"  ALGS="rab1 ring"  LAT=1us
 #   ONLY=gossip|mpi: one side (the file's other lines are kept)
+#   FACTORS=1: SMPI's latency and bandwidth factors at 1 (SimGrid's flow model alone: a message
+#   pays its route's latency and the links' capacities), into bench/out/smpi_fabric_factors1.txt
+# gossip's cost model gets the platform's parameters, as a tuning file would (bench/smpi.sh):
+# alpha and beta by message size from SMPI's factor tables (flat with FACTORS=1), alpha for a
+# route of two links (2 LAT: GPU to switch to GPU), beta that of the capacities' scale.
 # Writes bench/out/smpi_fabric.txt (one line per run) and prints a markdown table per fabric and
 # collective: each size's best SMPI algorithm, its time, the bound and the ratio. (smpi_bench
 # times allgathers of 4 MiB a rank and more on shared buffers, unchecked, as bench/smpi.sh does.)
@@ -26,6 +31,17 @@ fabrics=("$@")
 [ ${#fabrics[@]} -gt 0 ] || fabrics=(dgx:8x2 mi250:2)
 read -r -a sizes <<<"${SIZES:-1048576 67108864}"
 out=bench/out/smpi_fabric.txt
+cfg=()
+if [ "${FACTORS:-}" = 1 ]; then out=bench/out/smpi_fabric_factors1.txt; cfg=(--cfg=smpi/lat-factor:0:1 --cfg=smpi/bw-factor:0:1); fi
+lat_s=$(awk -v l="${LAT:-1us}" 'BEGIN { v = l + 0; if (l ~ /us$/) v *= 1e-6; else if (l ~ /ns$/) v *= 1e-9; else if (l ~ /ms$/) v *= 1e-3; printf "%.4g", 2 * v }')
+if [ "${FACTORS:-}" = 1 ]; then
+    alpha=$lat_s beta=1e-11
+else
+    alpha=$(awk -v lat="$lat_s" 'BEGIN { n = split("0:2.01467 257:1.95341 732:1.9503 1426:1.61075 3484:1.88101 5776:2.18796 9376:2.59299 15424:3.48845 65472:11.6436", f, " ");
+        for (i = 1; i <= n; i++) { split(f[i], q, ":"); printf "%s%s:%.4g", (i > 1 ? "," : ""), q[1], lat * q[2] } }')
+    beta=$(awk 'BEGIN { n = split("0:0.812084 257:0.338112 732:0.341987 1426:0.608902 3484:0.77493 5776:1.08739 9376:0.58729 15424:0.697866 65472:0.940694", f, " ");
+        for (i = 1; i <= n; i++) { split(f[i], q, ":"); printf "%s%s:%.4g", (i > 1 ? "," : ""), q[1], 1 / (1e11 * q[2]) } }')
+fi
 mkdir -p bench/out build-smpi
 if [ -z "${TABLE_ONLY:-}" ]; then
 if [ -n "${ONLY:-}" ] && [ -f "$out" ]; then
@@ -49,7 +65,7 @@ for f in "${fabrics[@]}"; do
         for a in $algs; do
             # One call per size (SMPI's algorithms need no warm-up: the first call's time is theirs).
             res=$(SMPI_BENCH_AG_TOTAL=1 SMPI_BENCH_REPS=1 timeout 600 smpirun -np "$n" -platform "build-smpi/$tag.xml" -hostfile "build-smpi/hosts-$tag" \
-                --cfg=smpi/simulate-computation:no --cfg=smpi/"$key":"$a" build-smpi/smpi_bench "$coll" "$f" mpi "${sizes[@]}" 2>/dev/null |
+                --cfg=smpi/simulate-computation:no "${cfg[@]}" --cfg=smpi/"$key":"$a" build-smpi/smpi_bench "$coll" "$f" mpi "${sizes[@]}" 2>/dev/null |
                 grep "^$coll mpi " || true)
             if [ -z "$res" ]; then echo "$f $n $coll $a - - failed" >>"$out"; continue; fi
             while read -r _ _ bytes us ok _; do
@@ -59,8 +75,8 @@ for f in "${fabrics[@]}"; do
         done
         [ "${ONLY:-}" = mpi ] && continue
         # gossip: its first call plans (and is untimed), the second is the time.
-        res=$(SMPI_BENCH_AG_TOTAL=1 GOSSIP_TUNING=none timeout 1200 smpirun -np "$n" -platform "build-smpi/$tag.xml" -hostfile "build-smpi/hosts-$tag" \
-            --cfg=smpi/simulate-computation:no build-smpi/smpi_bench "$coll" "$f" gossip "${sizes[@]}" 2>/dev/null | grep "^$coll gossip " || true)
+        res=$(SMPI_BENCH_AG_TOTAL=1 GOSSIP_TUNING=none GOSSIP_ALPHA=$alpha GOSSIP_BETA=$beta GOSSIP_GAMMA=0 GOSSIP_OVERHEAD=0 timeout 1200 \
+            smpirun -np "$n" -platform "build-smpi/$tag.xml" -hostfile "build-smpi/hosts-$tag" --cfg=smpi/simulate-computation:no "${cfg[@]}" build-smpi/smpi_bench "$coll" "$f" gossip "${sizes[@]}" 2>/dev/null | grep "^$coll gossip " || true)
         if [ -z "$res" ]; then echo "$f $n $coll gossip - - failed" >>"$out"; continue; fi
         while read -r _ _ bytes us ok _; do
             bound=$(awk -v m="$bytes" -v b="$bw" 'BEGIN { printf "%.3f", m / (b * 1e9) * 1e6 }')

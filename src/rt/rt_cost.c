@@ -147,16 +147,31 @@ static double pipelined_time(const gsp_rt_phase_t *ph, double blk, double S, con
 
 /* A fabric's trees (rt_fabric.c): the phase's data M crosses the fabric in T* = M / algbw, its
  * trees' exact algbw in the capacities' unit taken as GB/s (param[4] / param[5]) — not the
- * pairs of ranks as links, which a fabric's ranks are not. The pipeline as pipelined_time's,
- * one segment of an arc in flight at a time (W = 1): (R - 1)(alpha + w / S) + S alpha + w with
- * w = T*, alpha that of a segment's message (one tree's share of a block, cut in S). Under
- * SimGrid SMPI, dgx:8x2, 64 MiB allgather (2 segments, 2 levels; alpha 1 us, the default):
- * 293 us predicted, 332.3 measured with SMPI's default factors, 257.5 with its factors at 1. */
+ * pairs of ranks as links, which a fabric's ranks are not. In S segments, one segment of an arc
+ * in flight at a time (W = 1):
+ *   w + (R - 1)(alpha + f w / S) + S alpha,
+ * w = T* b(seg) / b(large), alpha and b the cost model's latency and time per byte of a segment's
+ * message (one tree's share of a block, cut in S), f the share of the trees' edges whose sender
+ * waits for the data (param[6] / param[7]: a relay forwards it as it arrives, a root has it all
+ * from the start). Under SimGrid SMPI, dgx:8x2's 64 MiB allgather (two-level trees, f = 7/15;
+ * bench/README.md) took, in 1, 2, 3, 4 segments, 367.5, 332.3, 337.8, 352.1 us with SMPI's
+ * default factors (alpha 23.3 us: 11.6 latencies of a two-link route), fitted by
+ * 219.7 + 122 / S + 25.8 S; with its factors at 1 (alpha 2 us) 257.5 us in 2, 233.2 in 4, 231.5
+ * in 6. */
+/* A fabric phase's parts (blocks of blk bytes: blk is one part) over all roots, and per tree. */
+static double fabric_parts(const gsp_rt_phase_t *ph) {
+    double n = 0;
+    for (int64_t i = 0; i < ph->param[0]; i++) n += (double)ph->tround[3 * i + 1];
+    return n;
+}
+static double fabric_mult(const gsp_rt_phase_t *ph) { return ph->param[0] > 0 ? fabric_parts(ph) / (double)ph->param[0] : 1; }
+
 static double fabric_time(const gsp_rt_phase_t *ph, double M, double blk, double S, const gsp_cost_t *c) {
     double w = M * (double)ph->param[5] / ((double)ph->param[4] * 1e9), R = (double)ph->levels;
-    double parts = ph->param[1] > 0 ? (double)ph->param[1] : (ph->nblocks > 0 ? (double)ph->nblocks : 1);
-    double al = gsp_cost_alpha(c, ceil(blk / (parts * S)) * 1.01);
-    return (R - 1) * (al + w / S) + S * al + w;
+    double f = ph->param[7] > 0 ? (double)ph->param[6] / (double)ph->param[7] : 1;
+    double seg = ceil(blk * fabric_mult(ph) / S) * 1.01, al = gsp_cost_alpha(c, seg), big = gsp_cost_beta(c, 1e18);
+    if (big > 0) w *= gsp_cost_beta(c, seg) / big;
+    return w + (R - 1) * (al + f * w / S) + S * al;
 }
 
 static double pipelined_time(const gsp_rt_phase_t *ph, double blk, double S, const gsp_cost_t *c) {
@@ -181,7 +196,17 @@ int64_t gsp_rt_segments(const gsp_rt_phase_t *ph, double blk, const gsp_cost_t *
      * in 2 segments, 505 in 3, 512 in 4 (bench/README.md). Trees one level deep (one box: stars)
      * have no relay to start early, and a second segment only pays a second latency on every
      * arc: dgx:8x1's 64 MiB allgather took 265.1 us in 2 segments, 241.8 whole. */
-    else if (ph->levels > 0) s = ph->levels > 1 ? 2 : 1;
+    else if (ph->levels == 1) s = 1;
+    else if (ph->levels == 2 && ph->param[4] > 0 && ph->param[5] > 0 && ph->param[7] > 0) {
+        /* Two-level trees (boxes of GPUs: fabric_boxes.c): the count whose predicted time is
+         * least, which the measurements above follow (2 with SMPI's factors, 6-7 at 1). */
+        double M = blk * fabric_parts(ph), bt = fabric_time(ph, M, blk, 1, c);
+        s = 1;
+        for (double k = 2; k <= GSP_RT_MAX_SEGMENTS && k <= blk; k++) {
+            double t = fabric_time(ph, M, blk, k, c);
+            if (t < bt * (1 - 1e-9)) s = k, bt = t;
+        }
+    } else if (ph->levels > 0) s = 2;
     else {
         /* The count whose predicted time is least (the first on ties), every count: with costs
          * by message size a segment's size also decides its protocol, and the best size may

@@ -182,6 +182,20 @@ static gsp_err_t forest_phase(gsp_rt_algo_t *al, int64_t N, const gsp_topo_t *fa
      * the phase (rt_cost.c): the capacities taken as GB/s. */
     p->param[4] = f->num;
     p->param[5] = f->den;
+    /* The edges from a relay (not from the root), over all edges, each by its multiplicity: the
+     * cost model's pipeline (rt_cost.c). Reduce: the same count, a reduce-scatter being the
+     * allgather reversed in time (its relays wait at the start where the allgather's do at the
+     * end). */
+    int64_t wait = 0, all = 0;
+    for (int64_t i = 0; i < NT; i++) {
+        const gsp_tree_t *T = &f->trees[i];
+        for (int64_t e = 0; e < T->nedges; e++) {
+            all += T->mult;
+            if (T->from[e] != T->root) wait += T->mult;
+        }
+    }
+    p->param[6] = wait;
+    p->param[7] = all;
     p->nrounds = R;
     for (int64_t r = 0; r < R; r++) p->ntransfers += p->moved[r];
     p->pipelined = true;

@@ -409,9 +409,34 @@ static void test_segments(void **state) {
     c.alpha = 0;
     assert_int_equal(gsp_rt_segments(&ph, 1e6, &c), GSP_RT_MAX_SEGMENTS);
     c.alpha = 1e-6;
-    /* A fabric's trees (levels set): two. */
+    /* A fabric's trees (levels set) three or more deep: two. */
     ph.levels = 3;
     assert_int_equal(gsp_rt_segments(&ph, 1e6, &c), 2);
+    /* One level deep (stars): whole. */
+    ph.levels = 1;
+    assert_int_equal(gsp_rt_segments(&ph, 1e6, &c), 1);
+    /* Two levels (boxes of GPUs): the least of w + (alpha + f w / S) + S alpha, w = T*. Two
+     * trees of one part each (roots 0 and 1) at algbw 100 GB/s, parts of 1e7 bytes: M = 2e7
+     * bytes, w = 200 us; half the edges from a relay: f = 1/2. Flat alpha 1 us: least at
+     * S = sqrt(f w / alpha) = 10 (221 us; 221.11 at 9, 221.09 at 11). */
+    int64_t tround[6] = {0, 1, 0, 1, 1, 0};
+    ph.tround = tround;
+    ph.param[0] = 2, ph.param[1] = 1, ph.param[4] = 100, ph.param[5] = 1, ph.param[6] = 1, ph.param[7] = 2;
+    ph.levels = 2;
+    ph.layout = GSP_RT_RANK;
+    assert_int_equal(gsp_rt_segments(&ph, 1e7, &c), 10);
+    /* SMPI's charge for 64 KiB and more (11.6 latencies of a 2 us route: 23.3 us), 2 us below:
+     * segments of 1e7 / S bytes pay 23.3 us up to S = 152, and sqrt(f w / alpha) = 2.07: 2
+     * (319.9 us; 346.6 at 1, 326.5 at 3; 508 at 153, where alpha drops to 2 us). */
+    gsp_cost_t s = c;
+    s.nalpha = 2, s.alpha_from[0] = 0, s.alpha_val[0] = 2e-6, s.alpha_from[1] = 65472, s.alpha_val[1] = 23.3e-6;
+    assert_int_equal(gsp_rt_segments(&ph, 1e7, &s), 2);
+    /* A relay for every edge (f = 1): sqrt(w / alpha) = 14.1 at 1 us: 14. */
+    ph.param[6] = 2;
+    assert_int_equal(gsp_rt_segments(&ph, 1e7, &c), 14);
+    memset(ph.param, 0, sizeof ph.param);
+    ph.tround = NULL;
+    ph.layout = 0;
     ph.levels = 0;
     c.segment = 8192;
     assert_int_equal(gsp_rt_segments(&ph, 1e6, &c), 123);
