@@ -280,7 +280,14 @@ static gsp_err_t run_algo(gsp_mpi_ctx_t *c, const gsp_rt_algo_t *a, const gsp_rt
         if (l.layout == GSP_RT_WHOLE) b1 = 1;
         else if (l.n == c->size) b0 = c->rank * l.parts, b1 = (c->rank + 1) * l.parts;
         else if (a->root == c->rank) b1 = nblk(&l);
-        if (!(err = gsp__mpi_run_phase(c, &pg[k], k, work, &l, d, op)) && c->in)
+        /* An allreduce on a fabric's one forest: both phases at once (mpi_engine.c: run_fused). */
+        bool fuse = false;
+        if (k == 0 && a->nphases == 2 && a->phase[0].kind == GSP_RT_REDUCE && a->phase[1].kind == GSP_RT_STORE && a->phase[0].pipelined &&
+            a->phase[1].pipelined && a->phase[0].levels > 0 && a->phase[1].levels > 0) {
+            lay_t l1 = lays ? lays[1] : gsp__mpi_phase_layout(c, &a->phase[1], count, d);
+            fuse = l1.layout == l.layout && l1.count == l.count && l1.n == l.n && l1.parts == l.parts && l1.lanes == l.lanes && l1.window == l.window;
+        }
+        if (!(err = fuse ? gsp__mpi_run_fused(c, &pg[0], &pg[1], work, &l, d, op) : gsp__mpi_run_phase(c, &pg[k], k, work, &l, d, op)) && c->in)
             for (int j = 0; j < l.lanes; j++) {
                 l.lane = j;
                 for (int64_t b = b0; b < b1; b++)
@@ -288,6 +295,7 @@ static gsp_err_t run_algo(gsp_mpi_ctx_t *c, const gsp_rt_algo_t *a, const gsp_rt
                         memcpy(at(work, blk_first(&l, b), d), at((void *)(uintptr_t)in, blk_first(&l, b), d), (size_t)(blk_len(&l, b) * d->size));
             }
         c->in = NULL;
+        if (fuse) break;
     }
     return err;
 }

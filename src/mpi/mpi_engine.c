@@ -111,14 +111,15 @@ static gsp_err_t absorb(gsp_mpi_ctx_t *c, const gsp_rt_prog_t *p, int64_t b, int
 
 /* Staging offsets, lane by lane (c->soff[j * per + q]: receive q, then send q at nR + q):
  * receives that are combined or hold several blocks, then packed sends. *total [out]: bytes. */
-static gsp_err_t stage_offsets(gsp_mpi_ctx_t *c, const gsp_rt_prog_t *p, const lay_t *l0, const dtinfo_t *d, size_t *total_out) {
+static gsp_err_t stage_offsets_at(gsp_mpi_ctx_t *c, const gsp_rt_prog_t *p, const lay_t *l0, const dtinfo_t *d, size_t *soff, size_t start,
+                                  size_t *total_out) {
     int K = l0->lanes;
     int64_t nR = p->nrecv, nS = p->nsend, per = nR + nS;
-    size_t total = 0;
+    size_t total = start;
     for (int j = 0; j < K; j++) {
         lay_t l = *l0;
         l.lane = j;
-        size_t *so = c->soff + (size_t)j * (size_t)per;
+        size_t *so = soff + (size_t)j * (size_t)per;
         for (int64_t q = 0; q < nR; q++) {
             so[q] = total;
             if (!direct(p, &p->recv[q], true)) total += (size_t)msg_bytes(p, &p->recv[q], &l, d, c->comm);
@@ -134,6 +135,10 @@ static gsp_err_t stage_offsets(gsp_mpi_ctx_t *c, const gsp_rt_prog_t *p, const l
     }
     *total_out = total;
     return GSP_OK;
+}
+
+static gsp_err_t stage_offsets(gsp_mpi_ctx_t *c, const gsp_rt_prog_t *p, const lay_t *l0, const dtinfo_t *d, size_t *total_out) {
+    return stage_offsets_at(c, p, l0, d, c->soff, 0, total_out);
 }
 
 /* The staging area for a phase's lanes, and (reduce phases with a separate input) every
@@ -205,7 +210,26 @@ typedef struct {
     int *rstate, *sstate;
     MPI_Request *sq;
     int64_t issued;
+    const size_t *soff; /* the phase's staging offsets (c->soff, or its part of it when fused) */
+    /* Fused (run_fused), the allgather's side: its sends read the working buffer only (not the
+     * reduce-scatter's input), and a send with no receive before it (a root's) waits until
+     * every block it carries is summed: last0[b] the reduce-scatter's last receive of block b
+     * here (-1: none), rstate0 that phase's receive states, nR0 its receives per lane. */
+    bool noin;
+    const int64_t *last0;
+    const int *rstate0;
+    int64_t nR0;
 } pipe_t;
+
+/* Whether the reduce-scatter has summed every block of send q of lane j (fused phases). */
+static bool summed(const pipe_t *pp, int64_t q, int j) {
+    const gsp_rt_msg_t *x = &pp->p->send[q];
+    for (int64_t i = 0; i < x->n; i++) {
+        int64_t r = pp->last0[pp->p->items[x->first + i]];
+        if (r >= 0 && pp->rstate0[(size_t)j * (size_t)pp->nR0 + (size_t)r] != 2) return false;
+    }
+    return true;
+}
 
 /* Issues lane j's sends whose block is absorbed and whose window is free. */
 static gsp_err_t try_issue(pipe_t *pp, int j) {
@@ -218,8 +242,12 @@ static gsp_err_t try_issue(pipe_t *pp, int j) {
         int64_t dep = p->send[q].prev;
         if (*st || (dep >= 0 && pp->rstate[(size_t)j * (size_t)nR + (size_t)dep] != 2)) continue;
         if (j >= pp->window && pp->sstate[(size_t)(j - pp->window) * (size_t)nS + (size_t)q] != 2) continue;
-        gsp_err_t err = issue_send(pp->c, p, pp->phase, q, pp->base, &l, pp->d, pp->c->soff + (size_t)j * (size_t)per,
+        if (pp->last0 && dep < 0 && !summed(pp, q, j)) continue;
+        const void *in = pp->c->in;
+        if (pp->noin) pp->c->in = NULL;
+        gsp_err_t err = issue_send(pp->c, p, pp->phase, q, pp->base, &l, pp->d, pp->soff + (size_t)j * (size_t)per,
                                    &pp->sq[(size_t)j * (size_t)nS + (size_t)q], false);
+        pp->c->in = in;
         if (err) return err;
         *st = 1;
         pp->issued++;
@@ -268,7 +296,7 @@ static gsp_err_t run_pipelined(gsp_mpi_ctx_t *c, const gsp_rt_prog_t *p, int pha
                 return err;
     }
     int64_t rdone = 0, sdone = 0;
-    pipe_t pp = {c, p, phase, base, l0, d, window, state, sstate, sq, 0};
+    pipe_t pp = {c, p, phase, base, l0, d, window, state, sstate, sq, 0, c->soff, false, NULL, NULL, 0};
     for (int j = 0; j < K && !err; j++) err = try_issue(&pp, j);
     if (err) return err;
     while (rdone < (int64_t)K * nR || sdone < (int64_t)K * nS) {
@@ -299,6 +327,127 @@ static gsp_err_t run_pipelined(gsp_mpi_ctx_t *c, const gsp_rt_prog_t *p, int pha
         }
     }
     return GSP_OK;
+}
+
+/* An allreduce on a fabric's one forest (rt_fabric.c): the reduce-scatter p0 (in-trees) and the
+ * allgather p1 (the same trees, out) run at once, in the same lanes of the same parts (l), so a
+ * part's allgather leaves its root as soon as its sum is complete there, instead of after the
+ * whole reduce-scatter: one pipeline's fill and drain fewer. The reduce-scatter runs exactly as
+ * alone (run_pipelined: same receives, same order of combining, so the same bits); the
+ * allgather's root sends wait for the reduce-scatter's last receive of each block they carry;
+ * its receives are posted only once this rank's reduce-scatter send of the same blocks has
+ * completed (the receive writes where that send read: MPI forbids touching a send's buffer
+ * before it completes), and its sends read the working buffer, never the reduce-scatter's
+ * input. Tags differ by phase (0 and 1). */
+static gsp_err_t run_fused(gsp_mpi_ctx_t *c, const gsp_rt_prog_t *p0, const gsp_rt_prog_t *p1, void *base, const lay_t *l0, const dtinfo_t *d,
+                           MPI_Op op) {
+    gsp_err_t err;
+    int window = l0->window > 0 ? l0->window : GSP_RT_PIPE_WINDOW, K = l0->lanes;
+    int64_t nR0 = p0->nrecv, nS0 = p0->nsend, per0 = nR0 + nS0, all0 = (int64_t)K * per0;
+    int64_t nR1 = p1->nrecv, nS1 = p1->nsend, per1 = nR1 + nS1, all1 = (int64_t)K * per1, all = all0 + all1, nb = nblk(l0);
+    if (all > INT_MAX / 2) return gsp_error(GSP_ERR_TOOBIG, "too many messages in one phase");
+    if ((err = gsp__mpi_reserve((void **)&c->req, &c->req_cap, (size_t)(all + 1) * sizeof *c->req)) ||
+        (err = gsp__mpi_reserve((void **)&c->soff, &c->soff_cap, (size_t)(all + 1) * sizeof *c->soff)) ||
+        (err = gsp__mpi_reserve((void **)&c->idx, &c->idx_cap, (size_t)(all + 1) * sizeof *c->idx)))
+        return err;
+    /* Staging: the reduce-scatter's lanes, then the allgather's; fresh marks for the first. */
+    size_t t0 = 0, t1 = 0;
+    if ((err = stage_offsets_at(c, p0, l0, d, c->soff, 0, &t0)) || (err = stage_offsets_at(c, p1, l0, d, c->soff + all0, t0, &t1))) return err;
+    if ((err = gsp__mpi_reserve((void **)&c->stage, &c->stage_cap, t1 + 1))) return err;
+    if (c->in) {
+        if ((err = gsp__mpi_reserve((void **)&c->fresh, &c->fresh_cap, (size_t)K * (size_t)nb + 1))) return err;
+        memset(c->fresh, 1, (size_t)K * (size_t)nb);
+    }
+    /* Per block: the reduce-scatter's last receive of it here and its send of it (-1: none). */
+    int64_t *last0 = NULL, *send0 = NULL;
+    char *posted = NULL;
+    if ((err = gsp_alloc_array((void **)&last0, nb + 1, sizeof *last0, false)) || (err = gsp_alloc_array((void **)&send0, nb + 1, sizeof *send0, false)) ||
+        (err = gsp_alloc_array((void **)&posted, (int64_t)K * nR1 + 1, 1, true)))
+        goto done;
+    for (int64_t b = 0; b < nb; b++) last0[b] = send0[b] = -1;
+    for (int64_t q = 0; q < nR0; q++)
+        for (int64_t i = 0; i < p0->recv[q].n; i++) last0[p0->items[p0->recv[q].first + i]] = q;
+    for (int64_t q = 0; q < nS0; q++)
+        for (int64_t i = 0; i < p0->send[q].n; i++) send0[p0->items[p0->send[q].first + i]] = q;
+    MPI_Request *rq0 = c->req, *sq0 = c->req + (size_t)K * (size_t)nR0, *rq1 = c->req + all0, *sq1 = rq1 + (size_t)K * (size_t)nR1;
+    int *st0 = c->idx, *ss0 = st0 + (size_t)K * (size_t)nR0, *st1 = c->idx + all0, *ss1 = st1 + (size_t)K * (size_t)nR1;
+    for (int64_t q = 0; q < all; q++) {
+        c->req[q] = MPI_REQUEST_NULL;
+        c->idx[q] = 0;
+    }
+    c->nreq = (size_t)all;
+    c->communicated = true;
+    lay_t l = *l0;
+    for (int j = 0; j < K && !err; j++) {
+        l.lane = j;
+        for (int64_t q = 0; q < nR0 && !err; q++) err = post_recv(c, p0, 0, q, base, &l, d, c->soff + (size_t)j * (size_t)per0, &rq0[(size_t)j * (size_t)nR0 + (size_t)q]);
+    }
+    if (err) goto done;
+    pipe_t pp0 = {c, p0, 0, base, l0, d, window, st0, ss0, sq0, 0, c->soff, false, NULL, NULL, 0};
+    pipe_t pp1 = {c, p1, 1, base, l0, d, window, st1, ss1, sq1, 0, c->soff + all0, true, last0, st0, nR0};
+    /* Posts lane j's allgather receives whose blocks this rank no longer sends in the
+     * reduce-scatter. */
+#define POST1(j)                                                                                                                                do {                                                                                                                                            l.lane = (j);                                                                                                                               for (int64_t q_ = 0; q_ < nR1 && !err; q_++) {                                                                                                  size_t k_ = (size_t)(j) * (size_t)nR1 + (size_t)q_;                                                                                         bool ok_ = !posted[k_];                                                                                                                     for (int64_t i_ = 0; i_ < p1->recv[q_].n && ok_; i_++) {                                                                                       int64_t s_ = send0[p1->items[p1->recv[q_].first + i_]];                                                                                     ok_ = s_ < 0 || ss0[(size_t)(j) * (size_t)nS0 + (size_t)s_] == 2;                                                                      }                                                                                                                                           if (!ok_) continue;                                                                                                                         posted[k_] = 1;                                                                                                                             err = post_recv(c, p1, 1, q_, base, &l, d, c->soff + all0 + (size_t)(j) * (size_t)per1, &rq1[k_]);                                     }                                                                                                                                       } while (0)
+    for (int j = 0; j < K && !err; j++) POST1(j);
+    for (int j = 0; j < K && !err; j++) err = try_issue(&pp0, j);
+    for (int j = 0; j < K && !err; j++) err = try_issue(&pp1, j);
+    int64_t done = 0;
+    while (!err && done < all) {
+        int i;
+        int rc = MPI_Waitany((int)all, c->req, &i, MPI_STATUS_IGNORE);
+        if (rc != MPI_SUCCESS) {
+            err = gsp__mpi_fail(c, rc, "MPI_Waitany");
+            break;
+        }
+        if (i == MPI_UNDEFINED) {
+            err = gsp_error(GSP_ERR_INTERNAL, "fused phases stalled with %lld of %lld messages done", (long long)done, (long long)all);
+            break;
+        }
+        done++;
+        bool one = i >= all0;
+        int64_t k = one ? i - all0 : i, nR = one ? nR1 : nR0, nS = one ? nS1 : nS0, per = one ? per1 : per0;
+        const gsp_rt_prog_t *p = one ? p1 : p0;
+        int *st = one ? st1 : st0, *ss = one ? ss1 : ss0;
+        pipe_t *pp = one ? &pp1 : &pp0;
+        if (k < (int64_t)K * nR) {
+            int j = (int)(k / nR);
+            int64_t q = k % nR;
+            st[k] = 1;
+            if (p->recv[q].prev >= 0 && st[(size_t)j * (size_t)nR + (size_t)p->recv[q].prev] != 2) continue;
+            l.lane = j;
+            const void *in = c->in;
+            if (one) c->in = NULL;
+            for (int64_t r = q; r >= 0 && st[(size_t)j * (size_t)nR + (size_t)r] == 1 && !err; r = p->recv[r].next) {
+                err = absorb(c, p, r, r + 1, c->soff + (one ? all0 : 0) + (size_t)j * (size_t)per, base, &l, d, op);
+                st[(size_t)j * (size_t)nR + (size_t)r] = 2;
+            }
+            c->in = in;
+            if (!err) err = try_issue(pp, j);
+            /* A sum complete here may let the allgather's root sends go. */
+            if (!err && !one) err = try_issue(&pp1, j);
+        } else {
+            int64_t s2 = k - (int64_t)K * nR;
+            int j = (int)(s2 / nS);
+            ss[s2] = 2;
+            if (j + window < K) err = try_issue(pp, j + window);
+            if (!err && !one) POST1(j);
+        }
+    }
+#undef POST1
+done:
+    gsp_free(last0);
+    gsp_free(send0);
+    gsp_free(posted);
+    return err;
+}
+
+gsp_err_t gsp__mpi_run_fused(gsp_mpi_ctx_t *c, const gsp_rt_prog_t *p0, const gsp_rt_prog_t *p1, void *base, const lay_t *l0, const dtinfo_t *d,
+                             MPI_Op op) {
+    c->nreq = 0;
+    gsp_err_t err = run_fused(c, p0, p1, base, l0, d, op);
+    if (err && c->nreq) abandon(c->req, c->nreq);
+    c->nreq = 0;
+    return err;
 }
 
 /* Runs one phase on buffer base, as `lanes` copies of the schedule on segments of the blocks.

@@ -230,6 +230,10 @@ bool gsp__mpi_small_phase(const gsp_rt_prog_t *p, const lay_t *l, const dtinfo_t
  * every round is sends only, one lone receive, or one send and one receive, and every message one
  * block straight from or into the buffer; false (s->nsteps 0) otherwise. */
 bool gsp__mpi_script(const gsp_mpi_ctx_t *c, const gsp_rt_prog_t *p, int phase, const lay_t *l, const dtinfo_t *d, script_t *s);
+/* Runs an allreduce's reduce-scatter p0 and allgather p1 (a fabric's one forest, the same layout
+ * l0 for both) at once: each part's allgather starts when its sum is complete. */
+gsp_err_t gsp__mpi_run_fused(gsp_mpi_ctx_t *c, const gsp_rt_prog_t *p0, const gsp_rt_prog_t *p1, void *base, const lay_t *l0, const dtinfo_t *d,
+                             MPI_Op op);
 /* Runs compiled script s on buffer base with type d. */
 gsp_err_t gsp__mpi_run_script(gsp_mpi_ctx_t *c, const script_t *s, void *base, const dtinfo_t *d);
 /* The layout of count elements in blocks of the given kind (the context's segments as lanes). */

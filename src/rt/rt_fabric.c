@@ -215,6 +215,38 @@ done:
 
 static bool applies(const gsp__rt_ctx_t *x) { return x->fabric != NULL; }
 
+static int cmp_arc3(const void *a, const void *b) {
+    const int64_t *x = a, *y = b;
+    for (int i = 0; i < 3; i++)
+        if (x[i] != y[i]) return (x[i] > y[i]) - (x[i] < y[i]);
+    return 0;
+}
+
+/* Whether every arc u -> v of capacity c has its own reverse v -> u of capacity c (arcs sorted
+ * as (tail, head, cap) and as (head, tail, cap): the same list). Out of memory: no. */
+static bool symmetric(const gsp_topo_t *t) {
+    if (t->directed) return false;
+    int64_t m = t->m, *fw = NULL, *bw = NULL;
+    if (gsp_alloc_array((void **)&fw, 3 * m + 3, sizeof *fw, false) || gsp_alloc_array((void **)&bw, 3 * m + 3, sizeof *bw, false)) {
+        gsp_free(fw);
+        gsp_free(bw);
+        gsp_error_clear();
+        return false;
+    }
+    for (int64_t u = 0; u < t->n; u++)
+        for (int64_t a = t->off[u]; a < t->off[u + 1]; a++) {
+            int64_t v = t->adj[a], c = t->cap ? t->cap[a] : 1;
+            fw[3 * a] = u, fw[3 * a + 1] = v, fw[3 * a + 2] = c;
+            bw[3 * a] = v, bw[3 * a + 1] = u, bw[3 * a + 2] = c;
+        }
+    qsort(fw, (size_t)m, 3 * sizeof *fw, cmp_arc3);
+    qsort(bw, (size_t)m, 3 * sizeof *bw, cmp_arc3);
+    bool same = !memcmp(fw, bw, (size_t)(3 * m) * sizeof *fw);
+    gsp_free(fw);
+    gsp_free(bw);
+    return same;
+}
+
 gsp_err_t gsp__rt_forest_algo(const gsp__rt_ctx_t *x, gsp_rt_algo_t *al, gsp__rt_forest_fn build, const char *what) {
     gsp_err_t err = GSP_OK;
     gsp_forest_t f;
@@ -222,6 +254,22 @@ gsp_err_t gsp__rt_forest_algo(const gsp__rt_ctx_t *x, gsp_rt_algo_t *al, gsp__rt
     int64_t depth = 0, trees = 0;
     char bw[96] = "";
     memset(&f, 0, sizeof f);
+    if (x->coll == GSP_COLL_ALLREDUCE && symmetric(fab)) {
+        /* One forest for both phases: the allgather's trees, reversed for the reduce-scatter
+         * (on a fabric whose every arc has a reverse of the same capacity, the same algbw).
+         * Both phases then cut the blocks into the same parts, so the engine may start a
+         * part's allgather as soon as its sum is complete (mpi_engine.c: run_fused). */
+        if ((err = build(fab, GSP_COLL_ALLGATHER, -1, &f))) return err;
+        err = forest_phase(al, x->t->n, fab, &f, GSP_RT_REDUCE, GSP_RT_SPLIT, true);
+        if (!err) err = forest_phase(al, x->t->n, fab, &f, GSP_RT_STORE, GSP_RT_SPLIT, true);
+        snprintf(bw, sizeof bw, "%lld/%lld, reversed for the reduce-scatter", (long long)f.num, (long long)f.den);
+        depth = f.depth;
+        trees = f.ntrees;
+        gsp_forest_destroy(&f);
+        if (err) return err;
+        snprintf(al->built_from, sizeof al->built_from, "%lld %s (algbw %s), %lld deep, pipelined", (long long)trees, what, bw, (long long)depth);
+        return GSP_OK;
+    }
     if (x->coll == GSP_COLL_REDUCE_SCATTER || x->coll == GSP_COLL_ALLREDUCE) {
         if ((err = build(fab, GSP_COLL_REDUCE_SCATTER, -1, &f))) return err;
         err = forest_phase(al, x->t->n, fab, &f, GSP_RT_REDUCE, GSP_RT_SPLIT, true);

@@ -384,6 +384,30 @@ static void check_fabric(const char *spec) {
             const gsp_rt_algo_t *a = &al.v[ai];
             mark(a->name);
             assert_int_equal(a->nphases, colls[c] == GSP_COLL_ALLREDUCE ? 2 : 1);
+            /* Allreduce on a fabric whose every arc has a reverse of the same capacity (checked
+             * here arc by arc, by brute force): one forest, the reduce-scatter on the
+             * allgather's trees reversed (so the engine may run both phases at once); else a
+             * forest each. */
+            if (colls[c] == GSP_COLL_ALLREDUCE) {
+                bool sym = true;
+                for (int64_t x = 0; x < f.n && sym; x++)
+                    for (int64_t e = f.off[x]; e < f.off[x + 1] && sym; e++) {
+                        int64_t y = f.adj[e], same = 0, back = 0;
+                        for (int64_t g = f.off[x]; g < f.off[x + 1]; g++) same += f.adj[g] == y && (!f.cap || f.cap[g] == f.cap[e]);
+                        for (int64_t g = f.off[y]; g < f.off[y + 1]; g++) back += f.adj[g] == x && (!f.cap || f.cap[g] == f.cap[e]);
+                        sym = same == back;
+                    }
+                const gsp_rt_phase_t *r = &a->phase[0], *g = &a->phase[1];
+                bool one = strstr(a->built_from, "reversed for the reduce-scatter") != NULL;
+                if (one != sym) fail_msg("%s allreduce %s: symmetric %d, one forest %d", spec, a->name, sym, one);
+                if (one) {
+                    assert_int_equal(r->param[0], g->param[0]);
+                    assert_int_equal(r->param[1], g->param[1]);
+                    assert_memory_equal(r->tround, g->tround, (size_t)(3 * r->param[0]) * sizeof *r->tround);
+                    assert_memory_equal(r->tchild_off, g->tchild_off, (size_t)(r->param[0] + 1) * sizeof *r->tchild_off);
+                    assert_memory_equal(r->tparent, g->tparent, (size_t)(2 * r->tchild_off[r->param[0]]) * sizeof *r->tparent);
+                }
+            }
             for (int p = 0; p < a->nphases; p++) {
                 char what[160];
                 snprintf(what, sizeof what, "%s %s %s phase %d", spec, gsp_collective_name(colls[c]), a->name, p);
@@ -411,8 +435,11 @@ static void check_fabric(const char *spec) {
                 gsp_optimum_destroy(&o);
             }
             /* The prediction, by hand: each phase's data M crosses in T = M / algbw of its trees
-             * (capacities as GB/s), pipelined in 2 segments through the trees' R levels (1 when
-             * R is 1): with alpha 0, T (1 + (R - 1) / 2) a phase. */
+             * (capacities as GB/s), pipelined in S segments through the trees' R levels: with
+             * alpha 0, T (1 + (R - 1) f / S) a phase, f the share of the trees' edges (by
+             * multiplicity) whose parent is not the root, counted here from the phase's trees;
+             * S 1 when R is 1, 2 when R > 2, and when R is 2 the most the cost model allows (its
+             * least prediction without latencies): 256, or the bytes of a part if fewer. */
             if (colls[c] != GSP_COLL_BROADCAST) {
                 gsp_cost_t cm = gsp_cost_default();
                 cm.alpha = 0;
@@ -422,8 +449,16 @@ static void check_fabric(const char *spec) {
                 double want = 0;
                 for (int p = 0; p < a->nphases; p++) {
                     double M = colls[c] == GSP_COLL_ALLREDUCE ? (double)bytes : (double)bytes * (double)k.n;
-                    double bw = (double)a->phase[p].param[4] / (double)a->phase[p].param[5];
-                    want += M / (bw * 1e9) * (1 + (double)(a->phase[p].levels - 1) / 2);
+                    const gsp_rt_phase_t *ph = &a->phase[p];
+                    double bw = (double)ph->param[4] / (double)ph->param[5], wait = 0, all = 0;
+                    for (int64_t i = 0; i < ph->param[0]; i++)
+                        for (int64_t e = ph->tchild_off[i]; e < ph->tchild_off[i + 1]; e++) {
+                            all += (double)ph->tround[3 * i + 1];
+                            if (ph->tparent[2 * e] != ph->tround[3 * i]) wait += (double)ph->tround[3 * i + 1];
+                        }
+                    double blk = ceil(M / ((double)k.n * (double)ph->parts)), R = (double)ph->levels;
+                    double S = R == 1 ? 1 : R > 2 ? 2 : fmin(GSP_RT_MAX_SEGMENTS, floor(blk));
+                    want += M / (bw * 1e9) * (1 + (R - 1) * (wait / all) / S);
                 }
                 if (fabs(pr.seconds - want) > 1e-9 * want)
                     fail_msg("%s %s %s: predicted %.6g s, by hand %.6g", spec, gsp_collective_name(colls[c]), a->name, pr.seconds, want);
