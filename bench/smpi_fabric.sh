@@ -3,14 +3,14 @@
 # bench/smpi_fabric.sh — MPI's collectives on fabrics (switches, link capacities) simulated by
 # SimGrid SMPI, against the fabric's exact throughput bound: every algorithm SMPI ships for the
 # collective, every result checked (bench/smpi/smpi_bench.c), each time beside T* = M / algbw*
-# (gossip info FABRIC --json: optimum.COLLECTIVE.algbw_value, GB/s; M the allreduce vector or
-# the whole allgather output). The platform is bench/fabric_platform's: compute nodes as hosts,
+# (gossip info FABRIC --json: optimum.COLLECTIVE.algbw_value, GB/s; M the allreduce, reduce-scatter
+# or broadcast vector, or the whole allgather output; the broadcast's root is rank 0). The platform is bench/fabric_platform's: compute nodes as hosts,
 # switches as routers, a one-way link per arc of its capacity, one latency (LAT, default 1us),
 # explicit routes (the widest path through switches, as the fabric's trees route an edge).
 # gossip's side ("gossip" lines): its runtime on the fabric (the `fabric-trees` algorithm:
 # ranks are the compute nodes), two calls, the second timed, results checked the same way.
 #   bench/smpi_fabric.sh [FABRIC ...]      default: dgx:8x2 mi250:2
-#   COLLS="allreduce allgather"  SIZES="1048576 67108864"  ALGS="rab1 ring"  LAT=1us
+#   COLLS="allreduce allgather reduce-scatter bcast"  SIZES="1048576 67108864"  ALGS="rab1 ring"  LAT=1us
 #   ONLY=gossip|mpi: one side (the file's other lines are kept)
 #   FACTORS=1: SMPI's latency and bandwidth factors at 1 (SimGrid's flow model alone: a message
 #   pays its route's latency and the links' capacities), into bench/out/smpi_fabric_factors1.txt
@@ -46,21 +46,24 @@ mkdir -p bench/out build-smpi
 if [ -z "${TABLE_ONLY:-}" ]; then
 if [ -n "${ONLY:-}" ] && [ -f "$out" ]; then
     # Keep the other side's lines of the fabrics run again, and every line of the others.
-    awk -v only="$ONLY" -v run=" ${fabrics[*]} " -v colls=" ${COLLS:-allreduce allgather} " \
+    awk -v only="$ONLY" -v run=" ${fabrics[*]} " -v colls=" ${COLLS:-allreduce allgather reduce-scatter bcast} " \
         '!index(run, " " $1 " ") || !index(colls, " " $3 " ") || (only == "gossip" ? $4 != "gossip" : $4 == "gossip")' "$out" >"$out.keep"
     mv "$out.keep" "$out"
 else : >"$out"; fi
 algs_allgather="default 2dmesh 3dmesh bruck GB loosely_lr NTSLR NTSLR_NB pair rdb rhv ring SMP_NTS smp_simple spreading_simple ompi ompi_neighborexchange mvapich2 mvapich2_smp mpich impi"
+algs_reduce_scatter="default ompi ompi_basic_recursivehalving ompi_ring ompi_butterfly mpich mpich_pair mpich_rdb mpich_noncomm mvapich2 impi"
+algs_bcast="default arrival_pattern_aware arrival_pattern_aware_wait arrival_scatter binomial_tree flattree flattree_pipeline NTSB NTSL NTSL_Isend scatter_LR_allgather scatter_rdb_allgather SMP_binary SMP_binomial SMP_linear ompi ompi_split_bintree ompi_pipeline mpich mvapich2 mvapich2_inter_node mvapich2_intra_node mvapich2_knomial_intra_node impi"
 algs_allreduce="default lr rab1 rab2 rab_rdb rdb smp_binomial smp_binomial_pipeline smp_rdb smp_rsag smp_rsag_lr smp_rsag_rab redbcast ompi ompi_ring_segmented mpich mvapich2 mvapich2_rs mvapich2_two_level impi rab"
 for f in "${fabrics[@]}"; do
     tag=${f//[:]/-}
     build/bench/fabric_platform "$f" "build-smpi/hosts-$tag" "${LAT:-1us}" >"build-smpi/$tag.xml"
     n=$(wc -l <"build-smpi/hosts-$tag")
     info=$(build/gossip info "$f" --json --no-spectrum --no-rotation)
-    for coll in ${COLLS:-allreduce allgather}; do
-        key=${coll//-/_}
+    for coll in ${COLLS:-allreduce allgather reduce-scatter bcast}; do
+        key=${coll//-/_} okey=${coll//-/_}
+        [ "$coll" = bcast ] && okey=broadcast
         eval "algs=\${ALGS:-\$algs_$key}"
-        bw=$(jq -r ".optimum.$key.algbw_value" <<<"$info")
+        bw=$(jq -r ".optimum.$okey.algbw_value" <<<"$info")
         [ "${ONLY:-}" = gossip ] && algs=""
         for a in $algs; do
             # One call per size (SMPI's algorithms need no warm-up: the first call's time is theirs).
