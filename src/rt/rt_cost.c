@@ -164,7 +164,17 @@ static double fabric_parts(const gsp_rt_phase_t *ph) {
     for (int64_t i = 0; i < ph->param[0]; i++) n += (double)ph->tround[3 * i + 1];
     return n;
 }
-static double fabric_mult(const gsp_rt_phase_t *ph) { return ph->param[0] > 0 ? fabric_parts(ph) / (double)ph->param[0] : 1; }
+/* The parts of a fabric phase's largest tree: its message (blk bytes a part) is the largest, the
+ * one whose latency and bandwidth by size the pipeline waits for (dgx:8x2's broadcast trees
+ * carry 4-40 parts each: cut by the mean tree, its 1 MiB broadcast's messages looked below
+ * SMPI's 64 KiB rendezvous in 2 segments while its largest tree's paid 11.6 latencies a level:
+ * 82.1 us, and 40.5 in the 4 segments the largest tree's size leads to). */
+static double fabric_mult(const gsp_rt_phase_t *ph) {
+    double m = 1;
+    for (int64_t i = 0; i < ph->param[0]; i++)
+        if ((double)ph->tround[3 * i + 1] > m) m = (double)ph->tround[3 * i + 1];
+    return m;
+}
 
 static double fabric_time(const gsp_rt_phase_t *ph, double M, double blk, double S, const gsp_cost_t *c) {
     double w = M * (double)ph->param[5] / ((double)ph->param[4] * 1e9), R = (double)ph->levels;
@@ -197,9 +207,13 @@ int64_t gsp_rt_segments(const gsp_rt_phase_t *ph, double blk, const gsp_cost_t *
      * have no relay to start early, and a second segment only pays a second latency on every
      * arc: dgx:8x1's 64 MiB allgather took 265.1 us in 2 segments, 241.8 whole. */
     else if (ph->levels == 1) s = 1;
-    else if (ph->levels == 2 && ph->param[4] > 0 && ph->param[5] > 0 && ph->param[7] > 0) {
-        /* Two-level trees (boxes of GPUs: fabric_boxes.c): the count whose predicted time is
-         * least, which the measurements above follow (2 with SMPI's factors, 6-7 at 1). */
+    else if (ph->levels <= 3 && ph->param[4] > 0 && ph->param[5] > 0 && ph->param[7] > 0) {
+        /* Trees two or three levels deep (boxes of GPUs: fabric_boxes.c; dgx:8x2's broadcast
+         * trees): the count whose predicted time is least, which the measurements above follow
+         * (2 with SMPI's factors, 6-7 at 1); the broadcast's 64 MiB took 753.6 us in 2, 648.3 in
+         * 4, 640.6 in the model's choice. Deeper trees keep 2: there the fill term overrates
+         * what many trees at different levels on one arc leave idle (mi250:2's 12-deep trees,
+         * 64 MiB allgather: 373.3 us in 2 segments, 419.5 in 3, where it predicts 16 best). */
         double M = blk * fabric_parts(ph), bt = fabric_time(ph, M, blk, 1, c);
         s = 1;
         for (double k = 2; k <= GSP_RT_MAX_SEGMENTS && k <= blk; k++) {

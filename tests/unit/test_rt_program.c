@@ -438,8 +438,8 @@ static void check_fabric(const char *spec) {
              * (capacities as GB/s), pipelined in S segments through the trees' R levels: with
              * alpha 0, T (1 + (R - 1) f / S) a phase, f the share of the trees' edges (by
              * multiplicity) whose parent is not the root, counted here from the phase's trees;
-             * S 1 when R is 1, 2 when R > 2, and when R is 2 the most the cost model allows (its
-             * least prediction without latencies): 256, or the bytes of a part if fewer. */
+             * S 1 when R is 1, 2 when R > 3, and when R is 2 or 3 the most the cost model allows
+             * (its least prediction without latencies): 256, or the bytes of a part if fewer. */
             if (colls[c] != GSP_COLL_BROADCAST) {
                 gsp_cost_t cm = gsp_cost_default();
                 cm.alpha = 0;
@@ -457,7 +457,7 @@ static void check_fabric(const char *spec) {
                             if (ph->tparent[2 * e] != ph->tround[3 * i]) wait += (double)ph->tround[3 * i + 1];
                         }
                     double blk = ceil(M / ((double)k.n * (double)ph->parts)), R = (double)ph->levels;
-                    double S = R == 1 ? 1 : R > 2 ? 2 : fmin(GSP_RT_MAX_SEGMENTS, floor(blk));
+                    double S = R == 1 ? 1 : R > 3 ? 2 : fmin(GSP_RT_MAX_SEGMENTS, floor(blk));
                     want += M / (bw * 1e9) * (1 + (R - 1) * (wait / all) / S);
                 }
                 if (fabs(pr.seconds - want) > 1e-9 * want)

@@ -409,8 +409,8 @@ static void test_segments(void **state) {
     c.alpha = 0;
     assert_int_equal(gsp_rt_segments(&ph, 1e6, &c), GSP_RT_MAX_SEGMENTS);
     c.alpha = 1e-6;
-    /* A fabric's trees (levels set) three or more deep: two. */
-    ph.levels = 3;
+    /* A fabric's trees (levels set) four or more deep: two. */
+    ph.levels = 4;
     assert_int_equal(gsp_rt_segments(&ph, 1e6, &c), 2);
     /* One level deep (stars): whole. */
     ph.levels = 1;
@@ -434,6 +434,15 @@ static void test_segments(void **state) {
     /* A relay for every edge (f = 1): sqrt(w / alpha) = 14.1 at 1 us: 14. */
     ph.param[6] = 2;
     assert_int_equal(gsp_rt_segments(&ph, 1e7, &c), 14);
+    /* Trees of 1 and 9 parts of 40000 bytes (M = 4e5 bytes) at 25/4 GB/s: w = 64 us, f = 1/2;
+     * 2 us below 65472 bytes, 1 ms above. The largest tree's message, 360000 / S bytes, is
+     * below 65472 only from S = 6: 64 + 2 + 32 / 6 + 12 = 83.3 us, the least (S = 7: 84.6). Cut
+     * by the mean tree (200000 / S) it would have been 4, where the largest pays the 1 ms. */
+    int64_t tround2[6] = {0, 1, 0, 1, 9, 0};
+    ph.tround = tround2;
+    ph.param[4] = 25, ph.param[5] = 4, ph.param[6] = 1, ph.param[7] = 2;
+    s.alpha_val[1] = 1e-3;
+    assert_int_equal(gsp_rt_segments(&ph, 40000, &s), 6);
     memset(ph.param, 0, sizeof ph.param);
     ph.tround = NULL;
     ph.layout = 0;
