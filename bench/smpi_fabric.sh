@@ -75,6 +75,10 @@ for f in "${fabrics[@]}"; do
                 bound=$(awk -v m="$bytes" -v b="$bw" 'BEGIN { printf "%.3f", m / (b * 1e9) * 1e6 }')
                 echo "$f $n $coll $a $bytes $us $ok bound_us=$bound" >>"$out"
             done <<<"$res"
+            # A size the run did not reach (stopped by the timeout after the smaller ones): say so.
+            for b in "${sizes[@]}"; do
+                grep -q "^$coll mpi $b " <<<"$res" || echo "$f $n $coll $a $b - failed" >>"$out"
+            done
         done
         [ "${ONLY:-}" = mpi ] && continue
         # gossip: its first call plans (and is untimed), the second is the time.
