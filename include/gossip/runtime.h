@@ -288,7 +288,7 @@ GSP_API void gsp_rt_predict(const gsp_rt_algo_t *a, int64_t nodes, int64_t bytes
 GSP_API int gsp_rt_choose(const gsp_rt_algos_t *a, int64_t nodes, int64_t bytes, const gsp_cost_t *c);
 /** Segments a pipelined phase runs in for blocks of blk bytes: about blk / c->segment when the
  * segment is set; on a fabric's trees the count whose prediction is least when they are two or
- * three levels deep, 1 when one, 2 when deeper; else the count (at most GSP_RT_MAX_SEGMENTS and blk)
+ * three levels deep or all of one share, 1 when one level deep, else 2; else the count (at most GSP_RT_MAX_SEGMENTS and blk)
  * whose prediction is least; 1 for other phases. A pipelined phase of R rounds (levels) in
  * S segments is predicted at (R - 1)(alpha + min(W, S) w / S) + max(1, S / W) alpha + w: w the
  * time of the phase's worst round on whole blocks, alpha and beta a segment's, W the segments

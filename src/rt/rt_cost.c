@@ -157,7 +157,18 @@ static double pipelined_time(const gsp_rt_phase_t *ph, double blk, double S, con
  * bench/README.md) took, in 1, 2, 3, 4 segments, 367.5, 332.3, 337.8, 352.1 us with SMPI's
  * default factors (alpha 23.3 us: 11.6 latencies of a two-link route), fitted by
  * 219.7 + 122 / S + 25.8 S; with its factors at 1 (alpha 2 us) 257.5 us in 2, 233.2 in 4, 231.5
- * in 6. */
+ * in 6.
+ * Deeper trees whose shares are all equal (the shallow trees of multiplicative weights,
+ * fabric_mwu.c: hundreds of trees, each root's parts on many) fill once, not once a level:
+ *   w + (R - 1) alpha + f w / S + S alpha.
+ * While one tree's relay waits for its first segment, its arcs carry other trees' segments at
+ * other levels, and the link's max-min share gives every tree of equal share the rate its
+ * load was planned at. mi250:2's 12-deep trees, 64 MiB allgather with SMPI's factors at 1
+ * (alpha 2 us): 285.0 us in 2 segments, 261.2 in 4, 243.9 in 8, fitted by 237 + 96 / S (the
+ * relays' share f = 0.8 of w = 217.6 is 174: a fill a level would be eleven times that),
+ * 241.9 in the 10 this chooses. Trees of unequal shares that deep keep 2 segments (the optimal
+ * packing, 23 deep on mi250:2: 368 us in 9): the link shares every message alike, so a tree
+ * of many parts moves slower than its plan and its levels' fills add up. */
 /* A fabric phase's parts (blocks of blk bytes: blk is one part) over all roots, and per tree. */
 static double fabric_parts(const gsp_rt_phase_t *ph) {
     double n = 0;
@@ -176,11 +187,19 @@ static double fabric_mult(const gsp_rt_phase_t *ph) {
     return m;
 }
 
+/* Whether every tree carries the same share (multiplicity). */
+static bool fabric_equal(const gsp_rt_phase_t *ph) {
+    for (int64_t i = 1; i < ph->param[0]; i++)
+        if (ph->tround[3 * i + 1] != ph->tround[1]) return false;
+    return true;
+}
+
 static double fabric_time(const gsp_rt_phase_t *ph, double M, double blk, double S, const gsp_cost_t *c) {
     double w = M * (double)ph->param[5] / ((double)ph->param[4] * 1e9), R = (double)ph->levels;
     double f = ph->param[7] > 0 ? (double)ph->param[6] / (double)ph->param[7] : 1;
     double seg = ceil(blk * fabric_mult(ph) / S) * 1.01, al = gsp_cost_alpha(c, seg), big = gsp_cost_beta(c, 1e18);
     if (big > 0) w *= gsp_cost_beta(c, seg) / big;
+    if (R > 3 && fabric_equal(ph)) return w + (R - 1) * al + f * w / S + S * al;
     return w + (R - 1) * (al + f * w / S) + S * al;
 }
 
@@ -207,13 +226,11 @@ int64_t gsp_rt_segments(const gsp_rt_phase_t *ph, double blk, const gsp_cost_t *
      * have no relay to start early, and a second segment only pays a second latency on every
      * arc: dgx:8x1's 64 MiB allgather took 265.1 us in 2 segments, 241.8 whole. */
     else if (ph->levels == 1) s = 1;
-    else if (ph->levels <= 3 && ph->param[4] > 0 && ph->param[5] > 0 && ph->param[7] > 0) {
+    else if ((ph->levels <= 3 || fabric_equal(ph)) && ph->param[4] > 0 && ph->param[5] > 0 && ph->param[7] > 0) {
         /* Trees two or three levels deep (boxes of GPUs: fabric_boxes.c; dgx:8x2's broadcast
          * trees): the count whose predicted time is least, which the measurements above follow
          * (2 with SMPI's factors, 6-7 at 1); the broadcast's 64 MiB took 753.6 us in 2, 648.3 in
-         * 4, 640.6 in the model's choice. Deeper trees keep 2: there the fill term overrates
-         * what many trees at different levels on one arc leave idle (mi250:2's 12-deep trees,
-         * 64 MiB allgather: 373.3 us in 2 segments, 419.5 in 3, where it predicts 16 best). */
+         * 4, 640.6 in the model's choice. Deeper trees of equal shares likewise (fabric_time). */
         double M = blk * fabric_parts(ph), bt = fabric_time(ph, M, blk, 1, c);
         s = 1;
         for (double k = 2; k <= GSP_RT_MAX_SEGMENTS && k <= blk; k++) {

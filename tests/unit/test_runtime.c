@@ -409,7 +409,7 @@ static void test_segments(void **state) {
     c.alpha = 0;
     assert_int_equal(gsp_rt_segments(&ph, 1e6, &c), GSP_RT_MAX_SEGMENTS);
     c.alpha = 1e-6;
-    /* A fabric's trees (levels set) four or more deep: two. */
+    /* A fabric's trees (levels set) four or more deep, without their shares: two. */
     ph.levels = 4;
     assert_int_equal(gsp_rt_segments(&ph, 1e6, &c), 2);
     /* One level deep (stars): whole. */
@@ -431,6 +431,15 @@ static void test_segments(void **state) {
     gsp_cost_t s = c;
     s.nalpha = 2, s.alpha_from[0] = 0, s.alpha_val[0] = 2e-6, s.alpha_from[1] = 65472, s.alpha_val[1] = 23.3e-6;
     assert_int_equal(gsp_rt_segments(&ph, 1e7, &s), 2);
+    /* Twelve levels, every tree one part (equal shares): the fill is one segment of the relayed
+     * share, not one a level (w + 11 alpha + f w / S + S alpha): sqrt(f w / alpha) = 10 again,
+     * where a fill a level would give sqrt(11 f w / alpha) = 33. Unequal shares that deep: 2. */
+    ph.levels = 12;
+    assert_int_equal(gsp_rt_segments(&ph, 1e7, &c), 10);
+    tround[4] = 2;
+    assert_int_equal(gsp_rt_segments(&ph, 1e7, &c), 2);
+    tround[4] = 1;
+    ph.levels = 2;
     /* A relay for every edge (f = 1): sqrt(w / alpha) = 14.1 at 1 us: 14. */
     ph.param[6] = 2;
     assert_int_equal(gsp_rt_segments(&ph, 1e7, &c), 14);
