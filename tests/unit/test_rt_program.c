@@ -439,7 +439,8 @@ static void check_fabric(const char *spec) {
              * alpha 0, T (1 + (R - 1) f / S) a phase, f the share of the trees' edges (by
              * multiplicity) whose parent is not the root, counted here from the phase's trees;
              * S 1 when R is 1, 2 when R > 3, and when R is 2 or 3 the most the cost model allows
-             * (its least prediction without latencies): 256, or the bytes of a part if fewer. */
+             * (its least prediction without latencies): 256, or the bytes of a part if fewer.
+             * Trees deeper than 3 all of one share fill once: T (1 + f / S), S the most allowed. */
             if (colls[c] != GSP_COLL_BROADCAST) {
                 gsp_cost_t cm = gsp_cost_default();
                 cm.alpha = 0;
@@ -456,9 +457,11 @@ static void check_fabric(const char *spec) {
                             all += (double)ph->tround[3 * i + 1];
                             if (ph->tparent[2 * e] != ph->tround[3 * i]) wait += (double)ph->tround[3 * i + 1];
                         }
+                    bool eq = true;
+                    for (int64_t i = 1; i < ph->param[0]; i++) eq = eq && ph->tround[3 * i + 1] == ph->tround[1];
                     double blk = ceil(M / ((double)k.n * (double)ph->parts)), R = (double)ph->levels;
-                    double S = R == 1 ? 1 : R > 3 ? 2 : fmin(GSP_RT_MAX_SEGMENTS, floor(blk));
-                    want += M / (bw * 1e9) * (1 + (R - 1) * (wait / all) / S);
+                    double S = R == 1 ? 1 : R > 3 && !eq ? 2 : fmin(GSP_RT_MAX_SEGMENTS, floor(blk));
+                    want += M / (bw * 1e9) * (1 + (R > 3 && eq ? 1 : R - 1) * (wait / all) / S);
                 }
                 if (fabs(pr.seconds - want) > 1e-9 * want)
                     fail_msg("%s %s %s: predicted %.6g s, by hand %.6g", spec, gsp_collective_name(colls[c]), a->name, pr.seconds, want);
