@@ -343,6 +343,45 @@ static gsp_err_t run_pipelined(gsp_mpi_ctx_t *c, const gsp_rt_prog_t *p, int pha
     return GSP_OK;
 }
 
+/* The allgather's side of fused phases: what posting its receives needs (run_fused). */
+typedef struct {
+    gsp_mpi_ctx_t *c;
+    const gsp_rt_prog_t *p1;
+    void *base;
+    const lay_t *l0;
+    const dtinfo_t *d;
+    int K, ahead;
+    int64_t nR1, nS0, all0, per1;
+    const int64_t *send0; /* per block: the reduce-scatter's send of it here (-1: none) */
+    const int *ss0, *st1; /* the reduce-scatter's send states, the allgather's receive states */
+    char *posted;
+    MPI_Request *rq1;
+} fuse_t;
+
+/* Posts the allgather's receives q in [qlo, qhi) of lane j that may be: not yet posted, every
+ * block they write no longer read by a reduce-scatter send of this lane (MPI forbids writing a
+ * send's buffer before it completes), and the same receive of lane j - ahead arrived (as
+ * run_pipelined posts ahead). Called when one of the two conditions may have become true. */
+static gsp_err_t post1(const fuse_t *F, int j, int64_t qlo, int64_t qhi) {
+    gsp_err_t err = GSP_OK;
+    if (j >= F->K) return GSP_OK;
+    lay_t l = *F->l0;
+    l.lane = j;
+    for (int64_t q = qlo; q < qhi && !err; q++) {
+        size_t k = (size_t)j * (size_t)F->nR1 + (size_t)q;
+        if (F->posted[k] || (j >= F->ahead && F->st1[k - (size_t)F->ahead * (size_t)F->nR1] == 0)) continue;
+        bool ok = true;
+        for (int64_t i = 0; i < F->p1->recv[q].n && ok; i++) {
+            int64_t s = F->send0[F->p1->items[F->p1->recv[q].first + i]];
+            ok = s < 0 || F->ss0[(size_t)j * (size_t)F->nS0 + (size_t)s] == 2;
+        }
+        if (!ok) continue;
+        F->posted[k] = 1;
+        err = post_recv(F->c, F->p1, 1, q, F->base, &l, F->d, F->c->soff + F->all0 + (size_t)j * (size_t)F->per1, &F->rq1[k]);
+    }
+    return err;
+}
+
 /* An allreduce on a fabric's one forest (rt_fabric.c): the reduce-scatter p0 (in-trees) and the
  * allgather p1 (the same trees, out) run at once, in the same lanes of the same parts (l), so a
  * part's allgather leaves its root as soon as its sum is complete there, instead of after the
@@ -352,7 +391,8 @@ static gsp_err_t run_pipelined(gsp_mpi_ctx_t *c, const gsp_rt_prog_t *p, int pha
  * its receives are posted only once this rank's reduce-scatter send of the same blocks has
  * completed (the receive writes where that send read: MPI forbids touching a send's buffer
  * before it completes), and its sends read the working buffer, never the reduce-scatter's
- * input. Tags differ by phase (0 and 1). */
+ * input. Tags differ by phase (0 and 1). Both phases post their receives a few lanes ahead of
+ * those that arrived, as run_pipelined does and for its reasons. */
 static gsp_err_t run_fused(gsp_mpi_ctx_t *c, const gsp_rt_prog_t *p0, const gsp_rt_prog_t *p1, void *base, const lay_t *l0, const dtinfo_t *d,
                            MPI_Op op) {
     gsp_err_t err;
@@ -392,17 +432,16 @@ static gsp_err_t run_fused(gsp_mpi_ctx_t *c, const gsp_rt_prog_t *p0, const gsp_
     c->nreq = (size_t)all;
     c->communicated = true;
     lay_t l = *l0;
-    for (int j = 0; j < K && !err; j++) {
+    int ahead = window + 2 < K ? window + 2 : K;
+    for (int j = 0; j < ahead && !err; j++) {
         l.lane = j;
         for (int64_t q = 0; q < nR0 && !err; q++) err = post_recv(c, p0, 0, q, base, &l, d, c->soff + (size_t)j * (size_t)per0, &rq0[(size_t)j * (size_t)nR0 + (size_t)q]);
     }
     if (err) goto done;
     pipe_t pp0 = {c, p0, 0, base, l0, d, window, st0, ss0, sq0, 0, c->soff, false, NULL, NULL, 0};
     pipe_t pp1 = {c, p1, 1, base, l0, d, window, st1, ss1, sq1, 0, c->soff + all0, true, last0, st0, nR0};
-    /* Posts lane j's allgather receives whose blocks this rank no longer sends in the
-     * reduce-scatter. */
-#define POST1(j)                                                                                                                                do {                                                                                                                                            l.lane = (j);                                                                                                                               for (int64_t q_ = 0; q_ < nR1 && !err; q_++) {                                                                                                  size_t k_ = (size_t)(j) * (size_t)nR1 + (size_t)q_;                                                                                         bool ok_ = !posted[k_];                                                                                                                     for (int64_t i_ = 0; i_ < p1->recv[q_].n && ok_; i_++) {                                                                                       int64_t s_ = send0[p1->items[p1->recv[q_].first + i_]];                                                                                     ok_ = s_ < 0 || ss0[(size_t)(j) * (size_t)nS0 + (size_t)s_] == 2;                                                                      }                                                                                                                                           if (!ok_) continue;                                                                                                                         posted[k_] = 1;                                                                                                                             err = post_recv(c, p1, 1, q_, base, &l, d, c->soff + all0 + (size_t)(j) * (size_t)per1, &rq1[k_]);                                     }                                                                                                                                       } while (0)
-    for (int j = 0; j < K && !err; j++) POST1(j);
+    fuse_t F = {c, p1, base, l0, d, K, ahead, nR1, nS0, all0, per1, send0, ss0, st1, posted, rq1};
+    for (int j = 0; j < ahead && !err; j++) err = post1(&F, j, 0, nR1);
     for (int j = 0; j < K && !err; j++) err = try_issue(&pp0, j);
     for (int j = 0; j < K && !err; j++) err = try_issue(&pp1, j);
     int64_t done = 0;
@@ -427,6 +466,12 @@ static gsp_err_t run_fused(gsp_mpi_ctx_t *c, const gsp_rt_prog_t *p0, const gsp_
             int j = (int)(k / nR);
             int64_t q = k % nR;
             st[k] = 1;
+            if (one) err = post1(&F, j + ahead, q, q + 1);
+            else if (j + ahead < K) {
+                l.lane = j + ahead;
+                err = post_recv(c, p0, 0, q, base, &l, d, c->soff + (size_t)(j + ahead) * (size_t)per0, &rq0[(size_t)(j + ahead) * (size_t)nR0 + (size_t)q]);
+            }
+            if (err) break;
             if (p->recv[q].prev >= 0 && st[(size_t)j * (size_t)nR + (size_t)p->recv[q].prev] != 2) continue;
             l.lane = j;
             const void *in = c->in;
@@ -444,10 +489,9 @@ static gsp_err_t run_fused(gsp_mpi_ctx_t *c, const gsp_rt_prog_t *p0, const gsp_
             int j = (int)(s2 / nS);
             ss[s2] = 2;
             if (j + window < K) err = try_issue(pp, j + window);
-            if (!err && !one) POST1(j);
+            if (!err && !one) err = post1(&F, j, 0, nR1);
         }
     }
-#undef POST1
 done:
     gsp_free(last0);
     gsp_free(send0);

@@ -199,7 +199,7 @@ static double fabric_time(const gsp_rt_phase_t *ph, double M, double blk, double
     double f = ph->param[7] > 0 ? (double)ph->param[6] / (double)ph->param[7] : 1;
     double seg = ceil(blk * fabric_mult(ph) / S) * 1.01, al = gsp_cost_alpha(c, seg), big = gsp_cost_beta(c, 1e18);
     if (big > 0) w *= gsp_cost_beta(c, seg) / big;
-    if (R > 3 && fabric_equal(ph)) return w + (R - 1) * al + f * w / S + S * al;
+    if (R > GSP__RT_FILL_LEVELS && fabric_equal(ph)) return w + (R - 1) * al + f * w / S + S * al;
     return w + (R - 1) * (al + f * w / S) + S * al;
 }
 
@@ -226,7 +226,7 @@ int64_t gsp_rt_segments(const gsp_rt_phase_t *ph, double blk, const gsp_cost_t *
      * have no relay to start early, and a second segment only pays a second latency on every
      * arc: dgx:8x1's 64 MiB allgather took 265.1 us in 2 segments, 241.8 whole. */
     else if (ph->levels == 1) s = 1;
-    else if ((ph->levels <= 3 || fabric_equal(ph)) && ph->param[4] > 0 && ph->param[5] > 0 && ph->param[7] > 0) {
+    else if ((ph->levels <= GSP__RT_FILL_LEVELS || fabric_equal(ph)) && ph->param[4] > 0 && ph->param[5] > 0 && ph->param[7] > 0) {
         /* Trees two or three levels deep (boxes of GPUs: fabric_boxes.c; dgx:8x2's broadcast
          * trees): the count whose predicted time is least, which the measurements above follow
          * (2 with SMPI's factors, 6-7 at 1); the broadcast's 64 MiB took 753.6 us in 2, 648.3 in

@@ -12,12 +12,18 @@
  * after the other. Cost: T* (1 + (depth - 1) / S) plus a latency per level and segment, S the
  * segments (gsp_rt_segments), depth the deepest tree in compute edges (the `levels`).
  *
- * The trees are the packing before gsp_fabric_trees' trades between trees (fabric_swap.c): the
- * trades make them shallower by splitting trees, and every tree is a message per edge and lane.
- * Under SMPI (bench/README.md), dgx:8x2's 64 MiB allreduce took 990.7 us on the 93 trees as
- * packed, 1109.2 on 186 traded ones (depth 5 instead of 7), 1146.7 on 243; at 1 MiB the traded
- * trees were faster (58.0 and 60.8 against 67.0 us). Boxes of GPUs (dgx) get two-level trees
- * from gsp_fabric_trees whatever the trades (fabric_boxes.c): 704.9 us there, 29.6 at 1 MiB.
+ * Trees at most GSP__RT_FILL_LEVELS deep (boxes of GPUs: fabric_boxes.c) run as packed: a tree
+ * carries all its parts in one message per edge and segment, and the trades between trees
+ * (fabric_swap.c), which split trees, are not taken (under SMPI, dgx:8x2's 64 MiB allreduce took
+ * 990.7 us on the general packing's 93 trees as packed, 1109.2 on 186 traded ones). Deeper trees
+ * run as trees of one part each (a tree of multiplicity m as m trees of its shape), with the
+ * trades: a network shares a link alike among the messages on it (SimGrid does, max-min), so a
+ * tree carrying m parts in one message beside trees of one part moves at 1/m of the rate its
+ * plan gives it, and its relays' waits add up level by level; as m messages it gets its m shares,
+ * every tree is of one share, and the pipeline fills once (rt_cost.c). The trades then split
+ * trees at no message more. Measured under SMPI (bench/README.md), mi250:2's 64 MiB broadcast
+ * (256 parts on 72 trees, 14 deep, as packed; 144 traded, 12 deep): 929.2 us as packed in 2
+ * segments, 439.9 a tree per part (29 segments), 429.9 traded (1.64x the bound).
  *
  * Rounds: level * trees + tree. A tree's parts cross one edge in a round of their own, so a
  * message carries one tree's parts, which arrived together in one message (what a pipelined
@@ -213,6 +219,46 @@ done:
     return err;
 }
 
+
+/* f with every tree of multiplicity m cut into m trees of the same shape, each one part
+ * (mult = the gcd of the multiplicities, which forest_phase divides out). The copies share
+ * their edge arrays with f: release u with gsp_free(u->trees) alone. */
+static gsp_err_t unit_forest(const gsp_forest_t *f, gsp_forest_t *u) {
+    int64_t gm = f->share, n = 0;
+    for (int64_t i = 0; i < f->ntrees && gm > 1; i++) gm = (int64_t)gsp__gcd128(gm, f->trees[i].mult);
+    if (gm < 1) gm = 1;
+    for (int64_t i = 0; i < f->ntrees; i++) n += f->trees[i].mult / gm;
+    *u = *f;
+    u->trees = NULL;
+    gsp_err_t err = gsp_alloc_array((void **)&u->trees, n, sizeof *u->trees, false);
+    if (err) return err;
+    u->ntrees = 0;
+    for (int64_t i = 0; i < f->ntrees; i++)
+        for (int64_t j = 0; j < f->trees[i].mult / gm; j++) {
+            u->trees[u->ntrees] = f->trees[i];
+            u->trees[u->ntrees++].mult = gm;
+        }
+    return GSP_OK;
+}
+
+/* The phase of forest f: trees deeper than GSP__RT_FILL_LEVELS as trees of one part each
+ * (unit_forest) where the rounds' tags hold them, shallower ones as they are (see the top). */
+static gsp_err_t phase_of(gsp_rt_algo_t *al, int64_t N, const gsp_topo_t *fab, const gsp_forest_t *f, gsp_rt_kind_t kind,
+                          gsp_rt_layout_t layout, bool per_rank) {
+    if (f->depth <= GSP__RT_FILL_LEVELS) return forest_phase(al, N, fab, f, kind, layout, per_rank);
+    gsp_forest_t u;
+    gsp_err_t err = unit_forest(f, &u);
+    if (err) return err;
+    if (u.ntrees * f->depth > ((int64_t)1 << 20)) {
+        /* More rounds than the tags hold (forest_phase): the trees as they are. */
+        gsp_free(u.trees);
+        return forest_phase(al, N, fab, f, kind, layout, per_rank);
+    }
+    err = forest_phase(al, N, fab, &u, kind, layout, per_rank);
+    gsp_free(u.trees);
+    return err;
+}
+
 static bool applies(const gsp__rt_ctx_t *x) { return x->fabric != NULL; }
 
 static int cmp_arc3(const void *a, const void *b) {
@@ -260,54 +306,59 @@ gsp_err_t gsp__rt_forest_algo(const gsp__rt_ctx_t *x, gsp_rt_algo_t *al, gsp__rt
          * Both phases then cut the blocks into the same parts, so the engine may start a
          * part's allgather as soon as its sum is complete (mpi_engine.c: run_fused). */
         if ((err = build(fab, GSP_COLL_ALLGATHER, -1, &f))) return err;
-        err = forest_phase(al, x->t->n, fab, &f, GSP_RT_REDUCE, GSP_RT_SPLIT, true);
-        if (!err) err = forest_phase(al, x->t->n, fab, &f, GSP_RT_STORE, GSP_RT_SPLIT, true);
+        err = phase_of(al, x->t->n, fab, &f, GSP_RT_REDUCE, GSP_RT_SPLIT, true);
+        if (!err) err = phase_of(al, x->t->n, fab, &f, GSP_RT_STORE, GSP_RT_SPLIT, true);
         snprintf(bw, sizeof bw, "%lld/%lld, reversed for the reduce-scatter", (long long)f.num, (long long)f.den);
         depth = f.depth;
-        trees = f.ntrees;
+        if (!err) trees = al->phase[al->nphases - 1].param[0];
         gsp_forest_destroy(&f);
         if (err) return err;
-        snprintf(al->built_from, sizeof al->built_from, "%lld %s (algbw %s), %lld deep, pipelined", (long long)trees, what, bw, (long long)depth);
-        return GSP_OK;
-    }
-    if (x->coll == GSP_COLL_REDUCE_SCATTER || x->coll == GSP_COLL_ALLREDUCE) {
-        if ((err = build(fab, GSP_COLL_REDUCE_SCATTER, -1, &f))) return err;
-        err = forest_phase(al, x->t->n, fab, &f, GSP_RT_REDUCE, GSP_RT_SPLIT, true);
-        depth = f.depth;
-        trees += f.ntrees;
-        snprintf(bw, sizeof bw, "%lld/%lld", (long long)f.num, (long long)f.den);
-        gsp_forest_destroy(&f);
-        if (err) return err;
-    }
-    if (x->coll == GSP_COLL_ALLGATHER || x->coll == GSP_COLL_ALLREDUCE) {
-        if ((err = build(fab, GSP_COLL_ALLGATHER, -1, &f))) return err;
-        err = forest_phase(al, x->t->n, fab, &f, GSP_RT_STORE, x->coll == GSP_COLL_ALLREDUCE ? GSP_RT_SPLIT : GSP_RT_RANK, true);
-        if (f.depth > depth) depth = f.depth;
-        trees += f.ntrees;
-        size_t at = strlen(bw);
-        snprintf(bw + at, sizeof bw - at, "%s%lld/%lld", at ? " and " : "", (long long)f.num, (long long)f.den);
-        gsp_forest_destroy(&f);
-        if (err) return err;
-    }
-    if (x->coll == GSP_COLL_BROADCAST) {
-        int64_t rv = -1, k = 0;
-        for (int64_t v = 0; v < fab->n && rv < 0; v++)
-            if (!(fab->is_switch && fab->is_switch[v]) && k++ == x->root) rv = v;
-        if ((err = build(fab, GSP_COLL_BROADCAST, rv, &f))) return err;
-        err = forest_phase(al, x->t->n, fab, &f, GSP_RT_STORE, GSP_RT_SPLIT, false);
-        depth = f.depth;
-        trees = f.ntrees;
-        snprintf(bw, sizeof bw, "%lld/%lld", (long long)f.num, (long long)f.den);
-        gsp_forest_destroy(&f);
-        if (err) return err;
+    } else {
+        if (x->coll == GSP_COLL_REDUCE_SCATTER || x->coll == GSP_COLL_ALLREDUCE) {
+            if ((err = build(fab, GSP_COLL_REDUCE_SCATTER, -1, &f))) return err;
+            err = phase_of(al, x->t->n, fab, &f, GSP_RT_REDUCE, GSP_RT_SPLIT, true);
+            depth = f.depth;
+            if (!err) trees += al->phase[al->nphases - 1].param[0];
+            snprintf(bw, sizeof bw, "%lld/%lld", (long long)f.num, (long long)f.den);
+            gsp_forest_destroy(&f);
+            if (err) return err;
+        }
+        if (x->coll == GSP_COLL_ALLGATHER || x->coll == GSP_COLL_ALLREDUCE) {
+            if ((err = build(fab, GSP_COLL_ALLGATHER, -1, &f))) return err;
+            err = phase_of(al, x->t->n, fab, &f, GSP_RT_STORE, x->coll == GSP_COLL_ALLREDUCE ? GSP_RT_SPLIT : GSP_RT_RANK, true);
+            if (f.depth > depth) depth = f.depth;
+            if (!err) trees += al->phase[al->nphases - 1].param[0];
+            size_t at = strlen(bw);
+            snprintf(bw + at, sizeof bw - at, "%s%lld/%lld", at ? " and " : "", (long long)f.num, (long long)f.den);
+            gsp_forest_destroy(&f);
+            if (err) return err;
+        }
+        if (x->coll == GSP_COLL_BROADCAST) {
+            int64_t rv = -1, k = 0;
+            for (int64_t v = 0; v < fab->n && rv < 0; v++)
+                if (!(fab->is_switch && fab->is_switch[v]) && k++ == x->root) rv = v;
+            if ((err = build(fab, GSP_COLL_BROADCAST, rv, &f))) return err;
+            err = phase_of(al, x->t->n, fab, &f, GSP_RT_STORE, GSP_RT_SPLIT, false);
+            depth = f.depth;
+            if (!err) trees = al->phase[al->nphases - 1].param[0];
+            snprintf(bw, sizeof bw, "%lld/%lld", (long long)f.num, (long long)f.den);
+            gsp_forest_destroy(&f);
+            if (err) return err;
+        }
     }
     snprintf(al->built_from, sizeof al->built_from, "%lld %s (algbw %s), %lld deep, pipelined", (long long)trees, what, bw, (long long)depth);
     return GSP_OK;
 }
 
-/* The packing that reaches the optimum, as packed (no trades between trees: see the top). */
+/* The packing that reaches the optimum: as packed where it is at most GSP__RT_FILL_LEVELS deep,
+ * with the trades between trees (fabric_swap.c) where deeper (see the top). */
 static gsp_err_t optimal(const gsp_topo_t *fab, gsp_collective_t c, int64_t root, gsp_forest_t *out) {
-    return gsp__fabric_trees(fab, c, root, false, out);
+    gsp_err_t err = gsp__fabric_trees(fab, c, root, false, out);
+    if (err || out->depth <= GSP__RT_FILL_LEVELS) return err;
+    /* Deep trees run as trees of one part each (phase_of), so the trades' splits cost no
+     * message more: take them, for their shallower trees. */
+    if ((err = gsp__forest_swap(fab, out)) || (err = gsp_forest_algbw(fab, out, &out->num, &out->den))) gsp_forest_destroy(out);
+    return err;
 }
 
 static gsp_err_t add(const gsp__rt_ctx_t *x, gsp_rt_algo_t *al) {
@@ -319,7 +370,7 @@ const gsp__rt_method_t gsp__rt_fabric = {
     GSP__RT_COLL(GSP_COLL_ALLGATHER) | GSP__RT_COLL(GSP_COLL_REDUCE_SCATTER) | GSP__RT_COLL(GSP_COLL_ALLREDUCE) | GSP__RT_COLL(GSP_COLL_BROADCAST),
     "fabrics (link capacities, switches): ranks are the compute nodes",
     "the deepest tree, pipelined",
-    "the spanning trees that reach the fabric's throughput optimum (gsp_fabric_trees), each root's block cut into parts in their multiplicities, pipelined; reduce-scatter: the in-trees; allreduce: both",
+    "the spanning trees that reach the fabric's throughput optimum (gsp_fabric_trees), each root's block cut into parts in their multiplicities (trees deeper than 3 levels: a tree per part), pipelined; reduce-scatter: the in-trees; allreduce: both",
     applies, add, NULL};
 
 gsp_err_t gsp_rt_fabric_algos(const gsp_topo_t *fabric, const gsp_topo_t *ranks, const gsp_distances_t *d, gsp_collective_t c, int64_t root,

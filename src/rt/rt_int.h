@@ -50,6 +50,11 @@ typedef struct {
 
 #define GSP__RT_COLL(c) (1u << (c))
 
+/* Trees at most this deep (boxes of GPUs: fabric_boxes.c) run as packed, each tree one message
+ * per edge and segment with all its parts, and fill the pipeline once a level; deeper ones run as
+ * trees of one part each and fill it once (rt_fabric.c, rt_cost.c). */
+#define GSP__RT_FILL_LEVELS 3
+
 /* A fabric's forest for collective c (GSP_COLL_ALLGATHER, _REDUCE_SCATTER, _BROADCAST from root). */
 typedef gsp_err_t (*gsp__rt_forest_fn)(const gsp_topo_t *fab, gsp_collective_t c, int64_t root, gsp_forest_t *out);
 /* The phases of x's collective on x->fabric from the forests build gives (rt_fabric.c): reduce-

@@ -153,6 +153,11 @@ exact 8 dgx:4x2 GOSSIP_SHARED_MEMORY=0 GOSSIP_SEGMENT=512
 for m in "GOSSIP_SHARED_MEMORY=0" "GOSSIP_SHARED_MEMORY=1" "GOSSIP_SEGMENT=512"; do
     exact 8 "torus:2x4@1,2" "$m" GOSSIP_ALGORITHM=allreduce=fabric-shallow,allgather=fabric-shallow,reduce-scatter=fabric-shallow,bcast=fabric-shallow
 done
+# The optimal packing's trees more than three levels deep (an 8-ring with capacities: 4 deep for
+# the allgather, 7 for the broadcast) run a tree per part: the same exactness.
+for m in "GOSSIP_SHARED_MEMORY=0" "GOSSIP_SEGMENT=512"; do
+    exact 8 "cycle:8@1" "$m" GOSSIP_ALGORITHM=allreduce=fabric-trees,allgather=fabric-trees,reduce-scatter=fabric-trees,bcast=fabric-trees
+done
 dropin 8 dgx:4x2
 dropin 8 fattree:2x4 GOSSIP_SEGMENT=8192
 # A fabric of another number of compute nodes falls through to MPI's own, with a note.
