@@ -12,18 +12,23 @@
  * after the other. Cost: T* (1 + (depth - 1) / S) plus a latency per level and segment, S the
  * segments (gsp_rt_segments), depth the deepest tree in compute edges (the `levels`).
  *
- * Trees at most GSP__RT_FILL_LEVELS deep (boxes of GPUs: fabric_boxes.c) run as packed: a tree
- * carries all its parts in one message per edge and segment, and the trades between trees
- * (fabric_swap.c), which split trees, are not taken (under SMPI, dgx:8x2's 64 MiB allreduce took
- * 990.7 us on the general packing's 93 trees as packed, 1109.2 on 186 traded ones). Deeper trees
- * run as trees of one part each (a tree of multiplicity m as m trees of its shape), with the
- * trades: a network shares a link alike among the messages on it (SimGrid does, max-min), so a
- * tree carrying m parts in one message beside trees of one part moves at 1/m of the rate its
- * plan gives it, and its relays' waits add up level by level; as m messages it gets its m shares,
- * every tree is of one share, and the pipeline fills once (rt_cost.c). The trades then split
- * trees at no message more. Measured under SMPI (bench/README.md), mi250:2's 64 MiB broadcast
- * (256 parts on 72 trees, 14 deep, as packed; 144 traded, 12 deep): 929.2 us as packed in 2
- * segments, 439.9 a tree per part (29 segments), 429.9 traded (1.64x the bound).
+ * Forests run as packed: a tree carries all its parts in one message per edge and segment, and
+ * the trades between trees (fabric_swap.c), which split trees, are not taken (under SMPI,
+ * dgx:8x2's 64 MiB allreduce took 990.7 us on the general packing's 93 trees as packed, 1109.2
+ * on 186 traded ones). But a broadcast's trees more than GSP__RT_FILL_LEVELS deep run as trees
+ * of one part each (a tree of multiplicity m as m trees of its shape), with the trades: a
+ * network shares a link alike among the messages on it (SimGrid does, max-min), so a tree
+ * carrying m parts in one message beside trees of one part moves at 1/m of the rate its plan
+ * gives it, and its relays' waits add up level by level; as m messages it gets its m shares,
+ * every tree is of one share, the segments may be many (rt_cost.c), and the trades split trees
+ * at no message more. Measured under SMPI's defaults (bench/README.md), mi250:2's 64 MiB
+ * broadcast (256 parts on 72 trees, 14 deep, as packed; 144 traded, 12 deep): 929.2 us as packed
+ * in 2 segments, 439.9 a tree per part (29 segments), 429.9 traded (1.64x the bound). Not for
+ * the allgather: mi250:2's optimal packing a tree per part and traded (2656 trees, 18 deep, 4
+ * segments) took 293.0 us at 64 MiB and 65.9 at 4 MiB, where the shallow trees (fabric-shallow,
+ * 12 deep) take 235.8 and 42.0, and the cost model, which predicted the 293.0 within 1 %, puts
+ * the shallow trees' 15 segments at 313.0 (it charges every segment a latency on an arc that
+ * the many roots' trees share unsynchronized): depth, not the shares, is that gap.
  *
  * Rounds: level * trees + tree. A tree's parts cross one edge in a round of their own, so a
  * message carries one tree's parts, which arrived together in one message (what a pipelined
@@ -241,11 +246,12 @@ static gsp_err_t unit_forest(const gsp_forest_t *f, gsp_forest_t *u) {
     return GSP_OK;
 }
 
-/* The phase of forest f: trees deeper than GSP__RT_FILL_LEVELS as trees of one part each
- * (unit_forest) where the rounds' tags hold them, shallower ones as they are (see the top). */
+/* The phase of forest f: a broadcast's trees deeper than GSP__RT_FILL_LEVELS as trees of one
+ * part each (unit_forest) where the rounds' tags hold them; other forests as they are (see the
+ * top). */
 static gsp_err_t phase_of(gsp_rt_algo_t *al, int64_t N, const gsp_topo_t *fab, const gsp_forest_t *f, gsp_rt_kind_t kind,
                           gsp_rt_layout_t layout, bool per_rank) {
-    if (f->depth <= GSP__RT_FILL_LEVELS) return forest_phase(al, N, fab, f, kind, layout, per_rank);
+    if (f->collective != GSP_COLL_BROADCAST || f->depth <= GSP__RT_FILL_LEVELS) return forest_phase(al, N, fab, f, kind, layout, per_rank);
     gsp_forest_t u;
     gsp_err_t err = unit_forest(f, &u);
     if (err) return err;
@@ -350,11 +356,11 @@ gsp_err_t gsp__rt_forest_algo(const gsp__rt_ctx_t *x, gsp_rt_algo_t *al, gsp__rt
     return GSP_OK;
 }
 
-/* The packing that reaches the optimum: as packed where it is at most GSP__RT_FILL_LEVELS deep,
- * with the trades between trees (fabric_swap.c) where deeper (see the top). */
+/* The packing that reaches the optimum: as packed, but a broadcast's more than
+ * GSP__RT_FILL_LEVELS deep with the trades between trees (fabric_swap.c; see the top). */
 static gsp_err_t optimal(const gsp_topo_t *fab, gsp_collective_t c, int64_t root, gsp_forest_t *out) {
     gsp_err_t err = gsp__fabric_trees(fab, c, root, false, out);
-    if (err || out->depth <= GSP__RT_FILL_LEVELS) return err;
+    if (err || c != GSP_COLL_BROADCAST || out->depth <= GSP__RT_FILL_LEVELS) return err;
     /* Deep trees run as trees of one part each (phase_of), so the trades' splits cost no
      * message more: take them, for their shallower trees. */
     if ((err = gsp__forest_swap(fab, out)) || (err = gsp_forest_algbw(fab, out, &out->num, &out->den))) gsp_forest_destroy(out);
@@ -370,7 +376,7 @@ const gsp__rt_method_t gsp__rt_fabric = {
     GSP__RT_COLL(GSP_COLL_ALLGATHER) | GSP__RT_COLL(GSP_COLL_REDUCE_SCATTER) | GSP__RT_COLL(GSP_COLL_ALLREDUCE) | GSP__RT_COLL(GSP_COLL_BROADCAST),
     "fabrics (link capacities, switches): ranks are the compute nodes",
     "the deepest tree, pipelined",
-    "the spanning trees that reach the fabric's throughput optimum (gsp_fabric_trees), each root's block cut into parts in their multiplicities (trees deeper than 3 levels: a tree per part), pipelined; reduce-scatter: the in-trees; allreduce: both",
+    "the spanning trees that reach the fabric's throughput optimum (gsp_fabric_trees), each root's block cut into parts in their multiplicities (a broadcast's trees deeper than 3 levels: a tree per part), pipelined; reduce-scatter: the in-trees; allreduce: both",
     applies, add, NULL};
 
 gsp_err_t gsp_rt_fabric_algos(const gsp_topo_t *fabric, const gsp_topo_t *ranks, const gsp_distances_t *d, gsp_collective_t c, int64_t root,

@@ -153,8 +153,8 @@ exact 8 dgx:4x2 GOSSIP_SHARED_MEMORY=0 GOSSIP_SEGMENT=512
 for m in "GOSSIP_SHARED_MEMORY=0" "GOSSIP_SHARED_MEMORY=1" "GOSSIP_SEGMENT=512"; do
     exact 8 "torus:2x4@1,2" "$m" GOSSIP_ALGORITHM=allreduce=fabric-shallow,allgather=fabric-shallow,reduce-scatter=fabric-shallow,bcast=fabric-shallow
 done
-# The optimal packing's trees more than three levels deep (an 8-ring with capacities: 4 deep for
-# the allgather, 7 for the broadcast) run a tree per part: the same exactness.
+# The optimal packing on an 8-ring with capacities (4 deep for the allgather, 7 for the broadcast,
+# whose trees then run a tree per part), forced: the same exactness.
 for m in "GOSSIP_SHARED_MEMORY=0" "GOSSIP_SEGMENT=512"; do
     exact 8 "cycle:8@1" "$m" GOSSIP_ALGORITHM=allreduce=fabric-trees,allgather=fabric-trees,reduce-scatter=fabric-trees,bcast=fabric-trees
 done

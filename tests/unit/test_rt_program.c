@@ -419,25 +419,22 @@ static void check_fabric(const char *spec) {
                 else simulate_store(&k, a, p, &s, what);
                 verify_phase(&k, a, p, &s, what);
                 gsp_sched_destroy(&s);
-                /* Trees more than 3 deep run as trees of one part each (every tree of one share:
-                 * the pipeline fills once), so their count is the parts over all roots; the
-                 * optimal packing's are then the traded ones, no deeper than gsp_fabric_trees'. */
+                /* A broadcast's trees more than 3 deep run as trees of one part each (every tree
+                 * of one share), so their count is the parts; the optimal packing's are then the
+                 * traded ones, no deeper than gsp_fabric_trees'. */
                 const gsp_rt_phase_t *ph = &a->phase[p];
-                if (ph->levels > 3) {
-                    int64_t roots = colls[c] == GSP_COLL_BROADCAST ? 1 : k.n, parts = ph->parts > 0 ? ph->parts : ph->nblocks;
+                if (ph->levels > 3 && colls[c] == GSP_COLL_BROADCAST) {
+                    int64_t roots = 1, parts = ph->nblocks;
                     for (int64_t i = 0; i < ph->param[0]; i++)
                         if (ph->tround[3 * i + 1] != 1) fail_msg("%s: tree %lld of %lld parts, %lld deep", what, (long long)i, (long long)ph->tround[3 * i + 1], (long long)ph->levels);
                     assert_int_equal(ph->param[0], roots * parts);
                 }
-                if (ai == 0 && ph->levels > 3) {
+                if (ai == 0 && ph->levels > 3 && colls[c] == GSP_COLL_BROADCAST) {
                     gsp_forest_t ft;
-                    gsp_collective_t fc = colls[c] == GSP_COLL_BROADCAST ? GSP_COLL_BROADCAST
-                                          : ph->kind == GSP_RT_REDUCE && strstr(a->built_from, "reversed") == NULL ? GSP_COLL_REDUCE_SCATTER
-                                                                                                                    : GSP_COLL_ALLGATHER;
                     int64_t rv = -1;
                     for (int64_t v = 0, q = 0; v < f.n && rv < 0; v++)
                         if (!(f.is_switch && f.is_switch[v]) && q++ == root) rv = v;
-                    assert_int_equal(gsp_fabric_trees(&f, fc, fc == GSP_COLL_BROADCAST ? rv : -1, &ft), GSP_OK);
+                    assert_int_equal(gsp_fabric_trees(&f, GSP_COLL_BROADCAST, rv, &ft), GSP_OK);
                     if (ph->levels > ft.depth) fail_msg("%s: %lld deep, gsp_fabric_trees %lld", what, (long long)ph->levels, (long long)ft.depth);
                     gsp_forest_destroy(&ft);
                 }
