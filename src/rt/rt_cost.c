@@ -166,7 +166,12 @@ static double pipelined_time(const gsp_rt_phase_t *ph, double blk, double S, con
  * load was planned at. mi250:2's 12-deep trees, 64 MiB allgather with SMPI's factors at 1
  * (alpha 2 us): 285.0 us in 2 segments, 261.2 in 4, 243.9 in 8, fitted by 237 + 96 / S (the
  * relays' share f = 0.8 of w = 217.6 is 174: a fill a level would be eleven times that),
- * 241.9 in the 10 this chooses. Trees of unequal shares that deep keep 2 segments (the optimal
+ * 241.9 in the 10 this chooses. A broadcast's trees (one root: param[1] 0), though of one share
+ * (rt_fabric.c), drain once a level: they all leave the root, whose links are the binding cut and
+ * busy to the end, so its last segments cross every level after it; they take the first form.
+ * mi250:2's 64 MiB broadcast (12 deep, a tree per part) with SMPI's factors at 1: 421.2 us in the
+ * 11 segments the one fill chose, 380.8 in 32 (the first form: 374 without its S alpha).
+ * Trees of unequal shares that deep keep 2 segments (the optimal
  * packing, 23 deep on mi250:2: 368 us in 9): the link shares every message alike, so a tree
  * of many parts moves slower than its plan and its levels' fills add up. */
 /* A fabric phase's parts (blocks of blk bytes: blk is one part) over all roots, and per tree. */
@@ -199,7 +204,7 @@ static double fabric_time(const gsp_rt_phase_t *ph, double M, double blk, double
     double f = ph->param[7] > 0 ? (double)ph->param[6] / (double)ph->param[7] : 1;
     double seg = ceil(blk * fabric_mult(ph) / S) * 1.01, al = gsp_cost_alpha(c, seg), big = gsp_cost_beta(c, 1e18);
     if (big > 0) w *= gsp_cost_beta(c, seg) / big;
-    if (R > GSP__RT_FILL_LEVELS && fabric_equal(ph)) return w + (R - 1) * al + f * w / S + S * al;
+    if (R > GSP__RT_FILL_LEVELS && fabric_equal(ph) && ph->param[1] > 0) return w + (R - 1) * al + f * w / S + S * al;
     return w + (R - 1) * (al + f * w / S) + S * al;
 }
 

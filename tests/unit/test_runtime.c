@@ -436,6 +436,12 @@ static void test_segments(void **state) {
      * where a fill a level would give sqrt(11 f w / alpha) = 33. Unequal shares that deep: 2. */
     ph.levels = 12;
     assert_int_equal(gsp_rt_segments(&ph, 1e7, &c), 10);
+    /* The same trees from one root (a broadcast: param[1] 0) drain once a level, their root's
+     * links busy to the end: w + 11 (alpha + f w / S) + S alpha, least at sqrt(11 f w / alpha) =
+     * 33.2: 277.33 us at 33, 277.35 at 34. */
+    ph.param[1] = 0;
+    assert_int_equal(gsp_rt_segments(&ph, 1e7, &c), 33);
+    ph.param[1] = 1;
     tround[4] = 2;
     assert_int_equal(gsp_rt_segments(&ph, 1e7, &c), 2);
     tround[4] = 1;
