@@ -246,12 +246,15 @@ static gsp_err_t unit_forest(const gsp_forest_t *f, gsp_forest_t *u) {
     return GSP_OK;
 }
 
-/* The phase of forest f: a broadcast's trees deeper than GSP__RT_FILL_LEVELS as trees of one
- * part each (unit_forest) where the rounds' tags hold them; other forests as they are (see the
- * top). */
+/* Whether forest f runs a tree per part (see the top): a broadcast's, deeper than
+ * GSP__RT_FILL_LEVELS. */
+static bool per_part(const gsp_forest_t *f) { return f->collective == GSP_COLL_BROADCAST && f->depth > GSP__RT_FILL_LEVELS; }
+
+/* The phase of forest f: as trees of one part each (unit_forest) where per_part and the rounds'
+ * tags hold them; else as it is. */
 static gsp_err_t phase_of(gsp_rt_algo_t *al, int64_t N, const gsp_topo_t *fab, const gsp_forest_t *f, gsp_rt_kind_t kind,
                           gsp_rt_layout_t layout, bool per_rank) {
-    if (f->collective != GSP_COLL_BROADCAST || f->depth <= GSP__RT_FILL_LEVELS) return forest_phase(al, N, fab, f, kind, layout, per_rank);
+    if (!per_part(f)) return forest_phase(al, N, fab, f, kind, layout, per_rank);
     gsp_forest_t u;
     gsp_err_t err = unit_forest(f, &u);
     if (err) return err;
@@ -360,7 +363,7 @@ gsp_err_t gsp__rt_forest_algo(const gsp__rt_ctx_t *x, gsp_rt_algo_t *al, gsp__rt
  * GSP__RT_FILL_LEVELS deep with the trades between trees (fabric_swap.c; see the top). */
 static gsp_err_t optimal(const gsp_topo_t *fab, gsp_collective_t c, int64_t root, gsp_forest_t *out) {
     gsp_err_t err = gsp__fabric_trees(fab, c, root, false, out);
-    if (err || c != GSP_COLL_BROADCAST || out->depth <= GSP__RT_FILL_LEVELS) return err;
+    if (err || !per_part(out)) return err;
     /* Deep trees run as trees of one part each (phase_of), so the trades' splits cost no
      * message more: take them, for their shallower trees. */
     if ((err = gsp__forest_swap(fab, out)) || (err = gsp_forest_algbw(fab, out, &out->num, &out->den))) gsp_forest_destroy(out);

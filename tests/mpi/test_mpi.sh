@@ -155,7 +155,7 @@ for m in "GOSSIP_SHARED_MEMORY=0" "GOSSIP_SHARED_MEMORY=1" "GOSSIP_SEGMENT=512";
 done
 # The optimal packing on an 8-ring with capacities (4 deep for the allgather, 7 for the broadcast,
 # whose trees then run a tree per part), forced: the same exactness.
-for m in "GOSSIP_SHARED_MEMORY=0" "GOSSIP_SEGMENT=512"; do
+for m in "GOSSIP_SHARED_MEMORY=0" "GOSSIP_SHARED_MEMORY=1" "GOSSIP_SEGMENT=512"; do
     exact 8 "cycle:8@1" "$m" GOSSIP_ALGORITHM=allreduce=fabric-trees,allgather=fabric-trees,reduce-scatter=fabric-trees,bcast=fabric-trees
 done
 dropin 8 dgx:4x2
