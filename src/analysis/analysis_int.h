@@ -91,6 +91,10 @@ gsp_err_t gsp__forest_swap(const gsp_topo_t *t, gsp_forest_t *f);
  * is not of that shape. The trees' algbw is recounted (out->num / den); the caller compares it
  * with the optimum. */
 gsp_err_t gsp__forest_boxes(const gsp_topo_t *t, gsp_collective_t c, gsp_forest_t *out, bool *ok);
+/* Sets f->cap_factor to the least integer q with every arc's load (the sum of mult over the
+ * routes using it) at most q times its capacity (fabric_trees.c): for trees not packed under
+ * the capacities, so that their round form (gsp_forest_sched) keeps its capacity rule. */
+gsp_err_t gsp__forest_fit(const gsp_topo_t *t, gsp_forest_t *f);
 /* Shallow trees near the throughput optimum (fabric_mwu.c): for allgather and reduce-scatter
  * (in-trees, out->reversed) trees from every compute node, for broadcast from root, each root's
  * multiplicities summing to out->share, grown by multiplicative weights with a penalty per level;

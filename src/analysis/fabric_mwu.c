@@ -142,7 +142,6 @@ gsp_err_t gsp__forest_mwu(const gsp_topo_t *t, gsp_collective_t c, int64_t root,
     out->root = c == GSP_COLL_BROADCAST ? root : -1;
     out->reversed = M.rev;
     out->share = MWU_ROUNDS;
-    out->cap_factor = 1;
     for (int it = 0; it < MWU_ROUNDS; it++)
         for (int64_t ri = 0; ri < roots; ri++) {
             int64_t r = c == GSP_COLL_BROADCAST ? ci[root] : ri;
@@ -217,7 +216,8 @@ gsp_err_t gsp__forest_mwu(const gsp_topo_t *t, gsp_collective_t c, int64_t root,
                 for (int64_t y = M.cv[j]; y != M.cv[i]; y = M.rp[i * n + y]) M.load[M.ra[i * n + y]] += 1;
             }
         }
-    if ((err = gsp_forest_algbw(t, out, &out->num, &out->den))) goto done;
+    /* The trees were not packed under the capacities: the factor their loads fit. */
+    if ((err = gsp__forest_fit(t, out)) || (err = gsp_forest_algbw(t, out, &out->num, &out->den))) goto done;
     out->value = (double)out->num / (double)out->den;
 done:
     gsp_free(M.cv), gsp_free(M.tailof), gsp_free(M.in_off), gsp_free(M.in), gsp_free(M.sw), gsp_free(M.w), gsp_free(M.load);

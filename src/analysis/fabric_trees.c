@@ -243,6 +243,23 @@ done:
     return err;
 }
 
+gsp_err_t gsp__forest_fit(const gsp_topo_t *t, gsp_forest_t *f) {
+    i128 *load = NULL;
+    gsp_err_t err = gsp_alloc_array((void **)&load, t->m + 1, sizeof *load, true);
+    if (err) return err;
+    for (int64_t i = 0; i < f->ntrees; i++)
+        for (int64_t h = 0; h < f->trees[i].hop_off[f->trees[i].nedges]; h++) load[f->trees[i].hops[h]] += f->trees[i].mult;
+    i128 q = 1;
+    for (int64_t a = 0; a < t->m; a++) {
+        int64_t c = t->cap ? t->cap[a] : 1;
+        if ((load[a] + c - 1) / c > q) q = (load[a] + c - 1) / c;
+    }
+    gsp_free(load);
+    if (q >= ((i128)1 << 62)) return gsp_error(GSP_ERR_OVERFLOW, "fabric trees: loads beyond 62 bits");
+    f->cap_factor = (int64_t)q;
+    return GSP_OK;
+}
+
 gsp_err_t gsp_forest_algbw(const gsp_topo_t *t, const gsp_forest_t *f, int64_t *num, int64_t *den) {
     gsp_err_t err;
     int64_t n = t->n, N = gsp_topo_compute_count(t), *tailof = NULL;
