@@ -285,7 +285,11 @@ static gsp_err_t run_algo(gsp_mpi_ctx_t *c, const gsp_rt_algo_t *a, const gsp_rt
         if (k == 0 && a->nphases == 2 && a->phase[0].kind == GSP_RT_REDUCE && a->phase[1].kind == GSP_RT_STORE && a->phase[0].pipelined &&
             a->phase[1].pipelined && a->phase[0].levels > 0 && a->phase[1].levels > 0) {
             lay_t l1 = lays ? lays[1] : gsp__mpi_phase_layout(c, &a->phase[1], count, d);
-            fuse = l1.layout == l.layout && l1.count == l.count && l1.n == l.n && l1.parts == l.parts && l1.lanes == l.lanes && l1.window == l.window;
+            fuse = l1.layout == l.layout && l1.count == l.count && l1.n == l.n && l1.parts == l.parts && l1.window == l.window;
+            /* Fused, both phases run in the allgather's segments (a reduce-scatter alone may take
+             * more: rt_cost.c); the blocks and parts being the same, they fit both. */
+            if (fuse && !lays) l.lanes = l1.lanes;
+            fuse = fuse && l1.lanes == l.lanes;
         }
         if (!(err = fuse ? gsp__mpi_run_fused(c, &pg[0], &pg[1], work, &l, d, op) : gsp__mpi_run_phase(c, &pg[k], k, work, &l, d, op)) && c->in)
             for (int j = 0; j < l.lanes; j++) {

@@ -199,12 +199,12 @@ static bool fabric_equal(const gsp_rt_phase_t *ph) {
     return true;
 }
 
-static double fabric_time(const gsp_rt_phase_t *ph, double M, double blk, double S, const gsp_cost_t *c) {
+static double fabric_time(const gsp_rt_phase_t *ph, double M, double blk, double S, const gsp_cost_t *c, bool drain) {
     double w = M * (double)ph->param[5] / ((double)ph->param[4] * 1e9), R = (double)ph->levels;
     double f = ph->param[7] > 0 ? (double)ph->param[6] / (double)ph->param[7] : 1;
     double seg = ceil(blk * fabric_mult(ph) / S) * 1.01, al = gsp_cost_alpha(c, seg), big = gsp_cost_beta(c, 1e18);
     if (big > 0) w *= gsp_cost_beta(c, seg) / big;
-    if (R > GSP__RT_FILL_LEVELS && fabric_equal(ph) && ph->param[1] > 0) return w + (R - 1) * al + f * w / S + S * al;
+    if (R > GSP__RT_FILL_LEVELS && fabric_equal(ph) && ph->param[1] > 0 && !drain) return w + (R - 1) * al + f * w / S + S * al;
     return w + (R - 1) * (al + f * w / S) + S * al;
 }
 
@@ -217,6 +217,16 @@ static double pipelined_time(const gsp_rt_phase_t *ph, double blk, double S, con
     double R = (double)(ph->levels > 0 ? ph->levels : ph->nrounds), w = round_work_seg(ph, blk, seg, c), al = gsp_cost_alpha(c, seg);
     double W = ph->levels > 0 ? 1 : GSP_RT_PIPE_WINDOW;
     return R > 0 ? (R - 1) * (al + fmin(W, S) * w / S) + fmax(1, S / W) * al + w : 0;
+}
+
+/* The segment count whose fabric_time is least (the first on ties). */
+static double fabric_segments(const gsp_rt_phase_t *ph, double M, double blk, const gsp_cost_t *c, bool drain) {
+    double s = 1, bt = fabric_time(ph, M, blk, 1, c, drain);
+    for (double k = 2; k <= GSP_RT_MAX_SEGMENTS && k <= blk; k++) {
+        double t = fabric_time(ph, M, blk, k, c, drain);
+        if (t < bt * (1 - 1e-9)) s = k, bt = t;
+    }
+    return s;
 }
 
 int64_t gsp_rt_segments(const gsp_rt_phase_t *ph, double blk, const gsp_cost_t *c) {
@@ -236,12 +246,15 @@ int64_t gsp_rt_segments(const gsp_rt_phase_t *ph, double blk, const gsp_cost_t *
          * trees): the count whose predicted time is least, which the measurements above follow
          * (2 with SMPI's factors, 6-7 at 1); the broadcast's 64 MiB took 753.6 us in 2, 648.3 in
          * 4, 640.6 in the model's choice. Deeper trees of equal shares likewise (fabric_time). */
-        double M = blk * fabric_parts(ph), bt = fabric_time(ph, M, blk, 1, c);
-        s = 1;
-        for (double k = 2; k <= GSP_RT_MAX_SEGMENTS && k <= blk; k++) {
-            double t = fabric_time(ph, M, blk, k, c);
-            if (t < bt * (1 - 1e-9)) s = k, bt = t;
-        }
+        double M = blk * fabric_parts(ph);
+        s = fabric_segments(ph, M, blk, c, false);
+        /* A reduce-scatter's in-trees where segments pay (the one fill chose more than one):
+         * a relay sends a segment's sum only once all its children's have arrived, so each level
+         * waits for a segment, and the drain a level is the form (mi250:2's 64 MiB
+         * reduce-scatter with SMPI's factors at 1: 306.0 us in the 10 segments of the one fill,
+         * 279.8 in 20, 278.6 in 31; under its defaults 289.0 in 15, 291.4 in 20; at 1 MiB whole
+         * (19.1 us) against 21.9 in the 4 the drain form alone would choose). */
+        if (s > 1 && ph->kind == GSP_RT_REDUCE) s = fabric_segments(ph, M, blk, c, true);
     } else if (ph->levels > 0) s = 2;
     else {
         /* The count whose predicted time is least (the first on ties), every count: with costs
@@ -304,7 +317,15 @@ void gsp_rt_predict(const gsp_rt_algo_t *a, int64_t nodes, int64_t bytes, const 
         }
         if (ph->pipelined && ph->levels > 0 && ph->param[4] > 0 && ph->param[5] > 0 && !c->shared) {
             double M = ph->layout == GSP_RT_RANK ? (double)bytes * (double)nodes : vec;
-            p->seconds += fabric_time(ph, M, blk, (double)gsp_rt_segments(ph, blk, c), c);
+            double S = (double)gsp_rt_segments(ph, blk, c);
+            bool drain = S > 1 && ph->kind == GSP_RT_REDUCE;
+            /* An allreduce's two phases on one forest run at once in the allgather's segments
+             * (mpi_coll.c): its reduce-scatter is predicted in them, as before the drain rule. */
+            const gsp_rt_phase_t *nx = k + 1 < a->nphases ? &a->phase[k + 1] : NULL;
+            if (a->coll == GSP_COLL_ALLREDUCE && ph->kind == GSP_RT_REDUCE && nx && nx->kind == GSP_RT_STORE && nx->pipelined && nx->levels > 0 &&
+                nx->layout == ph->layout && nx->parts == ph->parts && nx->nblocks == ph->nblocks)
+                S = (double)gsp_rt_segments(nx, blk, c), drain = false;
+            p->seconds += fabric_time(ph, M, blk, S, c, drain);
             continue;
         }
         if (ph->pipelined) {

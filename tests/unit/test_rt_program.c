@@ -459,7 +459,8 @@ static void check_fabric(const char *spec) {
              * multiplicity) whose parent is not the root, counted here from the phase's trees;
              * S 1 when R is 1, 2 when R > 3, and when R is 2 or 3 the most the cost model allows
              * (its least prediction without latencies): 256, or the bytes of a part if fewer.
-             * Trees deeper than 3 all of one share fill once: T (1 + f / S), S the most allowed. */
+             * Trees deeper than 3 all of one share fill once: T (1 + f / S), S the most allowed;
+             * a reduce-scatter's of them once a level. */
             if (colls[c] != GSP_COLL_BROADCAST) {
                 gsp_cost_t cm = gsp_cost_default();
                 cm.alpha = 0;
@@ -480,7 +481,13 @@ static void check_fabric(const char *spec) {
                     for (int64_t i = 1; i < ph->param[0]; i++) eq = eq && ph->tround[3 * i + 1] == ph->tround[1];
                     double blk = ceil(M / ((double)k.n * (double)ph->parts)), R = (double)ph->levels;
                     double S = R == 1 ? 1 : R > 3 && !eq ? 2 : fmin(GSP_RT_MAX_SEGMENTS, floor(blk));
-                    want += M / (bw * 1e9) * (1 + (R > 3 && eq ? 1 : R - 1) * (wait / all) / S);
+                    /* A reduce-scatter's in-trees wait a level for their segments (drain: R - 1
+                     * fills), but not an allreduce's that runs at once with its allgather on the
+                     * same blocks and parts (in the allgather's segments, as one fill). */
+                    const gsp_rt_phase_t *nx = p + 1 < a->nphases ? &a->phase[p + 1] : NULL;
+                    bool fused = colls[c] == GSP_COLL_ALLREDUCE && nx && nx->layout == ph->layout && nx->parts == ph->parts && nx->nblocks == ph->nblocks;
+                    bool drain = ph->kind == GSP_RT_REDUCE && !fused && S > 1;
+                    want += M / (bw * 1e9) * (1 + (R > 3 && eq && !drain ? 1 : R - 1) * (wait / all) / S);
                 }
                 if (fabs(pr.seconds - want) > 1e-9 * want)
                     fail_msg("%s %s %s: predicted %.6g s, by hand %.6g", spec, gsp_collective_name(colls[c]), a->name, pr.seconds, want);

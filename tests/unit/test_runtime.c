@@ -442,6 +442,16 @@ static void test_segments(void **state) {
     ph.param[1] = 0;
     assert_int_equal(gsp_rt_segments(&ph, 1e7, &c), 33);
     ph.param[1] = 1;
+    /* A reduce-scatter's in-trees: a relay sends a segment's sum once all its children's are
+     * in, a wait a level, so where segments pay at all (the one fill chose 10) the drain's 33.
+     * Where the one fill keeps the parts whole they stay whole: parts of 1e5 bytes, w = 2 us,
+     * f w / alpha = 1 (one fill: 15 us whole, 15.5 in 2), though the drain form alone would
+     * take 3 (19.67 us against 25 whole). */
+    ph.kind = GSP_RT_REDUCE;
+    assert_int_equal(gsp_rt_segments(&ph, 1e7, &c), 33);
+    assert_int_equal(gsp_rt_segments(&ph, 1e5, &c), 1);
+    ph.kind = GSP_RT_STORE;
+    assert_int_equal(gsp_rt_segments(&ph, 1e5, &c), 1);
     tround[4] = 2;
     assert_int_equal(gsp_rt_segments(&ph, 1e7, &c), 2);
     tround[4] = 1;
