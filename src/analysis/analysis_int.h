@@ -86,6 +86,11 @@ gsp_err_t gsp__forest_shallow(const gsp_topo_t *t, gsp_forest_t *f);
 /* Trades parents between trees of f on t where that makes the deepest trees shallower
  * (fabric_swap.c): every arc keeps its load; trees may be split (at most 4x as many). */
 gsp_err_t gsp__forest_swap(const gsp_topo_t *t, gsp_forest_t *f);
+/* Moves compute nodes of f's trees (cut into trees of one unit) to other parents where that
+ * lowers the loads of the most loaded arcs, no arc above the forest's largest load over capacity
+ * and no tree deeper than the forest's deepest (fabric_relieve.c); equal trees merged back.
+ * moves [out, may be NULL]: how many were made (0: f untouched). */
+gsp_err_t gsp__forest_relieve(const gsp_topo_t *t, gsp_forest_t *f, int64_t *moves);
 /* Two-level trees (depth <= 2) for allgather or reduce-scatter on boxes of compute nodes, each
  * on its box's switch and all on one network switch (fabric_boxes.c); *ok false when the fabric
  * is not of that shape. The trees' algbw is recounted (out->num / den); the caller compares it

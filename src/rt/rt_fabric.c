@@ -23,7 +23,14 @@
  * every tree is of one share, the segments may be many (rt_cost.c), and the trades split trees
  * at no message more. Measured under SMPI's defaults (bench/README.md), mi250:2's 64 MiB
  * broadcast (256 parts on 72 trees, 14 deep, as packed; 144 traded, 12 deep): 929.2 us as packed
- * in 2 segments, 439.9 a tree per part (29 segments), 429.9 traded (1.64x the bound). Not for
+ * in 2 segments, 439.9 a tree per part (29 segments), 429.9 traded (1.64x the bound). So do a
+ * broadcast's shallow trees whose multiplicities differ, for the same reason: dgx:8x2's (3 deep)
+ * with SMPI's factors at 1, 474.7 us as packed, 408.8 a tree per part. A broadcast's packing is
+ * also relieved first (fabric_relieve.c: arcs beyond the binding cut taken off their limit, the
+ * optimum and the depth kept): dgx:8x2's root's NVSwitch link, full as packed, carries 198 of
+ * 300, and the broadcast a tree per part takes 405.6 us (1.21x the bound; 496.2 under SMPI's
+ * defaults, where it took 640.6 as packed), mi250:2's 380.6 (385.3: 123 arcs at the limit, 33
+ * relieved). Not for
  * the allgather: mi250:2's optimal packing a tree per part and traded (2656 trees, 18 deep, 4
  * segments) took 293.0 us at 64 MiB and 65.9 at 4 MiB, where the shallow trees (fabric-shallow,
  * 12 deep) take 235.8 and 42.0, and the cost model, which predicted the 293.0 within 1 %, puts
@@ -247,8 +254,14 @@ static gsp_err_t unit_forest(const gsp_forest_t *f, gsp_forest_t *u) {
 }
 
 /* Whether forest f runs a tree per part (see the top): a broadcast's, deeper than
- * GSP__RT_FILL_LEVELS. */
-static bool per_part(const gsp_forest_t *f) { return f->collective == GSP_COLL_BROADCAST && f->depth > GSP__RT_FILL_LEVELS; }
+ * GSP__RT_FILL_LEVELS or of trees of unequal multiplicities. */
+static bool per_part(const gsp_forest_t *f) {
+    if (f->collective != GSP_COLL_BROADCAST) return false;
+    if (f->depth > GSP__RT_FILL_LEVELS) return true;
+    for (int64_t i = 1; i < f->ntrees; i++)
+        if (f->trees[i].mult != f->trees[0].mult) return true;
+    return false;
+}
 
 /* The phase of forest f: as trees of one part each (unit_forest) where per_part and the rounds'
  * tags hold them; else as it is. */
@@ -359,11 +372,16 @@ gsp_err_t gsp__rt_forest_algo(const gsp__rt_ctx_t *x, gsp_rt_algo_t *al, gsp__rt
     return GSP_OK;
 }
 
-/* The packing that reaches the optimum: as packed, but a broadcast's more than
- * GSP__RT_FILL_LEVELS deep with the trades between trees (fabric_swap.c; see the top). */
+/* The packing that reaches the optimum: as packed, but a broadcast's relieved (fabric_relieve.c)
+ * and, run a tree per part, with the trades between trees (fabric_swap.c; see the top). */
 static gsp_err_t optimal(const gsp_topo_t *fab, gsp_collective_t c, int64_t root, gsp_forest_t *out) {
     gsp_err_t err = gsp__fabric_trees(fab, c, root, false, out);
-    if (err || !per_part(out)) return err;
+    if (err || c != GSP_COLL_BROADCAST) return err;
+    if ((err = gsp__forest_relieve(fab, out, NULL)) || (err = gsp_forest_algbw(fab, out, &out->num, &out->den))) {
+        gsp_forest_destroy(out);
+        return err;
+    }
+    if (!per_part(out)) return err;
     /* Deep trees run as trees of one part each (phase_of), so the trades' splits cost no
      * message more: take them, for their shallower trees. */
     if ((err = gsp__forest_swap(fab, out)) || (err = gsp_forest_algbw(fab, out, &out->num, &out->den))) gsp_forest_destroy(out);
@@ -379,7 +397,7 @@ const gsp__rt_method_t gsp__rt_fabric = {
     GSP__RT_COLL(GSP_COLL_ALLGATHER) | GSP__RT_COLL(GSP_COLL_REDUCE_SCATTER) | GSP__RT_COLL(GSP_COLL_ALLREDUCE) | GSP__RT_COLL(GSP_COLL_BROADCAST),
     "fabrics (link capacities, switches): ranks are the compute nodes",
     "the deepest tree, pipelined",
-    "the spanning trees that reach the fabric's throughput optimum (gsp_fabric_trees), each root's block cut into parts in their multiplicities (a broadcast's trees deeper than 3 levels: a tree per part), pipelined; reduce-scatter: the in-trees; allreduce: both",
+    "the spanning trees that reach the fabric's throughput optimum (gsp_fabric_trees), each root's block cut into parts in their multiplicities (a broadcast's: relieved, and a tree per part where deeper than 3 levels or of unequal multiplicities), pipelined; reduce-scatter: the in-trees; allreduce: both",
     applies, add, NULL};
 
 gsp_err_t gsp_rt_fabric_algos(const gsp_topo_t *fabric, const gsp_topo_t *ranks, const gsp_distances_t *d, gsp_collective_t c, int64_t root,

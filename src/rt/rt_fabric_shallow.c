@@ -46,5 +46,5 @@ const gsp__rt_method_t gsp__rt_fabric_shallow = {
     "fabrics of up to 256 compute nodes with links between them: ranks are the compute nodes",
     "the deepest tree, pipelined",
     "shallow spanning trees near the fabric's throughput optimum (gsp__forest_mwu: multiplicative weights, a penalty per level), each root's "
-    "block cut into parts in their multiplicities (a broadcast's trees deeper than 3 levels: a tree per part), pipelined; reduce-scatter: the in-trees; allreduce: both",
+    "block cut into parts in their multiplicities (a broadcast's trees deeper than 3 levels or of unequal multiplicities: a tree per part), pipelined; reduce-scatter: the in-trees; allreduce: both",
     applies, add, NULL};

@@ -865,6 +865,69 @@ static void test_trees_mwu(void **state) {
     }
 }
 
+/* Arcs loaded to the trees' largest load over capacity (at their limit). */
+static int64_t at_limit(const gsp_topo_t *t, const gsp_forest_t *f) {
+    int64_t *load = calloc((size_t)t->m + 1, sizeof *load), LM = 0, CM = 1, k = 0;
+    assert_non_null(load);
+    for (int64_t i = 0; i < f->ntrees; i++)
+        for (int64_t h = 0; h < f->trees[i].hop_off[f->trees[i].nedges]; h++) load[f->trees[i].hops[h]] += f->trees[i].mult;
+    for (int64_t a = 0; a < t->m; a++)
+        if ((__int128)load[a] * CM > (__int128)LM * (t->cap ? t->cap[a] : 1)) LM = load[a], CM = t->cap ? t->cap[a] : 1;
+    for (int64_t a = 0; a < t->m; a++) k += (__int128)load[a] * CM == (__int128)LM * (t->cap ? t->cap[a] : 1);
+    free(load);
+    return k;
+}
+
+/* The optimal packings relieved (fabric_relieve.c): still every tree spanning through switches,
+ * still the optimum exactly (recounted), no deeper, and the round form verified; never more arcs
+ * at the limit than before. dgx:8x2's broadcast from b0.gpu0: the 16 NIC arcs of the binding cut
+ * (box 0's eight up, box 1's eight down) must be full for any optimal plan; as packed the root's
+ * NVSwitch link is full too (300 of 300: trees whose root feeds its box-mates itself), and
+ * relieved it is not: 16 arcs at the limit. */
+static void test_trees_relieve(void **state) {
+    (void)state;
+    const char *specs[] = {"dgx:8x2", "dgx:4x3", "mi250:1", "mi250:2", "fattree:2x4", "torus:3x4@1,0.5", "file:" GOSSIP_TEST_DATA "/fabric.txt",
+                           "file:" GOSSIP_TEST_DATA "/fabric-random.txt"};
+    static const gsp_collective_t colls[] = {GSP_COLL_BROADCAST, GSP_COLL_ALLGATHER, GSP_COLL_REDUCE_SCATTER};
+    int64_t moved = 0;
+    for (size_t i = 0; i < sizeof specs / sizeof *specs; i++) {
+        gsp_topo_t t = build(specs[i]);
+        int64_t root = 0;
+        while (t.is_switch && t.is_switch[root]) root++;
+        for (size_t c = 0; c < sizeof colls / sizeof *colls; c++) {
+            gsp_forest_t f;
+            gsp_optimum_t o;
+            gsp_sched_t s;
+            gsp_report_t rep;
+            char what[160];
+            snprintf(what, sizeof what, "%s %s (relieved)", specs[i], gsp_collective_name(colls[c]));
+            int64_t r = colls[c] == GSP_COLL_BROADCAST ? root : -1, moves = 0;
+            if (gsp__fabric_trees(&t, colls[c], r, false, &f)) fail_msg("%s: %s", what, gsp_errmsg());
+            int64_t depth = f.depth, before = at_limit(&t, &f);
+            if (gsp__forest_relieve(&t, &f, &moves)) fail_msg("%s: %s", what, gsp_errmsg());
+            assert_int_equal(gsp_forest_algbw(&t, &f, &f.num, &f.den), GSP_OK);
+            assert_int_equal(gsp_optimum(&t, colls[c], r, &o), GSP_OK);
+            recount(&t, &f, &o, what);
+            if (f.depth > depth) fail_msg("%s: %lld deep, was %lld", what, (long long)f.depth, (long long)depth);
+            int64_t after = at_limit(&t, &f);
+            if (after > before) fail_msg("%s: %lld arcs at the limit, were %lld", what, (long long)after, (long long)before);
+            if (!strcmp(specs[i], "dgx:8x2") && colls[c] == GSP_COLL_BROADCAST) {
+                assert_int_equal(before, 17);
+                assert_int_equal(after, 16);
+            }
+            moved += moves;
+            assert_int_equal(gsp_forest_sched(&t, &f, 2, &s), GSP_OK);
+            assert_int_equal(gsp_sched_verify(&s, &t, 1, &rep), GSP_OK);
+            if (!rep.ok) fail_msg("%s: round form: %s", what, rep.message);
+            gsp_sched_destroy(&s);
+            gsp_forest_destroy(&f);
+            gsp_optimum_destroy(&o);
+        }
+        gsp_topo_destroy(&t);
+    }
+    assert_true(moved > 0);
+}
+
 static void test_trees_random(void **state) {
     (void)state;
     int exact = 0, refused = 0;
@@ -892,7 +955,7 @@ int main(void) {
         cmocka_unit_test(test_maxflow),           cmocka_unit_test(test_optimum_brute_force), cmocka_unit_test(test_published_optima),
         cmocka_unit_test(test_cayley_shortcut), cmocka_unit_test(test_optimum_relabelled),
         cmocka_unit_test(test_fabric_families),   cmocka_unit_test(test_fabric_files),        cmocka_unit_test(test_plan_refuses_fabrics),
-        cmocka_unit_test(test_trees_families),    cmocka_unit_test(test_trees_random),        cmocka_unit_test(test_trees_mwu),        cmocka_unit_test(test_trees_boxes),        cmocka_unit_test(test_reduce_through_switch),
+        cmocka_unit_test(test_trees_families),    cmocka_unit_test(test_trees_random),        cmocka_unit_test(test_trees_mwu),        cmocka_unit_test(test_trees_relieve),        cmocka_unit_test(test_trees_boxes),        cmocka_unit_test(test_reduce_through_switch),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
