@@ -372,19 +372,19 @@ gsp_err_t gsp__rt_forest_algo(const gsp__rt_ctx_t *x, gsp_rt_algo_t *al, gsp__rt
     return GSP_OK;
 }
 
-/* The packing that reaches the optimum: as packed, but a broadcast's relieved (fabric_relieve.c)
- * and, run a tree per part, with the trades between trees (fabric_swap.c; see the top). */
+/* The packing that reaches the optimum: as packed, but a broadcast's, run a tree per part, with
+ * the trades between trees (fabric_swap.c; see the top), then relieved (fabric_relieve.c: no
+ * deeper than the trades left it). */
 static gsp_err_t optimal(const gsp_topo_t *fab, gsp_collective_t c, int64_t root, gsp_forest_t *out) {
     gsp_err_t err = gsp__fabric_trees(fab, c, root, false, out);
     if (err || c != GSP_COLL_BROADCAST) return err;
-    if ((err = gsp__forest_relieve(fab, out, NULL)) || (err = gsp_forest_algbw(fab, out, &out->num, &out->den))) {
-        gsp_forest_destroy(out);
-        return err;
-    }
-    if (!per_part(out)) return err;
-    /* Deep trees run as trees of one part each (phase_of), so the trades' splits cost no
-     * message more: take them, for their shallower trees. */
-    if ((err = gsp__forest_swap(fab, out)) || (err = gsp_forest_algbw(fab, out, &out->num, &out->den))) gsp_forest_destroy(out);
+    /* Trees run as trees of one part each (phase_of) take the trades' splits at no message
+     * more: take them, for their shallower trees. */
+    if (per_part(out) && (err = gsp__forest_swap(fab, out))) goto fail;
+    if ((err = gsp__forest_relieve(fab, out, NULL)) || (err = gsp_forest_algbw(fab, out, &out->num, &out->den))) goto fail;
+    return GSP_OK;
+fail:
+    gsp_forest_destroy(out);
     return err;
 }
 
