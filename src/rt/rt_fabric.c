@@ -29,7 +29,7 @@
  * also relieved first (fabric_relieve.c: arcs beyond the binding cut taken off their limit, the
  * optimum and the depth kept): dgx:8x2's root's NVSwitch link, full as packed, carries 198 of
  * 300, and the broadcast a tree per part takes 405.6 us (1.21x the bound; 496.2 under SMPI's
- * defaults, where it took 640.6 as packed), mi250:2's 380.6 (385.3: 123 arcs at the limit, 33
+ * defaults, where it took 640.6 as packed), mi250:2's 373.6 (385.3: 123 arcs at the limit, 33
  * relieved). Not for
  * the allgather: mi250:2's optimal packing a tree per part and traded (2656 trees, 18 deep, 4
  * segments) took 293.0 us at 64 MiB and 65.9 at 4 MiB, where the shallow trees (fabric-shallow,
