@@ -18,7 +18,8 @@
  * where equal. Reduce-scatter's in-trees move the same way with data child -> parent.
  *
  * Cost per sweep O(U N^2 r) for U units, N compute nodes and routes of r arcs; at most
- * RELIEVE_SWEEPS sweeps; forests of more than RELIEVE_MAX_UNITS units are left as they are.
+ * RELIEVE_SWEEPS sweeps; forests of more than RELIEVE_MAX_UNITS units, or whose sweep or units
+ * would be too large (below), are left as they are.
  * Deterministic (fixed order, ties to the first), so every rank computes the same trees. */
 #include <math.h>
 #include <stdlib.h>
@@ -291,6 +292,10 @@ gsp_err_t gsp__forest_relieve(const gsp_topo_t *t, gsp_forest_t *f, int64_t *mov
     if (U == 0) return GSP_OK;
     R.t = t, R.n = n, R.N = gsp_topo_compute_count(t), R.U = U, R.rev = f->reversed;
     int64_t N = R.N;
+    /* A sweep prices U N^2 routes and the units hold U n entries six times: beyond about a
+     * second a sweep (2^28) or 50 MB, the forest stays as it is (mi250:8's broadcast: U 256,
+     * N 128, about a second with its packing). */
+    if ((double)U * (double)N * (double)N > (double)(1 << 28) || (double)U * (double)n > (double)(1 << 20)) return GSP_OK;
     if ((err = gsp_alloc_array((void **)&R.cidx, n, sizeof *R.cidx, false))) goto done;
     for (int64_t x = 0, k = 0; x < n; x++) R.cidx[x] = is_sw(t, x) ? -1 : k++;
     R.room = nhops + 2 * N * N + 16; /* grown as the table needs */
