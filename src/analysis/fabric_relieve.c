@@ -253,27 +253,20 @@ static gsp_err_t write_back(relieve_t *R, gsp_forest_t *f) {
         if (md > depth) depth = md;
         if (T->hop_depth > hdepth) hdepth = T->hop_depth;
     }
-    for (int64_t i = 0; i < f->ntrees; i++) {
-        gsp_free(f->trees[i].from);
-        gsp_free(f->trees[i].to);
-        gsp_free(f->trees[i].hop_off);
-        gsp_free(f->trees[i].hops);
-    }
-    gsp_free(f->trees);
+    gsp_forest_destroy(f); /* the old trees; f keeps its other fields */
     f->trees = nt;
     f->ntrees = ng;
     f->depth = depth;
     f->hop_depth = hdepth;
     nt = NULL;
 done:
-    if (nt)
-        for (int64_t g = 0; g < ng; g++) {
-            gsp_free(nt[g].from);
-            gsp_free(nt[g].to);
-            gsp_free(nt[g].hop_off);
-            gsp_free(nt[g].hops);
-        }
-    gsp_free(nt);
+    if (nt) { /* the new trees, on an error */
+        gsp_forest_t partial;
+        memset(&partial, 0, sizeof partial);
+        partial.trees = nt;
+        partial.ntrees = ng;
+        gsp_forest_destroy(&partial);
+    }
     gsp_free(sg);
     gsp_free(grp);
     gsp_free(cnt);
