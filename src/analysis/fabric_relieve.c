@@ -15,8 +15,9 @@
  * The forest is cut into unit trees (a tree of multiplicity m: m trees of one unit each); then,
  * in sweeps, each unit tree's compute node y moves under another parent q (not below y, the
  * tree no deeper than the forest was, the route q -> y the widest of the fewest hops through
- * switches) where that lowers sum over arcs of (L(a) / (K cap(a)))^RELIEVE_POWER, K the largest
- * load over capacity before: every arc stays within K cap(a), so the algbw never falls (for an
+ * switches) where that lowers sum over arcs of ((L(a) + RELIEVE_ACK L(a')) / (K cap(a)))^RELIEVE_POWER,
+ * a' the reverse of arc a, K the largest load over capacity before: every arc's load L(a) stays
+ * within K cap(a), so the algbw never falls (for an
  * optimal forest it stays the optimum), and the high power makes the search lower the most
  * loaded arcs first (near a lexicographic min-max of the loads). The unit trees are merged back
  * where equal. Reduce-scatter's in-trees move the same way with data child -> parent.
@@ -34,6 +35,14 @@
 #define RELIEVE_POWER 8
 #define RELIEVE_SWEEPS 16
 #define RELIEVE_MAX_UNITS 4096
+/* The share of an arc's load counted on its reverse: a link's other direction carries its
+ * acknowledgements (InfiniBand's link-level ACKs and credits; SimGrid's default model charges a
+ * flow's reverse route too). Without it, dgx:8x2's relieved broadcast sent 7/8 of the root's NIC
+ * share back into box 0 over box 1's NICs (11 of 25 GB/s on each), the reverse of the 16 NIC arcs
+ * every optimal broadcast fills: 405.6 us under SimGrid SMPI (factors at 1, 64 MiB); with it that
+ * share is relayed inside box 0 and those arcs carry nothing back: 400.4 us. 0.05 and 0.2 give
+ * the same (no load against a full arc); 1 keeps some. */
+#define RELIEVE_ACK 0.05
 
 static bool is_sw(const gsp_topo_t *t, int64_t x) { return t->is_switch && t->is_switch[x]; }
 static int64_t capi(const gsp_topo_t *t, int64_t a) { return t->cap ? t->cap[a] : 1; }
@@ -49,13 +58,25 @@ typedef struct {
     int64_t *load;            /* per arc, in units */
     double *inv;              /* per arc: 1 / (K cap(a)) */
     int64_t LM, CM;           /* K = LM / CM: every arc's load L satisfies L CM <= LM cap */
+    int64_t *back;            /* per arc: its reverse arc (-1: none) */
+    double ack;               /* the share of an arc's load its reverse carries back */
     int64_t *kids_off, *kids, *order;
 } relieve_t;
 
-static double term(const relieve_t *R, int64_t a, int64_t L) {
-    double x = (double)L * R->inv[a];
+static double termd(const relieve_t *R, int64_t a, double L) {
+    double x = L * R->inv[a];
     double x2 = x * x, x4 = x2 * x2;
     return x4 * x4; /* RELIEVE_POWER */
+}
+
+/* The objective's change if arc a's load moved by d (its own term and its reverse's, each
+ * arc's load counted with the ack share of its reverse's). */
+static double delta(const relieve_t *R, int64_t a, int64_t d) {
+    int64_t r = R->back[a];
+    double La = (double)R->load[a], Lr = r >= 0 ? (double)R->load[r] : 0;
+    double c = termd(R, a, La + d + R->ack * Lr) - termd(R, a, La + R->ack * Lr);
+    if (r >= 0) c += termd(R, r, Lr + R->ack * (La + d)) - termd(R, r, Lr + R->ack * La);
+    return c;
 }
 
 /* Depth and subtree height of every node of unit u. */
@@ -306,6 +327,7 @@ gsp_err_t gsp__forest_relieve(const gsp_topo_t *t, gsp_forest_t *f, int64_t *mov
         (err = gsp_alloc_array((void **)&R.ht, U * n, sizeof *R.ht, false)) ||
         (err = gsp_alloc_array((void **)&R.load, t->m + 1, sizeof *R.load, true)) ||
         (err = gsp_alloc_array((void **)&R.inv, t->m + 1, sizeof *R.inv, false)) ||
+        (err = gsp_alloc_array((void **)&R.back, t->m + 1, sizeof *R.back, false)) ||
         (err = gsp_alloc_array((void **)&R.kids_off, n + 2, sizeof *R.kids_off, false)) ||
         (err = gsp_alloc_array((void **)&R.kids, n + 1, sizeof *R.kids, false)) ||
         (err = gsp_alloc_array((void **)&R.order, n + 1, sizeof *R.order, false)))
@@ -329,6 +351,14 @@ gsp_err_t gsp__forest_relieve(const gsp_topo_t *t, gsp_forest_t *f, int64_t *mov
         }
     }
     if ((err = routes(&R))) goto done;
+    R.ack = RELIEVE_ACK;
+    for (int64_t x = 0; x < n; x++)
+        for (int64_t a = t->off[x]; a < t->off[x + 1]; a++) {
+            int64_t y = t->adj[a];
+            R.back[a] = -1;
+            for (int64_t b = t->off[y]; b < t->off[y + 1] && R.back[a] < 0; b++)
+                if (t->adj[b] == x) R.back[a] = b;
+        }
     /* K = the largest load over capacity: LM / CM. */
     R.LM = 0, R.CM = 1;
     for (int64_t a = 0; a < t->m; a++)
@@ -347,7 +377,7 @@ gsp_err_t gsp__forest_relieve(const gsp_topo_t *t, gsp_forest_t *f, int64_t *mov
                 double gain = 0;
                 for (int64_t k = 0; k < ol; k++) {
                     int64_t a = R.pool[os + k];
-                    gain += term(&R, a, R.load[a]) - term(&R, a, R.load[a] - 1);
+                    gain -= delta(&R, a, -1);
                     R.load[a]--;
                 }
                 double best = 0;
@@ -362,7 +392,7 @@ gsp_err_t gsp__forest_relieve(const gsp_topo_t *t, gsp_forest_t *f, int64_t *mov
                     for (int64_t k = 0; k < l && ok; k++) {
                         int64_t a = R.pool[s + k];
                         if ((gsp__i128)(R.load[a] + 1) * R.CM > (gsp__i128)R.LM * capi(t, a)) ok = false;
-                        else cost += term(&R, a, R.load[a] + 1) - term(&R, a, R.load[a]);
+                        else cost += delta(&R, a, 1);
                     }
                     /* a strict improvement, by more than rounding */
                     if (ok && cost - gain < best - 1e-9 * (gain > 1 ? gain : 1)) best = cost - gain, bq = q;
@@ -395,6 +425,7 @@ done:
     gsp_free(R.ht);
     gsp_free(R.load);
     gsp_free(R.inv);
+    gsp_free(R.back);
     gsp_free(R.kids_off);
     gsp_free(R.kids);
     gsp_free(R.order);
