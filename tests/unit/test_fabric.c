@@ -865,14 +865,21 @@ static void test_trees_mwu(void **state) {
     }
 }
 
-/* Arcs loaded to the trees' largest load over capacity (at their limit). */
-static int64_t at_limit(const gsp_topo_t *t, const gsp_forest_t *f) {
-    int64_t *load = calloc((size_t)t->m + 1, sizeof *load), LM = 0, CM = 1, k = 0;
+/* The trees' load on every arc (calloc'ed), and their largest load over capacity LM / CM. */
+static int64_t *arc_loads(const gsp_topo_t *t, const gsp_forest_t *f, int64_t *LM, int64_t *CM) {
+    int64_t *load = calloc((size_t)t->m + 1, sizeof *load);
     assert_non_null(load);
     for (int64_t i = 0; i < f->ntrees; i++)
         for (int64_t h = 0; h < f->trees[i].hop_off[f->trees[i].nedges]; h++) load[f->trees[i].hops[h]] += f->trees[i].mult;
+    *LM = 0, *CM = 1;
     for (int64_t a = 0; a < t->m; a++)
-        if ((__int128)load[a] * CM > (__int128)LM * (t->cap ? t->cap[a] : 1)) LM = load[a], CM = t->cap ? t->cap[a] : 1;
+        if ((__int128)load[a] * *CM > (__int128)*LM * (t->cap ? t->cap[a] : 1)) *LM = load[a], *CM = t->cap ? t->cap[a] : 1;
+    return load;
+}
+
+/* Arcs loaded to the trees' largest load over capacity (at their limit). */
+static int64_t at_limit(const gsp_topo_t *t, const gsp_forest_t *f) {
+    int64_t LM, CM, k = 0, *load = arc_loads(t, f, &LM, &CM);
     for (int64_t a = 0; a < t->m; a++) k += (__int128)load[a] * CM == (__int128)LM * (t->cap ? t->cap[a] : 1);
     free(load);
     return k;
@@ -880,15 +887,10 @@ static int64_t at_limit(const gsp_topo_t *t, const gsp_forest_t *f) {
 
 /* Loaded arcs whose reverse is at the trees' limit (their acknowledgements share a full link). */
 static int64_t against_full(const gsp_topo_t *t, const gsp_forest_t *f) {
-    int64_t *load = calloc((size_t)t->m + 1, sizeof *load), *tail = calloc((size_t)t->m + 1, sizeof *tail), LM = 0, CM = 1, k = 0;
-    assert_non_null(load);
+    int64_t LM, CM, k = 0, *load = arc_loads(t, f, &LM, &CM), *tail = calloc((size_t)t->m + 1, sizeof *tail);
     assert_non_null(tail);
     for (int64_t x = 0; x < t->n; x++)
         for (int64_t a = t->off[x]; a < t->off[x + 1]; a++) tail[a] = x;
-    for (int64_t i = 0; i < f->ntrees; i++)
-        for (int64_t h = 0; h < f->trees[i].hop_off[f->trees[i].nedges]; h++) load[f->trees[i].hops[h]] += f->trees[i].mult;
-    for (int64_t a = 0; a < t->m; a++)
-        if ((__int128)load[a] * CM > (__int128)LM * (t->cap ? t->cap[a] : 1)) LM = load[a], CM = t->cap ? t->cap[a] : 1;
     for (int64_t a = 0; a < t->m; a++) {
         if (!load[a]) continue;
         int64_t y = t->adj[a];
