@@ -96,6 +96,12 @@ typedef struct gsp_rt_phase {
     /* Pipelined: the levels a segment crosses, when the rounds number more than that (a
      * fabric's trees: a round per level and tree); 0: nrounds. */
     int64_t levels;
+    /* Pipelined, RULE: the lanes a message between rank and peer in round `round` keeps in flight
+     * on its arc where that differs from the phase's window (NULL, or 0 returned: the phase's);
+     * recv: rank receives it. A fabric's trees give their edges across an arc at its limit 2
+     * (rt_fabric.c), from twin: per tree edge, its window (0: the phase's). */
+    int (*window_of)(const struct gsp_rt_phase *ph, int64_t rank, int64_t round, int64_t peer, bool recv);
+    int64_t *twin;
 } gsp_rt_phase_t;
 
 /** Phases of a runtime algorithm at most. */
@@ -149,6 +155,11 @@ typedef struct {
     int64_t nsend, nrecv;
     int64_t *items;
     int64_t nitems;
+    /* Pipelined: per send, the lanes it keeps in flight on its arc where the phase says (0: the
+     * engine's window); NULL when none does. wmax: the most any of this rank's sends or
+     * receives keeps (0: none says), for how far ahead receives are posted. */
+    unsigned char *win;
+    int wmax;
 } gsp_rt_prog_t;
 
 /** Rank's program [out] for phase k of a [in] (built, not pending) on t [in], the topology a
@@ -298,6 +309,9 @@ GSP_API int64_t gsp_rt_segments(const gsp_rt_phase_t *ph, double blk, const gsp_
 /** Segments of one arc in flight at once in a pipelined phase (the executor and the predictions
  * share it): each waits for the one GSP_RT_PIPE_WINDOW before it to arrive. */
 #define GSP_RT_PIPE_WINDOW 4
+/** Segments in flight on a fabric tree's edge whose route crosses an arc at its limit (the
+ * others keep one: rt_fabric.c). */
+#define GSP_RT_WIDE_WINDOW 2
 /** Lanes a non-pipelined phase is cut into at most (the executor and the predictions share it). */
 #define GSP_RT_MAX_LANES 16
 /** Lanes the cost model chooses at most (gsp_rt_lanes): GSP_RT_MAX_LANES. */

@@ -46,6 +46,11 @@ int64_t gsp__flow_max(gsp__flow_t *f, int64_t s, int64_t t, int64_t limit);
  * s in the residual network (the source side of a minimum cut, the smallest one), else 0. */
 void gsp__flow_source_side(gsp__flow_t *f, int64_t s, uint8_t *side);
 
+/* out[a] = 1 for the arcs of t leaving the smallest or the largest minimum cut between root and
+ * a compute node whose maximum flow from root is the broadcast's optimum (cut_arcs.c), else 0;
+ * out: t->m entries. GSP_ERR_RANGE when root is not a compute node. */
+gsp_err_t gsp__broadcast_cut_arcs(const gsp_topo_t *t, int64_t root, uint8_t *out);
+
 /* The working graph of the trees on a fabric (fabric_split.c, fabric_pack.c, fabric_trees.c):
  * a multigraph on the fabric's vertices plus a source n, whose arcs carry integer capacities
  * (the fabric's scaled by the optimum's denominator) and a route each. Splitting a switch off

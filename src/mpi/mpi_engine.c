@@ -231,6 +231,10 @@ static bool summed(const pipe_t *pp, int64_t q, int j) {
     return true;
 }
 
+/* The lanes send q keeps in flight: the program's where it says (a fabric tree's edge across a
+ * full arc), else the phase's. */
+static int send_window(const pipe_t *pp, int64_t q) { return pp->p->win && pp->p->win[q] ? pp->p->win[q] : pp->window; }
+
 /* Issues lane j's sends whose block is absorbed and whose window is free. */
 static gsp_err_t try_issue(pipe_t *pp, int j) {
     const gsp_rt_prog_t *p = pp->p;
@@ -241,7 +245,8 @@ static gsp_err_t try_issue(pipe_t *pp, int j) {
         int *st = &pp->sstate[(size_t)j * (size_t)nS + (size_t)q];
         int64_t dep = p->send[q].prev;
         if (*st || (dep >= 0 && pp->rstate[(size_t)j * (size_t)nR + (size_t)dep] != 2)) continue;
-        if (j >= pp->window && pp->sstate[(size_t)(j - pp->window) * (size_t)nS + (size_t)q] != 2) continue;
+        int w = send_window(pp, q);
+        if (j >= w && pp->sstate[(size_t)(j - w) * (size_t)nS + (size_t)q] != 2) continue;
         if (pp->last0 && dep < 0 && !summed(pp, q, j)) continue;
         const void *in = pp->c->in;
         if (pp->noin) pp->c->in = NULL;
@@ -268,7 +273,9 @@ static gsp_err_t run_pipelined(gsp_mpi_ctx_t *c, const gsp_rt_prog_t *p, int pha
     /* A fabric's trees share every link among many trees' messages: there (gsp__mpi_phase_layout)
      * a lane goes on an arc only once the one before it arrived, so the first lanes reach the
      * next level early instead of every lane arriving late together (bench/README.md: 64 MiB on
-     * dgx:8x2 under SMPI, 2 lanes, allgather 538 -> 486 us, broadcast 1003 -> 754 us). */
+     * dgx:8x2 under SMPI, 2 lanes, allgather 538 -> 486 us, broadcast 1003 -> 754 us). But an
+     * edge across a full arc keeps the program's wider window (win: rt_fabric.c), so that arc
+     * never idles while a segment's latency runs. */
     int window = l0->window > 0 ? l0->window : GSP_RT_PIPE_WINDOW;
     int K = l0->lanes;
     int64_t nR = p->nrecv, nS = p->nsend, per = nR + nS, all = (int64_t)K * per;
@@ -296,7 +303,7 @@ static gsp_err_t run_pipelined(gsp_mpi_ctx_t *c, const gsp_rt_prog_t *p, int pha
      * instead of nR * K: SimGrid charges real time per request a rank keeps posted, for every
      * message it completes (mi250:2's 64 MiB allgather in 15 lanes took 409 s for one call with
      * all posted), and the simulated times were the same (285.019 us in 2 lanes, 243.890 in 8). */
-    int ahead = window + 2 < K ? window + 2 : K;
+    int wr = p->wmax > window ? p->wmax : window, ahead = wr + 2 < K ? wr + 2 : K;
     for (int j = 0; j < ahead; j++) {
         l.lane = j;
         for (int64_t q = 0; q < nR; q++)
@@ -334,10 +341,10 @@ static gsp_err_t run_pipelined(gsp_mpi_ctx_t *c, const gsp_rt_prog_t *p, int pha
             if ((err = try_issue(&pp, j))) return err;
         } else {
             int64_t s = i - (int64_t)K * nR;
-            int j = (int)(s / nS);
+            int j = (int)(s / nS), w = send_window(&pp, s % nS);
             sstate[s] = 2;
             sdone++;
-            if (j + window < K && (err = try_issue(&pp, j + window))) return err;
+            if (j + w < K && (err = try_issue(&pp, j + w))) return err;
         }
     }
     return GSP_OK;
@@ -432,7 +439,9 @@ static gsp_err_t run_fused(gsp_mpi_ctx_t *c, const gsp_rt_prog_t *p0, const gsp_
     c->nreq = (size_t)all;
     c->communicated = true;
     lay_t l = *l0;
-    int ahead = window + 2 < K ? window + 2 : K;
+    int wr = p0->wmax > window ? p0->wmax : window;
+    if (p1->wmax > wr) wr = p1->wmax;
+    int ahead = wr + 2 < K ? wr + 2 : K;
     for (int j = 0; j < ahead && !err; j++) {
         l.lane = j;
         for (int64_t q = 0; q < nR0 && !err; q++) err = post_recv(c, p0, 0, q, base, &l, d, c->soff + (size_t)j * (size_t)per0, &rq0[(size_t)j * (size_t)nR0 + (size_t)q]);
@@ -486,9 +495,9 @@ static gsp_err_t run_fused(gsp_mpi_ctx_t *c, const gsp_rt_prog_t *p0, const gsp_
             if (!err && !one) err = try_issue(&pp1, j);
         } else {
             int64_t s2 = k - (int64_t)K * nR;
-            int j = (int)(s2 / nS);
+            int j = (int)(s2 / nS), w = send_window(pp, s2 % nS);
             ss[s2] = 2;
-            if (j + window < K) err = try_issue(pp, j + window);
+            if (j + w < K) err = try_issue(pp, j + w);
             if (!err && !one) err = post1(&F, j, 0, nR1);
         }
     }

@@ -37,6 +37,22 @@
  * the shallow trees' 15 segments at 313.0 (it charges every segment a latency on an arc that
  * the many roots' trees share unsynchronized): depth, not the shares, is that gap.
  *
+ * Windows: every edge keeps one segment of its tree in flight (mpi_engine.c), but a broadcast's
+ * edges across its binding cuts keep GSP_RT_WIDE_WINDOW (two) where every tree crosses them
+ * forward on one edge (a waist: the cuts' arcs from cut_arcs.c), and so do its edges back
+ * across them. All its trees leave one root at one pace, so the messages on a waist arc run
+ * their latencies together, and with one in flight each the arc idles meanwhile; it is the arc
+ * that sets T*, so that idle time is the collective's. Under SMPI with its factors at 1, 64 MiB:
+ * dgx:8x2 400.4 -> 380.1 us (1.13x the bound; its waist: box 0's NICs out and box 1's in),
+ * mi250:2 370.4 -> 329.6 (1.26x; 256 edges across, 102 back: parts that box 0's far dies get
+ * over the NICs' other direction; the 256 alone took 395.5). Not elsewhere: two in flight on
+ * every edge took 406.9 and 355.9; on every edge over an arc at its limit, mi250:2 397.0 (two
+ * xGMI arcs the packing happens to fill, on the way to the far dies); mi250:1's trees cross its
+ * many pair cuts on 7 edges each, and two in flight there took 343.0 against 332.6; dgx:8x4's
+ * cross 3 (451.0 against 454.7). An allgather's trees (many roots, not in step) gain nothing
+ * (on the arcs at their limit: dgx:8x2 231.5 -> 229.6, mi250:2's shallow trees 241.9 -> 301.7),
+ * nor does a reduce-scatter (dgx:8x2 241.4 -> 255.7).
+ *
  * Rounds: level * trees + tree. A tree's parts cross one edge in a round of their own, so a
  * message carries one tree's parts, which arrived together in one message (what a pipelined
  * phase needs of a message: rt_prog.c), and messages between two ranks have distinct rounds
@@ -85,6 +101,23 @@ static gsp_err_t fabric_rule(const gsp_rt_phase_t *ph, const gsp_topo_t *t, int6
     return err;
 }
 
+/* The window of a message of forest phase ph (gsp_rt_phase_t: window_of): its tree edge's twin,
+ * the edge found in tree round % trees, between rank and peer in the data's direction. */
+static int fabric_window(const gsp_rt_phase_t *ph, int64_t rank, int64_t round, int64_t peer, bool recv) {
+    int64_t NT = ph->param[0], i = round % NT, level = round / NT;
+    bool reduce = ph->param[3] != 0;
+    int64_t from = recv ? peer : rank, to = recv ? rank : peer;
+    for (int64_t e = ph->tchild_off[i]; e < ph->tchild_off[i + 1]; e++) {
+        int64_t u = ph->tparent[2 * e], v = ph->tparent[2 * e + 1];
+        if (ph->tchild[e] == level && (reduce ? v : u) == from && (reduce ? u : v) == to) return (int)ph->twin[e];
+    }
+    return 0;
+}
+
+/* Per arc of fab, whether it leaves the binding cut of a broadcast from root (gsp_optimum: the
+ * vertex set S holding the root whose outgoing capacity is the optimum; every optimal tree
+ * packing fills those arcs, and every part crosses them once). *out [out]: fab->m flags;
+ * release with gsp_free. */
 static int cmp_i64(const void *a, const void *b) {
     int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
     return (x > y) - (x < y);
@@ -214,6 +247,41 @@ static gsp_err_t forest_phase(gsp_rt_algo_t *al, int64_t N, const gsp_topo_t *fa
     }
     p->param[6] = wait;
     p->param[7] = all;
+    /* A broadcast's edges whose route crosses one of its binding cuts keep GSP_RT_WIDE_WINDOW
+     * segments in flight (see the top); an allgather's and a reduce's keep one. */
+    if (f->collective == GSP_COLL_BROADCAST) {
+        uint8_t *cut = NULL;
+        if ((err = gsp_alloc_array((void **)&cut, fab->m + 1, 1, false)) || (err = gsp__broadcast_cut_arcs(fab, f->root, cut)) ||
+            (err = gsp_alloc_array((void **)&p->twin, E + 1, sizeof *p->twin, true))) {
+            gsp_free(cut);
+            goto done;
+        }
+        /* cut[a] |= 2 where a's reverse is a cut arc: an edge back across the waist, which keeps
+         * two in flight as well. */
+        for (int64_t u = 0; u < fab->n; u++)
+            for (int64_t a = fab->off[u]; a < fab->off[u + 1]; a++)
+                if (cut[a] & 1)
+                    for (int64_t b = fab->off[fab->adj[a]]; b < fab->off[fab->adj[a] + 1]; b++)
+                        if (fab->adj[b] == u) cut[b] |= 2;
+        bool waist = true;
+        for (int64_t i = 0, e = 0; i < NT; i++) {
+            const gsp_tree_t *T = &f->trees[i];
+            int64_t crossing = 0;
+            for (int64_t k2 = 0; k2 < T->nedges; k2++, e++) {
+                bool fw = false, bw = false;
+                for (int64_t h = T->hop_off[k2]; h < T->hop_off[k2 + 1]; h++) fw |= cut[T->hops[h]] & 1, bw |= (cut[T->hops[h]] & 2) != 0;
+                if (fw || bw) p->twin[e] = GSP_RT_WIDE_WINDOW;
+                crossing += fw;
+            }
+            waist &= crossing == 1;
+        }
+        gsp_free(cut);
+        if (waist) p->window_of = fabric_window;
+        else {
+            gsp_free(p->twin);
+            p->twin = NULL;
+        }
+    }
     p->nrounds = R;
     for (int64_t r = 0; r < R; r++) p->ntransfers += p->moved[r];
     p->pipelined = true;

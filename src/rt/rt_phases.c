@@ -23,6 +23,7 @@ void gsp__rt_phase_destroy(gsp_rt_phase_t *p) {
     gsp_free(p->maxmsg);
     gsp_free(p->moved);
     gsp_free(p->link_hist);
+    gsp_free(p->twin);
     memset(p, 0, sizeof *p);
 }
 

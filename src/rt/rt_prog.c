@@ -38,6 +38,7 @@ void gsp_rt_prog_destroy(gsp_rt_prog_t *p) {
     gsp_free(p->send);
     gsp_free(p->recv);
     gsp_free(p->items);
+    gsp_free(p->win);
     memset(p, 0, sizeof *p);
 }
 
@@ -311,6 +312,32 @@ done:
     return err;
 }
 
+/* The windows the phase gives rank's messages (gsp_rt_prog_t: win, wmax), where it gives any. */
+static gsp_err_t windows(const gsp_rt_phase_t *ph, int64_t rank, gsp_rt_prog_t *p) {
+    if (!ph->pipelined || !ph->window_of) return GSP_OK;
+    int wmax = 0;
+    for (int64_t q = 0; q < p->nrecv; q++) {
+        int w = ph->window_of(ph, rank, p->recv[q].round, p->recv[q].peer, true);
+        if (w > wmax) wmax = w;
+    }
+    bool any = false;
+    for (int64_t q = 0; q < p->nsend && !any; q++) any = ph->window_of(ph, rank, p->send[q].round, p->send[q].peer, false) > 0;
+    if (any) {
+        gsp_err_t err = gsp_alloc_array((void **)&p->win, p->nsend, sizeof *p->win, true);
+        if (err) {
+            gsp_rt_prog_destroy(p);
+            return err;
+        }
+        for (int64_t q = 0; q < p->nsend; q++) {
+            int w = ph->window_of(ph, rank, p->send[q].round, p->send[q].peer, false);
+            p->win[q] = (unsigned char)(w > 0 && w < 255 ? w : 0);
+            if (w > wmax) wmax = w;
+        }
+    }
+    p->wmax = wmax;
+    return GSP_OK;
+}
+
 gsp_err_t gsp_rt_program(const gsp_rt_algo_t *a, int k, const gsp_topo_t *t, int64_t rank, gsp_rt_prog_t *out) {
     gsp_err_t err;
     gsp_rt_xfers_t x;
@@ -321,6 +348,7 @@ gsp_err_t gsp_rt_program(const gsp_rt_algo_t *a, int k, const gsp_topo_t *t, int
     if (rank < 0 || rank >= t->n) return gsp_error(GSP_ERR_RANGE, "rank %lld outside 0..%lld", (long long)rank, (long long)t->n - 1);
     if (!(err = gsp__rt_xfers(&a->phase[k], t, rank, &x))) err = gsp__rt_prog_from(&a->phase[k], t->n, &x, out);
     gsp_rt_xfers_destroy(&x);
+    if (!err) err = windows(&a->phase[k], rank, out);
     return err;
 }
 

@@ -88,6 +88,81 @@ static int64_t brute_broadcast(const gsp_topo_t *t, int64_t root) {
     return best;
 }
 
+/* gsp__broadcast_cut_arcs against brute force: for each compute node v whose smallest root-v
+ * cut is the broadcast's optimum b, the intersection and the union of every vertex set S (root
+ * in S, v not) whose outgoing capacity is b — the smallest and the largest minimum cut — and
+ * the arcs leaving either; nothing when b is 0. Random small fabrics as above. */
+static void test_broadcast_cut_arcs(void **state) {
+    (void)state;
+    gsp_rng_t rng;
+    gsp_rng_seed(&rng, 2411);
+    int trials = 0, marked = 0;
+    for (int trial = 0; trial < 300; trial++) {
+        int64_t n = 2 + (int64_t)gsp_rng_below(&rng, 10); /* 2..11 vertices */
+        int64_t arcs[2 * 80], cap[80], narcs = 0;
+        uint8_t sw[12] = {0};
+        double density = 0.2 + 0.5 * gsp_rng_double(&rng);
+        for (int64_t x = 0; x < n; x++)
+            for (int64_t y = x + 1; y < n; y++) {
+                if (gsp_rng_double(&rng) > density || narcs + 2 > 80) continue;
+                int64_t c = 1 + (int64_t)gsp_rng_below(&rng, 4), kind = (int64_t)gsp_rng_below(&rng, 4);
+                if (kind != 1) arcs[2 * narcs] = x, arcs[2 * narcs + 1] = y, cap[narcs++] = c;
+                if (kind != 0) arcs[2 * narcs] = y, arcs[2 * narcs + 1] = x, cap[narcs++] = kind == 3 ? c + 1 : c;
+            }
+        for (int64_t x = 1; x < n; x++)
+            if (gsp_rng_below(&rng, 4) == 0) sw[x] = 1;
+        if (narcs == 0) continue;
+        gsp_topo_t t;
+        assert_int_equal(gsp_topo_from_arcs(&t, n, arcs, cap, narcs, 1, sw, NULL, "random"), GSP_OK);
+        if (gsp_topo_compute_count(&t) < 2) {
+            gsp_topo_destroy(&t);
+            continue;
+        }
+        /* Per sink v: its smallest cut's capacity, and the intersection and union of the sets
+         * that reach it. */
+        int64_t low[12], best = -1;
+        uint32_t meet[12], join[12];
+        for (int64_t v = 0; v < n; v++) {
+            low[v] = -1;
+            if (v == 0 || sw[v]) continue;
+            for (uint32_t S = 1; S < (1u << n); S++) {
+                if (!(S & 1) || (S >> v & 1)) continue;
+                int64_t c = 0;
+                for (int64_t x = 0; x < n; x++)
+                    for (int64_t a = t.off[x]; a < t.off[x + 1]; a++)
+                        if ((S >> x & 1) && !(S >> t.adj[a] & 1)) c += t.cap[a];
+                if (low[v] < 0 || c < low[v]) low[v] = c, meet[v] = join[v] = S;
+                else if (c == low[v]) meet[v] &= S, join[v] |= S;
+            }
+            if (best < 0 || low[v] < best) best = low[v];
+        }
+        uint8_t got[200], want[200] = {0};
+        assert_int_equal(gsp__broadcast_cut_arcs(&t, 0, got), GSP_OK);
+        for (int64_t v = 0; v < n && best > 0; v++) {
+            if (low[v] != best) continue;
+            for (int64_t x = 0; x < n; x++)
+                for (int64_t a = t.off[x]; a < t.off[x + 1]; a++) {
+                    int64_t y = t.adj[a];
+                    if (((meet[v] >> x & 1) && !(meet[v] >> y & 1)) || ((join[v] >> x & 1) && !(join[v] >> y & 1))) want[a] = 1;
+                }
+        }
+        for (int64_t a = 0; a < t.m; a++) {
+            if (got[a] != want[a]) fail_msg("trial %d: arc %lld marked %d, brute force %d", trial, (long long)a, got[a], want[a]);
+            marked += got[a];
+        }
+        /* A switch is no root. */
+        for (int64_t x = 0; x < n; x++)
+            if (sw[x]) {
+                assert_int_equal(gsp__broadcast_cut_arcs(&t, x, got), GSP_ERR_RANGE);
+                break;
+            }
+        trials++;
+        gsp_topo_destroy(&t);
+    }
+    assert_true(trials > 200);
+    assert_true(marked > 0);
+}
+
 /* The cut an optimum names: valid, and its ratio is the optimum. */
 static void check_cut(const gsp_topo_t *t, const gsp_optimum_t *o, bool rev, int64_t N) {
     int64_t k = 0, cap = 0;
@@ -982,7 +1057,7 @@ static void test_plan_refuses_fabrics(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_maxflow),           cmocka_unit_test(test_optimum_brute_force), cmocka_unit_test(test_published_optima),
+        cmocka_unit_test(test_maxflow),           cmocka_unit_test(test_optimum_brute_force), cmocka_unit_test(test_broadcast_cut_arcs), cmocka_unit_test(test_published_optima),
         cmocka_unit_test(test_cayley_shortcut), cmocka_unit_test(test_optimum_relabelled),
         cmocka_unit_test(test_fabric_families),   cmocka_unit_test(test_fabric_files),        cmocka_unit_test(test_plan_refuses_fabrics),
         cmocka_unit_test(test_trees_families),    cmocka_unit_test(test_trees_random),        cmocka_unit_test(test_trees_mwu),        cmocka_unit_test(test_trees_relieve),        cmocka_unit_test(test_trees_boxes),        cmocka_unit_test(test_reduce_through_switch),

@@ -517,6 +517,75 @@ static void test_fabrics(void **state) {
     check_fabric("file:" GOSSIP_TEST_DATA "/fabric.txt");
 }
 
+/* Windows on a fabric's trees: dgx:8x2's optimal broadcast (200 units from b0.gpu0) is bound by
+ * the eight NICs out of box 0 and the eight into box 1 (its only minimum cuts), which every
+ * tree crosses on one edge, so a send keeps GSP_RT_WIDE_WINDOW segments in flight exactly when
+ * it goes from one box to the other (ranks 0-7 box 0, 8-15 box 1); a receiver of one posts that
+ * far ahead. A reduce-scatter's sends keep the phase's one. */
+static void test_fabric_windows(void **state) {
+    (void)state;
+    gsp_topo_t f, k;
+    gsp_distances_t d;
+    gsp_vt_t vt;
+    assert_int_equal(gsp_topo_from_spec(&f, "dgx:8x2"), GSP_OK);
+    assert_int_equal(gsp_topo_from_spec(&k, "complete:16"), GSP_OK);
+    assert_int_equal(gsp_vertex_transitive(&k, &vt), GSP_OK);
+    assert_int_equal(gsp_distances(&k, gsp_vt_yes(vt), &d, NULL, NULL), GSP_OK);
+    gsp_rt_algos_t al;
+    assert_int_equal(gsp_rt_fabric_algos(&f, &k, &d, GSP_COLL_BROADCAST, 0, &al), GSP_OK);
+    assert_string_equal(al.v[0].name, "fabric-trees");
+    int64_t wide = 0, cross = 0;
+    for (int64_t r = 0; r < 16; r++) {
+        gsp_rt_prog_t p;
+        assert_int_equal(gsp_rt_program(&al.v[0], 0, &k, r, &p), GSP_OK);
+        bool from_other = false;
+        for (int64_t q = 0; q < p.nrecv; q++) from_other |= p.recv[q].peer / 8 != r / 8;
+        assert_int_equal(p.wmax, from_other || (p.win && r < 8) ? GSP_RT_WIDE_WINDOW : 0);
+        for (int64_t q = 0; q < p.nsend; q++) {
+            bool x = p.send[q].peer / 8 != r / 8;
+            int w = p.win ? p.win[q] : 0;
+            if (w != (x ? GSP_RT_WIDE_WINDOW : 0)) fail_msg("rank %lld's send to %lld: window %d", (long long)r, (long long)p.send[q].peer, w);
+            cross += x;
+            wide += w > 0;
+        }
+        gsp_rt_prog_destroy(&p);
+    }
+    assert_true(cross > 0);
+    assert_int_equal(wide, cross);
+    gsp_rt_algos_destroy(&al);
+    assert_int_equal(gsp_rt_fabric_algos(&f, &k, &d, GSP_COLL_REDUCE_SCATTER, 0, &al), GSP_OK);
+    for (int64_t r = 0; r < 16; r++) {
+        gsp_rt_prog_t p;
+        assert_int_equal(gsp_rt_program(&al.v[0], 0, &k, r, &p), GSP_OK);
+        assert_null(p.win);
+        assert_int_equal(p.wmax, 0);
+        gsp_rt_prog_destroy(&p);
+    }
+    gsp_rt_algos_destroy(&al);
+    gsp_distances_destroy(&d);
+    gsp_topo_destroy(&k);
+    gsp_topo_destroy(&f);
+    /* mi250:1's broadcast from b0.gcd0 (300 units) is bound by many cuts (every pair of dies its
+     * own: 35 of the box's 56 arcs), and every tree crosses them on several edges: no waist,
+     * no wider window anywhere. */
+    assert_int_equal(gsp_topo_from_spec(&f, "mi250:1"), GSP_OK);
+    assert_int_equal(gsp_topo_from_spec(&k, "complete:16"), GSP_OK);
+    assert_int_equal(gsp_vertex_transitive(&k, &vt), GSP_OK);
+    assert_int_equal(gsp_distances(&k, gsp_vt_yes(vt), &d, NULL, NULL), GSP_OK);
+    assert_int_equal(gsp_rt_fabric_algos(&f, &k, &d, GSP_COLL_BROADCAST, 0, &al), GSP_OK);
+    for (int64_t r = 0; r < 16; r++) {
+        gsp_rt_prog_t p;
+        assert_int_equal(gsp_rt_program(&al.v[0], 0, &k, r, &p), GSP_OK);
+        assert_null(p.win);
+        assert_int_equal(p.wmax, 0);
+        gsp_rt_prog_destroy(&p);
+    }
+    gsp_rt_algos_destroy(&al);
+    gsp_distances_destroy(&d);
+    gsp_topo_destroy(&k);
+    gsp_topo_destroy(&f);
+}
+
 /* Every algorithm of the registry was assembled and checked by the tests above. */
 static void test_registry_covered(void **state) {
     (void)state;
@@ -566,6 +635,7 @@ int main(void) {
         cmocka_unit_test(test_cayley),
         cmocka_unit_test(test_files),
         cmocka_unit_test(test_fabrics),
+        cmocka_unit_test(test_fabric_windows),
         cmocka_unit_test(test_registry_covered),
         cmocka_unit_test(test_one_rank_at_scale),
     };
