@@ -231,8 +231,8 @@ static bool summed(const pipe_t *pp, int64_t q, int j) {
     return true;
 }
 
-/* The lanes send q keeps in flight: the program's where it says (a fabric tree's edge across a
- * full arc), else the phase's. */
+/* The lanes send q keeps in flight: the program's where it says (a fabric broadcast's edge across
+ * its waist: rt_fabric.c), else the phase's. */
 static int send_window(const pipe_t *pp, int64_t q) { return pp->p->win && pp->p->win[q] ? pp->p->win[q] : pp->window; }
 
 /* Issues lane j's sends whose block is absorbed and whose window is free. */
@@ -274,7 +274,7 @@ static gsp_err_t run_pipelined(gsp_mpi_ctx_t *c, const gsp_rt_prog_t *p, int pha
      * a lane goes on an arc only once the one before it arrived, so the first lanes reach the
      * next level early instead of every lane arriving late together (bench/README.md: 64 MiB on
      * dgx:8x2 under SMPI, 2 lanes, allgather 538 -> 486 us, broadcast 1003 -> 754 us). But an
-     * edge across a full arc keeps the program's wider window (win: rt_fabric.c), so that arc
+     * edge across a broadcast's waist keeps the program's wider window (win: rt_fabric.c), so that arc
      * never idles while a segment's latency runs. */
     int window = l0->window > 0 ? l0->window : GSP_RT_PIPE_WINDOW;
     int K = l0->lanes;

@@ -44,7 +44,7 @@
  * their latencies together, and with one in flight each the arc idles meanwhile; it is the arc
  * that sets T*, so that idle time is the collective's. Under SMPI with its factors at 1, 64 MiB:
  * dgx:8x2 400.4 -> 380.1 us (1.13x the bound; its waist: box 0's NICs out and box 1's in),
- * mi250:2 370.4 -> 329.6 (1.26x; 256 edges across, 102 back: parts that box 0's far dies get
+ * mi250:2 370.4 -> 329.5 (1.26x; 256 edges across, 102 back: parts that box 0's far dies get
  * over the NICs' other direction; the 256 alone took 395.5). Not elsewhere: two in flight on
  * every edge took 406.9 and 355.9; on every edge over an arc at its limit, mi250:2 397.0 (two
  * xGMI arcs the packing happens to fill, on the way to the far dies); mi250:1's trees cross its
@@ -114,10 +114,6 @@ static int fabric_window(const gsp_rt_phase_t *ph, int64_t rank, int64_t round, 
     return 0;
 }
 
-/* Per arc of fab, whether it leaves the binding cut of a broadcast from root (gsp_optimum: the
- * vertex set S holding the root whose outgoing capacity is the optimum; every optimal tree
- * packing fills those arcs, and every part crosses them once). *out [out]: fab->m flags;
- * release with gsp_free. */
 static int cmp_i64(const void *a, const void *b) {
     int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
     return (x > y) - (x < y);
@@ -247,8 +243,9 @@ static gsp_err_t forest_phase(gsp_rt_algo_t *al, int64_t N, const gsp_topo_t *fa
     }
     p->param[6] = wait;
     p->param[7] = all;
-    /* A broadcast's edges whose route crosses one of its binding cuts keep GSP_RT_WIDE_WINDOW
-     * segments in flight (see the top); an allgather's and a reduce's keep one. */
+    /* A broadcast's edges whose route crosses its binding cuts' arcs, or their reverses, keep
+     * GSP_RT_WIDE_WINDOW segments in flight where every tree crosses them forward once (a waist:
+     * see the top); an allgather's and a reduce's keep one. */
     if (f->collective == GSP_COLL_BROADCAST) {
         uint8_t *cut = NULL;
         if ((err = gsp_alloc_array((void **)&cut, fab->m + 1, 1, false)) || (err = gsp__broadcast_cut_arcs(fab, f->root, cut)) ||
