@@ -517,23 +517,51 @@ static void test_fabrics(void **state) {
     check_fabric("file:" GOSSIP_TEST_DATA "/fabric.txt");
 }
 
+/* The fabric-trees algorithm of collective c (root 0) on fabric spec, its ranks' graph k and
+ * distances d [out], as an MPI job of its compute nodes would build it. */
+static void fabric_trees(const char *spec, gsp_collective_t c, gsp_topo_t *f, gsp_topo_t *k, gsp_distances_t *d, gsp_rt_algos_t *al) {
+    gsp_vt_t vt;
+    char ks[64];
+    assert_int_equal(gsp_topo_from_spec(f, spec), GSP_OK);
+    snprintf(ks, sizeof ks, "complete:%lld", (long long)gsp_topo_compute_count(f));
+    assert_int_equal(gsp_topo_from_spec(k, ks), GSP_OK);
+    assert_int_equal(gsp_vertex_transitive(k, &vt), GSP_OK);
+    assert_int_equal(gsp_distances(k, gsp_vt_yes(vt), d, NULL, NULL), GSP_OK);
+    assert_int_equal(gsp_rt_fabric_algos(f, k, d, c, 0, al), GSP_OK);
+    assert_string_equal(al->v[0].name, "fabric-trees");
+}
+
+/* No rank's program of al's first algorithm on k keeps a window of its own. */
+static void no_windows(const gsp_rt_algos_t *al, const gsp_topo_t *k) {
+    for (int64_t r = 0; r < k->n; r++) {
+        gsp_rt_prog_t p;
+        assert_int_equal(gsp_rt_program(&al->v[0], 0, k, r, &p), GSP_OK);
+        assert_null(p.win);
+        assert_int_equal(p.wmax, 0);
+        gsp_rt_prog_destroy(&p);
+    }
+}
+
+static void fabric_done(gsp_topo_t *f, gsp_topo_t *k, gsp_distances_t *d, gsp_rt_algos_t *al) {
+    gsp_rt_algos_destroy(al);
+    gsp_distances_destroy(d);
+    gsp_topo_destroy(k);
+    gsp_topo_destroy(f);
+}
+
 /* Windows on a fabric's trees: dgx:8x2's optimal broadcast (200 units from b0.gpu0) is bound by
  * the eight NICs out of box 0 and the eight into box 1 (its only minimum cuts), which every
  * tree crosses on one edge, so a send keeps GSP_RT_WIDE_WINDOW segments in flight exactly when
  * it goes from one box to the other (ranks 0-7 box 0, 8-15 box 1); a receiver of one posts that
- * far ahead. A reduce-scatter's sends keep the phase's one. */
+ * far ahead. A reduce-scatter's sends keep the phase's one. mi250:1's broadcast from b0.gcd0
+ * (300 units) is bound by many cuts (every pair of dies its own: 35 of the box's 56 arcs), and
+ * every tree crosses them on several edges: no waist, no wider window anywhere. */
 static void test_fabric_windows(void **state) {
     (void)state;
     gsp_topo_t f, k;
     gsp_distances_t d;
-    gsp_vt_t vt;
-    assert_int_equal(gsp_topo_from_spec(&f, "dgx:8x2"), GSP_OK);
-    assert_int_equal(gsp_topo_from_spec(&k, "complete:16"), GSP_OK);
-    assert_int_equal(gsp_vertex_transitive(&k, &vt), GSP_OK);
-    assert_int_equal(gsp_distances(&k, gsp_vt_yes(vt), &d, NULL, NULL), GSP_OK);
     gsp_rt_algos_t al;
-    assert_int_equal(gsp_rt_fabric_algos(&f, &k, &d, GSP_COLL_BROADCAST, 0, &al), GSP_OK);
-    assert_string_equal(al.v[0].name, "fabric-trees");
+    fabric_trees("dgx:8x2", GSP_COLL_BROADCAST, &f, &k, &d, &al);
     int64_t wide = 0, cross = 0;
     for (int64_t r = 0; r < 16; r++) {
         gsp_rt_prog_t p;
@@ -552,38 +580,13 @@ static void test_fabric_windows(void **state) {
     }
     assert_true(cross > 0);
     assert_int_equal(wide, cross);
-    gsp_rt_algos_destroy(&al);
-    assert_int_equal(gsp_rt_fabric_algos(&f, &k, &d, GSP_COLL_REDUCE_SCATTER, 0, &al), GSP_OK);
-    for (int64_t r = 0; r < 16; r++) {
-        gsp_rt_prog_t p;
-        assert_int_equal(gsp_rt_program(&al.v[0], 0, &k, r, &p), GSP_OK);
-        assert_null(p.win);
-        assert_int_equal(p.wmax, 0);
-        gsp_rt_prog_destroy(&p);
-    }
-    gsp_rt_algos_destroy(&al);
-    gsp_distances_destroy(&d);
-    gsp_topo_destroy(&k);
-    gsp_topo_destroy(&f);
-    /* mi250:1's broadcast from b0.gcd0 (300 units) is bound by many cuts (every pair of dies its
-     * own: 35 of the box's 56 arcs), and every tree crosses them on several edges: no waist,
-     * no wider window anywhere. */
-    assert_int_equal(gsp_topo_from_spec(&f, "mi250:1"), GSP_OK);
-    assert_int_equal(gsp_topo_from_spec(&k, "complete:16"), GSP_OK);
-    assert_int_equal(gsp_vertex_transitive(&k, &vt), GSP_OK);
-    assert_int_equal(gsp_distances(&k, gsp_vt_yes(vt), &d, NULL, NULL), GSP_OK);
-    assert_int_equal(gsp_rt_fabric_algos(&f, &k, &d, GSP_COLL_BROADCAST, 0, &al), GSP_OK);
-    for (int64_t r = 0; r < 16; r++) {
-        gsp_rt_prog_t p;
-        assert_int_equal(gsp_rt_program(&al.v[0], 0, &k, r, &p), GSP_OK);
-        assert_null(p.win);
-        assert_int_equal(p.wmax, 0);
-        gsp_rt_prog_destroy(&p);
-    }
-    gsp_rt_algos_destroy(&al);
-    gsp_distances_destroy(&d);
-    gsp_topo_destroy(&k);
-    gsp_topo_destroy(&f);
+    fabric_done(&f, &k, &d, &al);
+    fabric_trees("dgx:8x2", GSP_COLL_REDUCE_SCATTER, &f, &k, &d, &al);
+    no_windows(&al, &k);
+    fabric_done(&f, &k, &d, &al);
+    fabric_trees("mi250:1", GSP_COLL_BROADCAST, &f, &k, &d, &al);
+    no_windows(&al, &k);
+    fabric_done(&f, &k, &d, &al);
 }
 
 /* Every algorithm of the registry was assembled and checked by the tests above. */
