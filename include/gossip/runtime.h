@@ -98,7 +98,7 @@ typedef struct gsp_rt_phase {
     int64_t levels;
     /* Pipelined, RULE: the lanes a message between rank and peer in round `round` keeps in flight
      * on its arc where that differs from the phase's window (NULL, or 0 returned: the phase's);
-     * recv: rank receives it. A fabric's trees give their edges across an arc at its limit 2
+     * recv: rank receives it. A fabric broadcast's trees give their edges across its waist 2
      * (rt_fabric.c), from twin: per tree edge, its window (0: the phase's). */
     int (*window_of)(const struct gsp_rt_phase *ph, int64_t rank, int64_t round, int64_t peer, bool recv);
     int64_t *twin;
@@ -309,8 +309,8 @@ GSP_API int64_t gsp_rt_segments(const gsp_rt_phase_t *ph, double blk, const gsp_
 /** Segments of one arc in flight at once in a pipelined phase (the executor and the predictions
  * share it): each waits for the one GSP_RT_PIPE_WINDOW before it to arrive. */
 #define GSP_RT_PIPE_WINDOW 4
-/** Segments in flight on a fabric tree's edge whose route crosses an arc at its limit (the
- * others keep one: rt_fabric.c). */
+/** Segments in flight on a fabric broadcast's edge across its waist, the arcs of its binding
+ * cuts where every tree crosses them once (the others keep one: rt_fabric.c). */
 #define GSP_RT_WIDE_WINDOW 2
 /** Lanes a non-pipelined phase is cut into at most (the executor and the predictions share it). */
 #define GSP_RT_MAX_LANES 16
