@@ -102,7 +102,19 @@ typedef struct gsp_rt_phase {
      * (rt_fabric.c), from twin: per tree edge, its window (0: the phase's). */
     int (*window_of)(const struct gsp_rt_phase *ph, int64_t rank, int64_t round, int64_t peer, bool recv);
     int64_t *twin;
+    /* Pipelined, RULE: the turn (GSP_RT_TURN_*) rank's send to peer in round `round` takes within
+     * its lane, where the phase orders them (NULL: none does). A fabric reduce-scatter's in-trees
+     * (rt_fabric.c): a leaf's sends that its receiver passes on go first, its sends straight into
+     * a tree's root after them. */
+    int (*turn_of)(const struct gsp_rt_phase *ph, int64_t rank, int64_t round, int64_t peer);
 } gsp_rt_phase_t;
+
+/** A send's turn within its lane (gsp_rt_phase_t: turn_of; gsp_rt_prog_t: turn): any time
+ * (the default); FEEDS: one the receiver passes on; ENDS: issued only once every FEEDS send of
+ * this rank in the same lane has completed. */
+#define GSP_RT_TURN_ANY 0
+#define GSP_RT_TURN_FEEDS 1
+#define GSP_RT_TURN_ENDS 2
 
 /** Phases of a runtime algorithm at most. */
 #define GSP_RT_MAX_PHASES 4
@@ -160,6 +172,10 @@ typedef struct {
      * receives keeps (0: none says), for how far ahead receives are posted. */
     unsigned char *win;
     int wmax;
+    /* Pipelined: per send, its turn within its lane (GSP_RT_TURN_*); NULL when the phase orders
+     * none. nfeeds: the sends whose turn is GSP_RT_TURN_FEEDS. */
+    unsigned char *turn;
+    int64_t nfeeds;
 } gsp_rt_prog_t;
 
 /** Rank's program [out] for phase k of a [in] (built, not pending) on t [in], the topology a

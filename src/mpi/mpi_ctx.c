@@ -36,6 +36,7 @@ void gsp_mpi_ctx_free(gsp_mpi_ctx_t *c) {
     gsp_free(c->soff);
     gsp_free(c->lane);
     gsp_free(c->idx);
+    gsp_free(c->turn);
     gsp_free(c->fresh);
     gsp_free(c->method);
     gsp_free(c->rank_of);

@@ -133,6 +133,8 @@ struct gsp_mpi_ctx {
     size_t lane_cap;
     int *idx;
     size_t idx_cap;
+    int64_t *turn; /* pipelined phases' per-lane counts of FEEDS sends (mpi_engine.c) */
+    size_t turn_cap;
     const char *last;
     bool communicated; /* the current call has posted a message (no falling back after that) */
     size_t nreq;       /* request slots of the running phase (released on an error) */

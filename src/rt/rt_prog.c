@@ -39,6 +39,7 @@ void gsp_rt_prog_destroy(gsp_rt_prog_t *p) {
     gsp_free(p->recv);
     gsp_free(p->items);
     gsp_free(p->win);
+    gsp_free(p->turn);
     memset(p, 0, sizeof *p);
 }
 
@@ -338,6 +339,30 @@ static gsp_err_t windows(const gsp_rt_phase_t *ph, int64_t rank, gsp_rt_prog_t *
     return GSP_OK;
 }
 
+/* The turns the phase gives rank's sends within their lanes (gsp_rt_prog_t: turn, nfeeds), where
+ * it orders them: kept only where a send waits on another (an ENDS send and a FEEDS send). */
+static gsp_err_t turns(const gsp_rt_phase_t *ph, int64_t rank, gsp_rt_prog_t *p) {
+    if (!ph->pipelined || !ph->turn_of || p->nsend == 0) return GSP_OK;
+    gsp_err_t err = gsp_alloc_array((void **)&p->turn, p->nsend, sizeof *p->turn, true);
+    if (err) {
+        gsp_rt_prog_destroy(p);
+        return err;
+    }
+    bool ends = false;
+    for (int64_t q = 0; q < p->nsend; q++) {
+        int w = ph->turn_of(ph, rank, p->send[q].round, p->send[q].peer);
+        p->turn[q] = (unsigned char)(w == GSP_RT_TURN_FEEDS || w == GSP_RT_TURN_ENDS ? w : GSP_RT_TURN_ANY);
+        p->nfeeds += w == GSP_RT_TURN_FEEDS;
+        ends |= w == GSP_RT_TURN_ENDS;
+    }
+    if (!ends || p->nfeeds == 0) {
+        gsp_free(p->turn);
+        p->turn = NULL;
+        p->nfeeds = 0;
+    }
+    return GSP_OK;
+}
+
 gsp_err_t gsp_rt_program(const gsp_rt_algo_t *a, int k, const gsp_topo_t *t, int64_t rank, gsp_rt_prog_t *out) {
     gsp_err_t err;
     gsp_rt_xfers_t x;
@@ -349,6 +374,7 @@ gsp_err_t gsp_rt_program(const gsp_rt_algo_t *a, int k, const gsp_topo_t *t, int
     if (!(err = gsp__rt_xfers(&a->phase[k], t, rank, &x))) err = gsp__rt_prog_from(&a->phase[k], t->n, &x, out);
     gsp_rt_xfers_destroy(&x);
     if (!err) err = windows(&a->phase[k], rank, out);
+    if (!err) err = turns(&a->phase[k], rank, out);
     return err;
 }
 

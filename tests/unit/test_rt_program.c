@@ -589,6 +589,63 @@ static void test_fabric_windows(void **state) {
     fabric_done(&f, &k, &d, &al);
 }
 
+/* Turns on a fabric reduce-scatter's in-trees: a leaf's send (no receive of its block before it)
+ * FEEDS when its receiver sends that tree's sum on (has a send of the tree: rounds are level *
+ * trees + tree), and ENDS when it goes straight into the tree's root; a relay's send takes any
+ * turn. dgx:8x2's and dgx:4x2's trees (two levels) have both kinds on every rank; an allgather's
+ * and a broadcast's programs order none. */
+static void check_turns(const char *spec) {
+    gsp_topo_t f, k;
+    gsp_distances_t d;
+    gsp_rt_algos_t al;
+    fabric_trees(spec, GSP_COLL_REDUCE_SCATTER, &f, &k, &d, &al);
+    int64_t NT = al.v[0].phase[0].param[0], N = k.n, feeds = 0, ends = 0;
+    gsp_rt_prog_t *p = calloc((size_t)N, sizeof *p);
+    assert_non_null(p);
+    for (int64_t r = 0; r < N; r++) assert_int_equal(gsp_rt_program(&al.v[0], 0, &k, r, &p[r]), GSP_OK);
+    for (int64_t r = 0; r < N; r++) {
+        assert_non_null(p[r].turn);
+        int64_t nf = 0, ne = 0;
+        for (int64_t q = 0; q < p[r].nsend; q++) {
+            const gsp_rt_msg_t *x = &p[r].send[q];
+            bool on = false;
+            for (int64_t s = 0; s < p[x->peer].nsend && !on; s++) on = p[x->peer].send[s].round % NT == x->round % NT;
+            int want = x->prev >= 0 ? GSP_RT_TURN_ANY : on ? GSP_RT_TURN_FEEDS : GSP_RT_TURN_ENDS;
+            if (p[r].turn[q] != want)
+                fail_msg("%s: rank %lld's send to %lld in round %lld: turn %d, not %d", spec, (long long)r, (long long)x->peer, (long long)x->round,
+                         p[r].turn[q], want);
+            nf += want == GSP_RT_TURN_FEEDS;
+            ne += want == GSP_RT_TURN_ENDS;
+        }
+        assert_int_equal(p[r].nfeeds, nf);
+        assert_true(nf > 0 && ne > 0);
+        feeds += nf;
+        ends += ne;
+    }
+    assert_true(feeds > 0 && ends > 0);
+    for (int64_t r = 0; r < N; r++) gsp_rt_prog_destroy(&p[r]);
+    free(p);
+    fabric_done(&f, &k, &d, &al);
+    gsp_collective_t none[] = {GSP_COLL_ALLGATHER, GSP_COLL_BROADCAST};
+    for (size_t i = 0; i < 2; i++) {
+        fabric_trees(spec, none[i], &f, &k, &d, &al);
+        for (int64_t r = 0; r < k.n; r++) {
+            gsp_rt_prog_t q;
+            assert_int_equal(gsp_rt_program(&al.v[0], 0, &k, r, &q), GSP_OK);
+            assert_null(q.turn);
+            assert_int_equal(q.nfeeds, 0);
+            gsp_rt_prog_destroy(&q);
+        }
+        fabric_done(&f, &k, &d, &al);
+    }
+}
+
+static void test_fabric_turns(void **state) {
+    (void)state;
+    check_turns("dgx:8x2");
+    check_turns("dgx:4x2");
+}
+
 /* Every algorithm of the registry was assembled and checked by the tests above. */
 static void test_registry_covered(void **state) {
     (void)state;
@@ -639,6 +696,7 @@ int main(void) {
         cmocka_unit_test(test_files),
         cmocka_unit_test(test_fabrics),
         cmocka_unit_test(test_fabric_windows),
+        cmocka_unit_test(test_fabric_turns),
         cmocka_unit_test(test_registry_covered),
         cmocka_unit_test(test_one_rank_at_scale),
     };
