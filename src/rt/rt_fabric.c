@@ -60,8 +60,11 @@
  * reached the relays only as every other message of the lane arrived, and the NICs waited a
  * segment at the start and idled at each lane's end; with the relays' parts first, the NICs run
  * from the first segment on. Under SMPI, 64 MiB: 241.4 -> 229.1 us with the factors at 1 (1.25x
- * -> 1.18x the bound), 372.6 -> 327.0 under the defaults. Not in an allreduce run as one
- * (run_fused: 440.2 -> 450.8), where the allgather's sends share the links from the start.
+ * -> 1.18x the bound), 372.6 -> 327.0 under the defaults. Only where the trees are two levels
+ * deep, every relay sending into its root: deeper, a lane's FEEDS sends are most of a leaf's and
+ * its relays wait on other relays too, and mi250:2's shallow trees (12 deep) took 278.0 -> 281.0.
+ * Not in an allreduce run as one (run_fused: 440.2 -> 450.8), where the allgather's sends share
+ * the links from the start.
  *
  * Rounds: level * trees + tree. A tree's parts cross one edge in a round of their own, so a
  * message carries one tree's parts, which arrived together in one message (what a pipelined
@@ -303,8 +306,9 @@ static gsp_err_t forest_phase(gsp_rt_algo_t *al, int64_t N, const gsp_topo_t *fa
             p->twin = NULL;
         }
     }
-    /* A reduce's leaves send what their parents pass on first (see the top). */
-    if (reduce) p->turn_of = fabric_turn;
+    /* A reduce's leaves send what their parents pass on first, where every relay sends into its
+     * root (two levels: see the top). */
+    if (reduce && H == 2) p->turn_of = fabric_turn;
     p->nrounds = R;
     for (int64_t r = 0; r < R; r++) p->ntransfers += p->moved[r];
     p->pipelined = true;

@@ -593,7 +593,7 @@ static void test_fabric_windows(void **state) {
  * FEEDS when its receiver sends that tree's sum on (has a send of the tree: rounds are level *
  * trees + tree), and ENDS when it goes straight into the tree's root; a relay's send takes any
  * turn. dgx:8x2's and dgx:4x2's trees (two levels) have both kinds on every rank; an allgather's
- * and a broadcast's programs order none. */
+ * and a broadcast's programs order none, nor do deeper trees' (mi250:1's). */
 static void check_turns(const char *spec) {
     gsp_topo_t f, k;
     gsp_distances_t d;
@@ -644,6 +644,19 @@ static void test_fabric_turns(void **state) {
     (void)state;
     check_turns("dgx:8x2");
     check_turns("dgx:4x2");
+    /* Deeper trees take no turns (rt_fabric.c): mi250:1's reduce-scatter. */
+    gsp_topo_t f, k;
+    gsp_distances_t d;
+    gsp_rt_algos_t al;
+    fabric_trees("mi250:1", GSP_COLL_REDUCE_SCATTER, &f, &k, &d, &al);
+    assert_true(al.v[0].phase[0].levels > 2);
+    for (int64_t r = 0; r < k.n; r++) {
+        gsp_rt_prog_t q;
+        assert_int_equal(gsp_rt_program(&al.v[0], 0, &k, r, &q), GSP_OK);
+        assert_null(q.turn);
+        gsp_rt_prog_destroy(&q);
+    }
+    fabric_done(&f, &k, &d, &al);
 }
 
 /* Every algorithm of the registry was assembled and checked by the tests above. */
