@@ -104,8 +104,8 @@ typedef struct gsp_rt_phase {
     int64_t *twin;
     /* Pipelined, RULE: the turn (GSP_RT_TURN_*) rank's send to peer in round `round` takes within
      * its lane, where the phase orders them (NULL: none does). A fabric reduce-scatter's in-trees
-     * (rt_fabric.c): a leaf's sends that its receiver passes on go first, its sends straight into
-     * a tree's root after them. */
+     * two levels deep (rt_fabric.c): a leaf's sends that its receiver passes on go first, its
+     * sends straight into a tree's root after them. */
     int (*turn_of)(const struct gsp_rt_phase *ph, int64_t rank, int64_t round, int64_t peer);
 } gsp_rt_phase_t;
 
