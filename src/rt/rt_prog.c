@@ -321,19 +321,19 @@ static gsp_err_t windows(const gsp_rt_phase_t *ph, int64_t rank, gsp_rt_prog_t *
         int w = ph->window_of(ph, rank, p->recv[q].round, p->recv[q].peer, true);
         if (w > wmax) wmax = w;
     }
-    bool any = false;
-    for (int64_t q = 0; q < p->nsend && !any; q++) any = ph->window_of(ph, rank, p->send[q].round, p->send[q].peer, false) > 0;
-    if (any) {
-        gsp_err_t err = gsp_alloc_array((void **)&p->win, p->nsend, sizeof *p->win, true);
-        if (err) {
-            gsp_rt_prog_destroy(p);
-            return err;
+    /* Each send's window asked once; the array made at the first that has one of its own. */
+    for (int64_t q = 0; q < p->nsend; q++) {
+        int w = ph->window_of(ph, rank, p->send[q].round, p->send[q].peer, false);
+        if (w <= 0) continue;
+        if (!p->win) {
+            gsp_err_t err = gsp_alloc_array((void **)&p->win, p->nsend, sizeof *p->win, true);
+            if (err) {
+                gsp_rt_prog_destroy(p);
+                return err;
+            }
         }
-        for (int64_t q = 0; q < p->nsend; q++) {
-            int w = ph->window_of(ph, rank, p->send[q].round, p->send[q].peer, false);
-            p->win[q] = (unsigned char)(w > 0 && w < 255 ? w : 0);
-            if (w > wmax) wmax = w;
-        }
+        p->win[q] = (unsigned char)(w < 255 ? w : 0);
+        if (w > wmax) wmax = w;
     }
     p->wmax = wmax;
     return GSP_OK;
