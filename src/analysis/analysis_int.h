@@ -110,6 +110,19 @@ gsp_err_t gsp__forest_fit(const gsp_topo_t *t, gsp_forest_t *f);
  * multiplicities summing to out->share, grown by multiplicative weights with a penalty per level;
  * out->num / out->den their algbw recounted from their routes (at most the optimum). */
 gsp_err_t gsp__forest_mwu(const gsp_topo_t *t, gsp_collective_t c, int64_t root, gsp_forest_t *out);
+/* A forest builder: trees for collective c on fabric t (root: broadcast's), as gsp_fabric_trees. */
+typedef gsp_err_t (*gsp__forest_builder_fn)(const gsp_topo_t *t, gsp_collective_t c, int64_t root, gsp_forest_t *out);
+/* Relay trees (fabric_relay.c) for allgather or reduce-scatter on alike boxes of directly linked
+ * compute nodes, each with a link to one network switch: sub's packing of one box, used in every
+ * box, each root's block relayed over its NIC to its counterparts; *ok false when the fabric is
+ * not of that shape (then out is empty). */
+gsp_err_t gsp__forest_relay(const gsp_topo_t *t, gsp_collective_t c, gsp__forest_builder_fn sub, gsp_forest_t *out, bool *ok);
+/* Allgather or reduce-scatter trees on a small direct network (at most 32 nodes, symmetric
+ * links) by Hamiltonian rings sharing its capacities, each root's share sent both ways round
+ * (fabric_rings.c). GSP_ERR_NOTAPPLIC where no ring is found. */
+gsp_err_t gsp__forest_rings(const gsp_topo_t *t, gsp_collective_t c, int64_t root, gsp_forest_t *out);
+/* Whether t is of the shape gsp__forest_relay needs. */
+gsp_err_t gsp__relay_shape(const gsp_topo_t *t, bool *ok);
 /* gsp_fabric_trees, with (trade) or without the trades of gsp__forest_swap: the runtime runs the
  * packing as it is, fewer trees (each is a message per edge and lane; rt_fabric.c). */
 gsp_err_t gsp__fabric_trees(const gsp_topo_t *t, gsp_collective_t c, int64_t root, bool trade, gsp_forest_t *out);

@@ -51,7 +51,12 @@
  * many pair cuts on 7 edges each, and two in flight there took 343.0 against 332.6; dgx:8x4's
  * cross 3 (451.0 against 454.7). An allgather's trees (many roots, not in step) gain nothing
  * (on the arcs at their limit: dgx:8x2 231.5 -> 229.6, mi250:2's shallow trees 241.9 -> 301.7),
- * nor does a reduce-scatter (dgx:8x2 241.4 -> 255.7).
+ * nor does a reduce-scatter (dgx:8x2 241.4 -> 255.7). But the ring trees' edges through a switch
+ * (fabric-rings: GSP__RT_FOREST_WIDE_SWITCHED) keep two: there a NIC of 16 GB/s carries three
+ * trees' segments of 15-44 KB beside xGMI links of 50-200, at 2/3 of its capacity, and with one
+ * in flight each it idles a latency between segments. mi250:2, 64 MiB, SMPI's factors at 1:
+ * reduce-scatter 242.3 -> 232.3 us, allreduce 460.2 -> 444.8, allgather 213.4 -> 211.1; four in
+ * flight 232.3 again, two on every edge 257.5.
  *
  * Turns: a reduce-scatter's leaves send, within a lane, what their parents pass on first (FEEDS)
  * and what goes straight into a tree's root only once those have completed (ENDS; mpi_engine.c).
@@ -152,7 +157,7 @@ static int cmp_i64(const void *a, const void *b) {
  * over share blocks (broadcast), block q. Its statistics are counted from the trees (what the
  * transfers would give, without making them). */
 static gsp_err_t forest_phase(gsp_rt_algo_t *al, int64_t N, const gsp_topo_t *fab, const gsp_forest_t *f, gsp_rt_kind_t kind,
-                              gsp_rt_layout_t layout, bool per_rank) {
+                              gsp_rt_layout_t layout, bool per_rank, unsigned flags) {
     gsp_err_t err;
     int64_t *cidx = NULL, *dep = NULL, *off = NULL, *kids = NULL, *pairs = NULL, nc, NT = f->ntrees, S = f->share, H = 0, E = 0;
     bool reduce = kind == GSP_RT_REDUCE;
@@ -306,6 +311,24 @@ static gsp_err_t forest_phase(gsp_rt_algo_t *al, int64_t N, const gsp_topo_t *fa
             p->twin = NULL;
         }
     }
+    /* Edges routed through a switch keep GSP_RT_WIDE_WINDOW segments in flight where the forest
+     * asks (GSP__RT_FOREST_WIDE_SWITCHED: fabric-rings, whose network links are thin beside the
+     * boxes' links and carry 2/3 of what they could, so a latency between segments is idle time
+     * that a second segment fills without taking from a binding arc; see the top). */
+    if (f->collective != GSP_COLL_BROADCAST && (flags & GSP__RT_FOREST_WIDE_SWITCHED)) {
+        if ((err = gsp_alloc_array((void **)&p->twin, E + 1, sizeof *p->twin, true))) goto done;
+        bool any = false;
+        for (int64_t i = 0, e = 0; i < NT; i++) {
+            const gsp_tree_t *T = &f->trees[i];
+            for (int64_t k2 = 0; k2 < T->nedges; k2++, e++)
+                if (T->hop_off[k2 + 1] - T->hop_off[k2] > 1) p->twin[e] = GSP_RT_WIDE_WINDOW, any = true;
+        }
+        if (any) p->window_of = fabric_window;
+        else {
+            gsp_free(p->twin);
+            p->twin = NULL;
+        }
+    }
     /* A reduce's leaves send what their parents pass on first, where every relay sends into its
      * root (two levels: see the top). */
     if (reduce && H == 2) p->turn_of = fabric_turn;
@@ -361,17 +384,17 @@ static bool per_part(const gsp_forest_t *f) {
 /* The phase of forest f: as trees of one part each (unit_forest) where per_part and the rounds'
  * tags hold them; else as it is. */
 static gsp_err_t phase_of(gsp_rt_algo_t *al, int64_t N, const gsp_topo_t *fab, const gsp_forest_t *f, gsp_rt_kind_t kind,
-                          gsp_rt_layout_t layout, bool per_rank) {
-    if (!per_part(f)) return forest_phase(al, N, fab, f, kind, layout, per_rank);
+                          gsp_rt_layout_t layout, bool per_rank, unsigned flags) {
+    if (!per_part(f)) return forest_phase(al, N, fab, f, kind, layout, per_rank, flags);
     gsp_forest_t u;
     gsp_err_t err = unit_forest(f, &u);
     if (err) return err;
     if (u.ntrees * f->depth > ((int64_t)1 << 20)) {
         /* More rounds than the tags hold (forest_phase): the trees as they are. */
         gsp_free(u.trees);
-        return forest_phase(al, N, fab, f, kind, layout, per_rank);
+        return forest_phase(al, N, fab, f, kind, layout, per_rank, flags);
     }
-    err = forest_phase(al, N, fab, &u, kind, layout, per_rank);
+    err = forest_phase(al, N, fab, &u, kind, layout, per_rank, flags);
     gsp_free(u.trees);
     return err;
 }
@@ -410,7 +433,7 @@ static bool symmetric(const gsp_topo_t *t) {
     return same;
 }
 
-gsp_err_t gsp__rt_forest_algo(const gsp__rt_ctx_t *x, gsp_rt_algo_t *al, gsp__rt_forest_fn build, const char *what) {
+gsp_err_t gsp__rt_forest_algo(const gsp__rt_ctx_t *x, gsp_rt_algo_t *al, gsp__rt_forest_fn build, const char *what, unsigned flags) {
     gsp_err_t err = GSP_OK;
     gsp_forest_t f;
     const gsp_topo_t *fab = x->fabric;
@@ -423,8 +446,8 @@ gsp_err_t gsp__rt_forest_algo(const gsp__rt_ctx_t *x, gsp_rt_algo_t *al, gsp__rt
          * Both phases then cut the blocks into the same parts, so the engine may start a
          * part's allgather as soon as its sum is complete (mpi_engine.c: run_fused). */
         if ((err = build(fab, GSP_COLL_ALLGATHER, -1, &f))) return err;
-        err = phase_of(al, x->t->n, fab, &f, GSP_RT_REDUCE, GSP_RT_SPLIT, true);
-        if (!err) err = phase_of(al, x->t->n, fab, &f, GSP_RT_STORE, GSP_RT_SPLIT, true);
+        err = phase_of(al, x->t->n, fab, &f, GSP_RT_REDUCE, GSP_RT_SPLIT, true, flags);
+        if (!err) err = phase_of(al, x->t->n, fab, &f, GSP_RT_STORE, GSP_RT_SPLIT, true, flags);
         snprintf(bw, sizeof bw, "%lld/%lld, reversed for the reduce-scatter", (long long)f.num, (long long)f.den);
         depth = f.depth;
         if (!err) trees = al->phase[al->nphases - 1].param[0];
@@ -433,7 +456,7 @@ gsp_err_t gsp__rt_forest_algo(const gsp__rt_ctx_t *x, gsp_rt_algo_t *al, gsp__rt
     } else {
         if (x->coll == GSP_COLL_REDUCE_SCATTER || x->coll == GSP_COLL_ALLREDUCE) {
             if ((err = build(fab, GSP_COLL_REDUCE_SCATTER, -1, &f))) return err;
-            err = phase_of(al, x->t->n, fab, &f, GSP_RT_REDUCE, GSP_RT_SPLIT, true);
+            err = phase_of(al, x->t->n, fab, &f, GSP_RT_REDUCE, GSP_RT_SPLIT, true, flags);
             depth = f.depth;
             if (!err) trees += al->phase[al->nphases - 1].param[0];
             snprintf(bw, sizeof bw, "%lld/%lld", (long long)f.num, (long long)f.den);
@@ -442,7 +465,7 @@ gsp_err_t gsp__rt_forest_algo(const gsp__rt_ctx_t *x, gsp_rt_algo_t *al, gsp__rt
         }
         if (x->coll == GSP_COLL_ALLGATHER || x->coll == GSP_COLL_ALLREDUCE) {
             if ((err = build(fab, GSP_COLL_ALLGATHER, -1, &f))) return err;
-            err = phase_of(al, x->t->n, fab, &f, GSP_RT_STORE, x->coll == GSP_COLL_ALLREDUCE ? GSP_RT_SPLIT : GSP_RT_RANK, true);
+            err = phase_of(al, x->t->n, fab, &f, GSP_RT_STORE, x->coll == GSP_COLL_ALLREDUCE ? GSP_RT_SPLIT : GSP_RT_RANK, true, flags);
             if (f.depth > depth) depth = f.depth;
             if (!err) trees += al->phase[al->nphases - 1].param[0];
             size_t at = strlen(bw);
@@ -455,7 +478,7 @@ gsp_err_t gsp__rt_forest_algo(const gsp__rt_ctx_t *x, gsp_rt_algo_t *al, gsp__rt
             for (int64_t v = 0; v < fab->n && rv < 0; v++)
                 if (!(fab->is_switch && fab->is_switch[v]) && k++ == x->root) rv = v;
             if ((err = build(fab, GSP_COLL_BROADCAST, rv, &f))) return err;
-            err = phase_of(al, x->t->n, fab, &f, GSP_RT_STORE, GSP_RT_SPLIT, false);
+            err = phase_of(al, x->t->n, fab, &f, GSP_RT_STORE, GSP_RT_SPLIT, false, flags);
             depth = f.depth;
             if (!err) trees = al->phase[al->nphases - 1].param[0];
             snprintf(bw, sizeof bw, "%lld/%lld", (long long)f.num, (long long)f.den);
@@ -484,7 +507,7 @@ fail:
 }
 
 static gsp_err_t add(const gsp__rt_ctx_t *x, gsp_rt_algo_t *al) {
-    return gsp__rt_forest_algo(x, al, optimal, "spanning trees at the throughput optimum");
+    return gsp__rt_forest_algo(x, al, optimal, "spanning trees at the throughput optimum", 0);
 }
 
 const gsp__rt_method_t gsp__rt_fabric = {
@@ -508,7 +531,7 @@ gsp_err_t gsp_rt_fabric_algos(const gsp_topo_t *fabric, const gsp_topo_t *ranks,
     if (!(gsp__rt_fabric.colls & GSP__RT_COLL(c)))
         return gsp_error(GSP_ERR_NOTAPPLIC, "no runtime algorithm for %s on a fabric (%s)", gsp_collective_name(c), fabric->spec);
     /* The fabric's algorithms, in the registry's order (ties go to the first). */
-    static const gsp__rt_method_t *const fab_methods[] = {&gsp__rt_fabric, &gsp__rt_fabric_shallow};
+    static const gsp__rt_method_t *const fab_methods[] = {&gsp__rt_fabric, &gsp__rt_fabric_shallow, &gsp__rt_fabric_rings};
     bool rooted = c == GSP_COLL_BROADCAST;
     if (rooted && (root < 0 || root >= nc)) return gsp_error(GSP_ERR_RANGE, "root %lld outside 0..%lld", (long long)root, (long long)nc - 1);
     gsp__rt_ctx_t x;

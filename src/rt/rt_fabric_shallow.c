@@ -37,7 +37,7 @@ static bool applies(const gsp__rt_ctx_t *x) {
 }
 
 static gsp_err_t add(const gsp__rt_ctx_t *x, gsp_rt_algo_t *al) {
-    return gsp__rt_forest_algo(x, al, gsp__forest_mwu, "shallow spanning trees near the throughput optimum");
+    return gsp__rt_forest_algo(x, al, gsp__forest_mwu, "shallow spanning trees near the throughput optimum", 0);
 }
 
 const gsp__rt_method_t gsp__rt_fabric_shallow = {

@@ -60,8 +60,11 @@ typedef gsp_err_t (*gsp__rt_forest_fn)(const gsp_topo_t *fab, gsp_collective_t c
 /* The phases of x's collective on x->fabric from the forests build gives (rt_fabric.c): reduce-
  * scatter's in-trees, allgather's out-trees (allreduce both), broadcast's; al->built_from says
  * "<trees> <what> (algbw ...), <depth> deep, pipelined". */
-gsp_err_t gsp__rt_forest_algo(const gsp__rt_ctx_t *x, gsp_rt_algo_t *al, gsp__rt_forest_fn build, const char *what);
-extern const gsp__rt_method_t gsp__rt_fabric, gsp__rt_fabric_shallow;
+gsp_err_t gsp__rt_forest_algo(const gsp__rt_ctx_t *x, gsp_rt_algo_t *al, gsp__rt_forest_fn build, const char *what, unsigned flags);
+/* flags of gsp__rt_forest_algo: an allgather's or reduce-scatter's tree edges routed through a
+ * switch keep GSP_RT_WIDE_WINDOW segments in flight (rt_fabric.c). */
+#define GSP__RT_FOREST_WIDE_SWITCHED 1u
+extern const gsp__rt_method_t gsp__rt_fabric, gsp__rt_fabric_shallow, gsp__rt_fabric_rings;
 
 /* The registry, in the order candidates are listed and ties are broken. */
 extern const gsp__rt_method_t *const gsp__rt_methods[];

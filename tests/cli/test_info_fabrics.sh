@@ -172,12 +172,13 @@ done
 # not apply is refused with one line.
 expect 0 plan allreduce dgx:8x2 --bytes 1M --json
 jqcheck '.topology == "dgx:8x2" and .nodes == 16 and .choice == "fabric-trees" and (.candidates | length) == 1'
-# mi250:2, whose optimal packing is deep (23 compute edges): the shallow trees, below the
-# optimum's algbw (5312/15) and shallower, are chosen.
+# mi250:2, whose optimal packing is deep (23 compute edges): the shallow trees (below the
+# optimum's algbw 5312/15, 12 deep) and the ring trees (the box's 2400/7, 9 deep) are candidates,
+# and the rings are chosen.
 expect 0 plan allgather mi250:2 --bytes 2M
 grepcheck 'the fabric allows 67108864 bytes in 189.5 us at best \(M / algbw\*, algbw\* = 5312/15'
 expect 0 plan allgather mi250:2 --bytes 2M --json
-jqcheck '.choice == "fabric-shallow" and (.candidates | length) == 2 and (.candidates[0].built_from | test("23 deep")) and (.candidates[1].built_from | test("algbw 25600/83\\), 12 deep"))'
+jqcheck '.choice == "fabric-rings" and (.candidates | length) == 3 and (.candidates[0].built_from | test("23 deep")) and (.candidates[1].built_from | test("algbw 25600/83\\), 12 deep")) and (.candidates[2].built_from | test("algbw 2400/7\\), 9 deep"))'
 expect 0 plan allreduce dgx:8x2 --bytes 64M
 grepcheck 'the fabric allows 67108864 bytes in 387.2 us at best \(M / algbw\*, algbw\* = 520/3'
 expect 0 plan broadcast dgx:4x2 --bytes 64K --root 3 --rank 5 --json

@@ -60,7 +60,7 @@ jqcheck '.choice == "tree" and .forced and ([.candidates[] | select(.chosen)] | 
 expect 0 plan allgather torus:4x4 --bytes 1M --algorithm=flood && grepcheck '^\* flood ' && grepcheck 'forced by --algorithm'
 expect 0 plan allgather torus:4x4 --bytes 1M --algorithm auto --json && jqcheck '.forced == false'
 expect 0 plan broadcast torus:4x4 --bytes 1M --alg tree --rank 5 --json && jqcheck '.choice == "tree" and .rank == 5 and (.program | length) >= 1'
-expect 2 plan allreduce torus:4x4 --bytes 1K --algorithm rsag && errline "no runtime algorithm 'rsag'; did you mean 'rs-ag'\? The allreduce algorithms: auto, rs-ag, .*tree, fabric-trees, fabric-shallow \(gossip list --runtime\)"
+expect 2 plan allreduce torus:4x4 --bytes 1K --algorithm rsag && errline "no runtime algorithm 'rsag'; did you mean 'rs-ag'\? The allreduce algorithms: auto, rs-ag, .*tree, fabric-trees, fabric-shallow, fabric-rings \(gossip list --runtime\)"
 expect 2 plan allgather torus:4x4 --bytes 1K --algorithm nonsense && errline "no runtime algorithm 'nonsense'; the allgather algorithms: auto, "
 expect 2 plan allgather torus:4x4 --bytes 1K --algorithm gather && errline "--algorithm gather does not run allgather"
 expect 2 plan allreduce torus:4x4 --bytes 1K --method rs-ag && errline "plan: --method names a construction method .*'rs-ag' is a runtime algorithm: give --algorithm rs-ag"

@@ -153,6 +153,11 @@ exact 8 dgx:4x2 GOSSIP_SHARED_MEMORY=0 GOSSIP_SEGMENT=512
 for m in "GOSSIP_SHARED_MEMORY=0" "GOSSIP_SHARED_MEMORY=1" "GOSSIP_SEGMENT=512"; do
     exact 8 "torus:2x4@1,2" "$m" GOSSIP_ALGORITHM=allreduce=fabric-shallow,allgather=fabric-shallow,reduce-scatter=fabric-shallow,bcast=fabric-shallow
 done
+# The ring trees (fabric-rings: Hamiltonian rings of a box of linked compute nodes), forced on
+# the same torus with capacities (no broadcast: MPI's own runs it there).
+for m in "GOSSIP_SHARED_MEMORY=0" "GOSSIP_SEGMENT=512"; do
+    exact 8 "torus:2x4@1,2" "$m" GOSSIP_ALGORITHM=allreduce=fabric-rings,allgather=fabric-rings,reduce-scatter=fabric-rings
+done
 # The optimal packing on an 8-ring with capacities (4 deep for the allgather, 7 for the broadcast,
 # whose trees then run a tree per part), forced: the same exactness.
 for m in "GOSSIP_SHARED_MEMORY=0" "GOSSIP_SHARED_MEMORY=1" "GOSSIP_SEGMENT=512"; do

@@ -51,4 +51,10 @@ done
 for coll in allreduce bcast; do
     GOSSIP_ALGORITHM=fabric-shallow run tcap.xml hosts-tcap 8 "torus:2x4@1,2" "$coll" 65536
 done
+# The ring trees relayed across boxes (fabric-rings on mi250:2: 32 ranks, the NICs on one switch),
+# forced: out-trees, in-trees, and both at once.
+"$fabric_platform" mi250:2 "$work/hosts-mi" 1us >"$work/mi.xml" || fail "fabric_platform mi250:2 failed"
+for coll in allreduce allgather reduce-scatter; do
+    GOSSIP_ALGORITHM=fabric-rings run mi.xml hosts-mi 32 mi250:2 "$coll" 65536
+done
 echo "test_smpi: all results exact"

@@ -980,6 +980,90 @@ static void test_trees_mwu(void **state) {
     }
 }
 
+/* Ring trees (fabric_rings.c) and their relay across boxes (fabric_relay.c), the runtime's
+ * fabric-rings. Checked against truths outside them: every tree spans, routes run through
+ * switches only, the loads recounted (recount_at) give the algbw the forest claims and stay
+ * within the optimum of gsp_optimum (maximum flows), and the round form passes the verifier.
+ * On the MI250 box the xGMI lanes between cards split into three Hamiltonian rings through every
+ * card's twin link (found by hand: the only such split), so the rings reach the box's optimum
+ * exactly, 2400/7 = N in / (N - 2) over a card's 300 GB/s in (test_mi250_pair_cuts' cut with
+ * no NIC), 8 deep (half of 16 nodes); across boxes each block crosses the network once, every
+ * box then runs the rings over twice the blocks: mi250:2 at 2400/7 again (the box's rate, 0.968
+ * of 5312/15), one level deeper; with four and eight boxes the NICs bind and the relay reaches
+ * the optimum itself. Each ring is one lane wide (50 GB/s), and level by level an xGMI arc
+ * carries at most its capacity's worth of rings per block it serves (one root's share of each
+ * ring through it; across boxes, the relayed blocks one level later): the load spread over the
+ * levels, what keeps a pipeline of these trees full from its first segment (rt_fabric_rings.c).
+ * A star has no Hamiltonian cycle: refused. */
+static void test_trees_rings(void **state) {
+    (void)state;
+    const char *specs[] = {"mi250:1", "mi250:2", "mi250:3", "mi250:4", "mi250:8", "cycle:7", "torus:3x4@1,0.5"};
+    for (size_t i = 0; i < sizeof specs / sizeof *specs; i++) {
+        gsp_topo_t t = build(specs[i]);
+        for (int k = 0; k < 2; k++) {
+            gsp_collective_t c = k ? GSP_COLL_REDUCE_SCATTER : GSP_COLL_ALLGATHER;
+            gsp_forest_t f;
+            gsp_optimum_t o;
+            gsp_sched_t s;
+            gsp_report_t rep;
+            bool ok = true;
+            char what[160];
+            snprintf(what, sizeof what, "%s %s (ring trees)", specs[i], gsp_collective_name(c));
+            gsp_err_t err = t.is_switch ? gsp__forest_relay(&t, c, gsp__forest_rings, &f, &ok) : gsp__forest_rings(&t, c, -1, &f);
+            if (err || !ok) fail_msg("%s: %s", what, err ? gsp_errmsg() : "shape not recognised");
+            assert_int_equal(gsp_optimum(&t, c, -1, &o), GSP_OK);
+            recount_at(&t, &f, &o, what, false);
+            assert_int_equal(gsp_forest_sched(&t, &f, 2, &s), GSP_OK);
+            assert_int_equal(gsp_sched_verify(&s, &t, 1, &rep), GSP_OK);
+            if (!rep.ok) fail_msg("%s: round form: %s", what, rep.message);
+            gsp_sched_destroy(&s);
+            int64_t N = gsp_topo_compute_count(&t), boxes = N / 16;
+            if (!strncmp(specs[i], "mi250:", 6)) {
+                if (boxes <= 2) {
+                    if (f.num != 2400 || f.den != 7) fail_msg("%s: algbw %lld/%lld, not 2400/7", what, (long long)f.num, (long long)f.den);
+                } else if (boxes >= 4 && (f.num != o.num || f.den != o.den))
+                    fail_msg("%s: algbw %lld/%lld, not the optimum %lld/%lld", what, (long long)f.num, (long long)f.den, (long long)o.num, (long long)o.den);
+                assert_int_equal(f.depth, boxes == 1 ? 8 : 9);
+                /* Level by level: xGMI arc a carries at most one root's share of one ring. */
+                int64_t D = f.depth + 1, *lv = calloc((size_t)(t.m * D), sizeof *lv), *dep = calloc((size_t)t.n, sizeof *dep), ringw = 0;
+                assert_non_null(lv);
+                assert_non_null(dep);
+                for (int64_t j = 0; j < f.ntrees; j++) {
+                    const gsp_tree_t *T = &f.trees[j];
+                    if (T->mult > ringw) ringw = T->mult;
+                    dep[T->root] = 0;
+                    for (int64_t e = 0; e < T->nedges; e++) {
+                        dep[T->to[e]] = dep[T->from[e]] + 1;
+                        if (T->hop_off[e + 1] - T->hop_off[e] == 1) lv[T->hops[T->hop_off[e]] * D + dep[T->to[e]]] += T->mult;
+                    }
+                }
+                for (int64_t q = 0; q < t.m * D; q++)
+                    if (lv[q] > boxes * t.cap[q / D] || ringw != 50 * t.cap_scale)
+                        fail_msg("%s: an arc of capacity %lld carries %lld at one level (rings of %lld)", what, (long long)t.cap[q / D], (long long)lv[q], (long long)ringw);
+                free(lv);
+                free(dep);
+            }
+            gsp_forest_destroy(&f);
+            gsp_optimum_destroy(&o);
+        }
+        gsp_topo_destroy(&t);
+    }
+    gsp_topo_t t = build("complete:2");
+    gsp_forest_t f;
+    assert_int_equal(gsp__forest_rings(&t, GSP_COLL_ALLGATHER, -1, &f), GSP_ERR_NOTAPPLIC);
+    gsp_topo_destroy(&t);
+    int64_t star[] = {0, 1, 0, 2, 0, 3};
+    assert_int_equal(gsp_topo_from_edges(&t, 4, star, 3, false, "star"), GSP_OK);
+    assert_int_equal(gsp__forest_rings(&t, GSP_COLL_ALLGATHER, -1, &f), GSP_ERR_NOTAPPLIC);
+    gsp_topo_destroy(&t);
+    /* Boxes that differ (two of 2 and 3 nodes) are not relayed. */
+    bool ok = true;
+    assert_int_equal(from_text("switch ib\na b 10\nc d 10\nd e 10\na ib 1\nb ib 1\nc ib 1\nd ib 1\ne ib 1\n", &t, NULL, 0), GSP_OK);
+    assert_int_equal(gsp__forest_relay(&t, GSP_COLL_ALLGATHER, gsp__forest_rings, &f, &ok), GSP_OK);
+    assert_false(ok);
+    gsp_topo_destroy(&t);
+}
+
 /* The trees' load on every arc (calloc'ed), and their largest load over capacity LM / CM. */
 static int64_t *arc_loads(const gsp_topo_t *t, const gsp_forest_t *f, int64_t *LM, int64_t *CM) {
     int64_t *load = calloc((size_t)t->m + 1, sizeof *load);
@@ -1100,7 +1184,7 @@ int main(void) {
         cmocka_unit_test(test_maxflow),           cmocka_unit_test(test_optimum_brute_force), cmocka_unit_test(test_broadcast_cut_arcs), cmocka_unit_test(test_published_optima), cmocka_unit_test(test_mi250_pair_cuts),
         cmocka_unit_test(test_cayley_shortcut), cmocka_unit_test(test_optimum_relabelled),
         cmocka_unit_test(test_fabric_families),   cmocka_unit_test(test_fabric_files),        cmocka_unit_test(test_plan_refuses_fabrics),
-        cmocka_unit_test(test_trees_families),    cmocka_unit_test(test_trees_random),        cmocka_unit_test(test_trees_mwu),        cmocka_unit_test(test_trees_relieve),        cmocka_unit_test(test_trees_boxes),        cmocka_unit_test(test_reduce_through_switch),
+        cmocka_unit_test(test_trees_families),    cmocka_unit_test(test_trees_random),        cmocka_unit_test(test_trees_mwu),        cmocka_unit_test(test_trees_rings),        cmocka_unit_test(test_trees_relieve),        cmocka_unit_test(test_trees_boxes),        cmocka_unit_test(test_reduce_through_switch),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -372,14 +372,43 @@ static void check_fabric(const char *spec) {
         int64_t root = colls[c] == GSP_COLL_BROADCAST ? k.n / 3 : 0;
         if (gsp_rt_fabric_algos(&f, &k, &d, colls[c], root, &al)) fail_msg("%s %s: %s", spec, gsp_collective_name(colls[c]), gsp_errmsg());
         /* fabric-trees (the optimum) and, where compute nodes have links between them,
-         * fabric-shallow (shallow trees near it). */
+         * fabric-shallow (shallow trees near it); fabric-rings on a box of at most 32 compute
+         * nodes and no switch, or on boxes (the components of the links between compute
+         * nodes, two or more, of one size) whose nodes all link to the one switch (not for
+         * a broadcast). */
         bool direct = false;
+        int64_t N = gsp_topo_compute_count(&f), nsw = f.n - N, comp = 0, *seen = calloc((size_t)f.n, sizeof *seen), *stack = calloc((size_t)f.n, sizeof *stack);
+        assert_non_null(seen);
+        assert_non_null(stack);
         for (int64_t x = 0; x < f.n; x++)
             for (int64_t a = f.off[x]; a < f.off[x + 1]; a++)
                 direct |= !(f.is_switch && (f.is_switch[x] || f.is_switch[f.adj[a]]));
-        assert_int_equal(al.n, direct ? 2 : 1);
+        bool boxes = nsw == 1, alike = true;
+        int64_t first = 0;
+        for (int64_t x = 0; x < f.n && boxes; x++) {
+            if (f.is_switch[x]) {
+                boxes = f.off[x + 1] - f.off[x] == N;
+                continue;
+            }
+            if (seen[x]) continue;
+            int64_t sp = 0, size = 0;
+            stack[sp++] = x, seen[x] = ++comp;
+            while (sp) {
+                int64_t y = stack[--sp];
+                size++;
+                for (int64_t a = f.off[y]; a < f.off[y + 1]; a++)
+                    if (!f.is_switch[f.adj[a]] && !seen[f.adj[a]]) seen[f.adj[a]] = comp, stack[sp++] = f.adj[a];
+            }
+            if (!first) first = size;
+            alike &= size == first && size >= 2;
+        }
+        free(seen);
+        free(stack);
+        bool rings = colls[c] != GSP_COLL_BROADCAST && ((nsw == 0 && N <= 32) || (boxes && alike && comp >= 2));
+        assert_int_equal(al.n, 1 + direct + rings);
         assert_string_equal(al.v[0].name, "fabric-trees");
         if (direct) assert_string_equal(al.v[1].name, "fabric-shallow");
+        if (rings) assert_string_equal(al.v[al.n - 1].name, "fabric-rings");
         for (int ai = 0; ai < al.n; ai++) {
             const gsp_rt_algo_t *a = &al.v[ai];
             mark(a->name);
@@ -514,6 +543,7 @@ static void test_fabrics(void **state) {
     check_fabric("dgx:4x2");
     check_fabric("fattree:2x4");
     check_fabric("mi250:1");
+    check_fabric("mi250:2");
     check_fabric("file:" GOSSIP_TEST_DATA "/fabric.txt");
 }
 
