@@ -277,7 +277,8 @@ static gsp_err_t send_done(pipe_t *pp, int64_t s) {
 
 /* Turns: every lane's FEEDS count, in turn[0 .. K) (NULL when p orders none). */
 static int64_t *feeds_init(const gsp_rt_prog_t *p, int64_t *turn, int K) {
-    if (!p->turn) return NULL;
+    /* In fewer lanes than turn_lanes the turns only serialize (runtime.h). */
+    if (!p->turn || K < p->turn_lanes) return NULL;
     for (int j = 0; j < K; j++) turn[j] = p->nfeeds;
     return turn;
 }

@@ -359,7 +359,8 @@ static gsp_err_t turns(const gsp_rt_phase_t *ph, int64_t rank, gsp_rt_prog_t *p)
         gsp_free(p->turn);
         p->turn = NULL;
         p->nfeeds = 0;
-    }
+    } else
+        p->turn_lanes = ph->levels;
     return GSP_OK;
 }
 

@@ -689,6 +689,58 @@ static void test_fabric_turns(void **state) {
     fabric_done(&f, &k, &d, &al);
 }
 
+/* The ring trees relayed across mi250:2's two boxes (fabric-rings; ranks 0-15 box 0, 16-31 box
+ * 1): a send keeps GSP_RT_WIDE_WINDOW segments in flight exactly when it crosses to the other box
+ * (over the NICs), in every collective; in the reduce-scatter a send FEEDS exactly when it is
+ * made in the other box than its tree's root (its sum has the network still to cross: the relayed
+ * blocks), else ENDS (an allreduce's reduce phase orders them too; its engine runs the two phases
+ * at once and takes none); the allgather takes no turns. */
+static void test_fabric_rings_programs(void **state) {
+    (void)state;
+    gsp_collective_t colls[] = {GSP_COLL_REDUCE_SCATTER, GSP_COLL_ALLGATHER, GSP_COLL_ALLREDUCE};
+    for (size_t c = 0; c < 3; c++) {
+        gsp_topo_t f, k;
+        gsp_distances_t d;
+        gsp_rt_algos_t al;
+        fabric_trees("mi250:2", colls[c], &f, &k, &d, &al);
+        int a = gsp_rt_find(&al, "fabric-rings");
+        assert_true(a >= 0);
+        for (int ph = 0; ph < al.v[a].nphases; ph++) {
+            const gsp_rt_phase_t *P = &al.v[a].phase[ph];
+            int64_t NT = P->param[0], cross = 0, feeds = 0, ends = 0;
+            for (int64_t r = 0; r < k.n; r++) {
+                gsp_rt_prog_t p;
+                assert_int_equal(gsp_rt_program(&al.v[a], ph, &k, r, &p), GSP_OK);
+                int64_t nf = 0;
+                for (int64_t q = 0; q < p.nsend; q++) {
+                    bool x = p.send[q].peer / 16 != r / 16;
+                    int w = p.win ? p.win[q] : 0;
+                    if (w != (x ? GSP_RT_WIDE_WINDOW : 0)) fail_msg("rank %lld's send to %lld: window %d", (long long)r, (long long)p.send[q].peer, w);
+                    cross += x;
+                    if (P->kind == GSP_RT_REDUCE) {
+                        int64_t root = P->tround[3 * (p.send[q].round % NT)];
+                        int want = root / 16 != r / 16 ? GSP_RT_TURN_FEEDS : GSP_RT_TURN_ENDS;
+                        assert_non_null(p.turn);
+                        if (p.turn[q] != want) fail_msg("rank %lld's send in round %lld: turn %d, not %d", (long long)r, (long long)p.send[q].round, p.turn[q], want);
+                        nf += want == GSP_RT_TURN_FEEDS;
+                        feeds += want == GSP_RT_TURN_FEEDS;
+                        ends += want == GSP_RT_TURN_ENDS;
+                    } else
+                        assert_null(p.turn);
+                }
+                if (p.turn) {
+                    assert_int_equal(p.nfeeds, nf);
+                    assert_int_equal(p.turn_lanes, P->levels);
+                }
+                gsp_rt_prog_destroy(&p);
+            }
+            assert_true(cross > 0);
+            if (P->kind == GSP_RT_REDUCE) assert_true(feeds > 0 && ends > 0);
+        }
+        fabric_done(&f, &k, &d, &al);
+    }
+}
+
 /* Every algorithm of the registry was assembled and checked by the tests above. */
 static void test_registry_covered(void **state) {
     (void)state;
@@ -739,7 +791,7 @@ int main(void) {
         cmocka_unit_test(test_files),
         cmocka_unit_test(test_fabrics),
         cmocka_unit_test(test_fabric_windows),
-        cmocka_unit_test(test_fabric_turns),
+        cmocka_unit_test(test_fabric_turns), cmocka_unit_test(test_fabric_rings_programs),
         cmocka_unit_test(test_registry_covered),
         cmocka_unit_test(test_one_rank_at_scale),
     };
