@@ -110,6 +110,12 @@ gsp_err_t gsp__forest_fit(const gsp_topo_t *t, gsp_forest_t *f);
  * multiplicities summing to out->share, grown by multiplicative weights with a penalty per level;
  * out->num / out->den their algbw recounted from their routes (at most the optimum). */
 gsp_err_t gsp__forest_mwu(const gsp_topo_t *t, gsp_collective_t c, int64_t root, gsp_forest_t *out);
+/* The arc x -> y of t (its CSR position in t->adj), or -1: a scan of x's arcs. */
+static inline int64_t gsp__arc(const gsp_topo_t *t, int64_t x, int64_t y) {
+    for (int64_t a = t->off[x]; a < t->off[x + 1]; a++)
+        if (t->adj[a] == y) return a;
+    return -1;
+}
 /* A forest builder: trees for collective c on fabric t (root: broadcast's), as gsp_fabric_trees. */
 typedef gsp_err_t (*gsp__forest_builder_fn)(const gsp_topo_t *t, gsp_collective_t c, int64_t root, gsp_forest_t *out);
 /* Relay trees (fabric_relay.c) for allgather or reduce-scatter on alike boxes of directly linked

@@ -31,13 +31,6 @@
 
 static bool is_sw(const gsp_topo_t *t, int64_t x) { return t->is_switch && t->is_switch[x]; }
 
-/* The arc x -> y, or -1. */
-static int64_t arc(const gsp_topo_t *t, int64_t x, int64_t y) {
-    for (int64_t a = t->off[x]; a < t->off[x + 1]; a++)
-        if (t->adj[a] == y) return a;
-    return -1;
-}
-
 static int64_t capof(const gsp_topo_t *t, int64_t a) { return t->cap ? t->cap[a] : 1; }
 
 typedef struct {
@@ -88,7 +81,7 @@ static gsp_err_t recognise(const gsp_topo_t *t, boxes_t *B, bool *ok) {
         if (k < 0) k = deg;
         if (deg != k || k < 2) goto no;
         for (int64_t a = t->off[x]; a < t->off[x + 1]; a++) {
-            int64_t y = t->adj[a], back = arc(t, y, x), up = arc(t, y, B->net), down = arc(t, B->net, y);
+            int64_t y = t->adj[a], back = gsp__arc(t, y, x), up = gsp__arc(t, y, B->net), down = gsp__arc(t, B->net, y);
             if (is_sw(t, y) || B->box[y] >= 0 || t->off[y + 1] - t->off[y] != 2 || back < 0 || up < 0 || down < 0) goto no;
             if (B->s < 0) B->s = capof(t, a), B->u = capof(t, up);
             if (capof(t, a) != B->s || capof(t, back) != B->s || capof(t, up) != B->u || capof(t, down) != B->u) goto no;
@@ -118,8 +111,8 @@ static void edge(const gsp_topo_t *t, gsp_tree_t *T, int64_t *e, int64_t *h, int
     T->to[*e] = v;
     T->hop_off[*e] = *h;
     int64_t x = rev ? v : u, y = rev ? u : v;
-    T->hops[(*h)++] = arc(t, x, w);
-    T->hops[(*h)++] = arc(t, w, y);
+    T->hops[(*h)++] = gsp__arc(t, x, w);
+    T->hops[(*h)++] = gsp__arc(t, w, y);
     (*e)++;
     T->hop_off[*e] = *h;
 }

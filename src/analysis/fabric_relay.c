@@ -28,13 +28,6 @@
 static bool is_sw(const gsp_topo_t *t, int64_t x) { return t->is_switch && t->is_switch[x]; }
 static int64_t capof(const gsp_topo_t *t, int64_t a) { return t->cap ? t->cap[a] : 1; }
 
-/* The arc x -> y (its CSR position), or -1. */
-static int64_t arc(const gsp_topo_t *t, int64_t x, int64_t y) {
-    for (int64_t a = t->off[x]; a < t->off[x + 1]; a++)
-        if (t->adj[a] == y) return a;
-    return -1;
-}
-
 typedef struct {
     int64_t b, k, net;
     int64_t *box, *idx; /* per vertex: its box and index in it (compute nodes), -1 otherwise */
@@ -74,7 +67,7 @@ static gsp_err_t recognise(const gsp_topo_t *t, relay_t *R, bool *ok) {
         while (head < tail) {
             int64_t x = queue[head++];
             size++;
-            if (arc(t, R->net, x) < 0) goto no;
+            if (gsp__arc(t, R->net, x) < 0) goto no;
             for (int64_t a = t->off[x]; a < t->off[x + 1]; a++) {
                 int64_t y = t->adj[a];
                 if (is_sw(t, y) || R->box[y] >= 0) continue;
@@ -107,7 +100,7 @@ static gsp_err_t recognise(const gsp_topo_t *t, relay_t *R, bool *ok) {
                 int64_t y = t->adj[a];
                 if (is_sw(t, y)) continue;
                 deg++;
-                int64_t a0 = arc(t, x0, R->member[R->idx[y]]);
+                int64_t a0 = gsp__arc(t, x0, R->member[R->idx[y]]);
                 if (a0 < 0 || capof(t, a0) != capof(t, a)) goto no;
             }
             for (int64_t a = t->off[x0]; a < t->off[x0 + 1]; a++) deg0 += !is_sw(t, t->adj[a]);
@@ -202,8 +195,8 @@ gsp_err_t gsp__forest_relay(const gsp_topo_t *t, gsp_collective_t c, gsp__forest
                         int64_t v = R.member[ob * k + tau->root], x = rev ? v : r, y = rev ? r : v;
                         T->from[e] = r;
                         T->to[e] = v;
-                        T->hops[h++] = arc(t, x, R.net);
-                        T->hops[h++] = arc(t, R.net, y);
+                        T->hops[h++] = gsp__arc(t, x, R.net);
+                        T->hops[h++] = gsp__arc(t, R.net, y);
                         T->hop_off[++e] = h;
                         continue;
                     }
@@ -212,7 +205,7 @@ gsp_err_t gsp__forest_relay(const gsp_topo_t *t, gsp_collective_t c, gsp__forest
                         T->to[e] = R.member[ob * k + tau->to[j]];
                         for (int64_t q = tau->hop_off[j]; q < tau->hop_off[j + 1]; q++) {
                             int64_t ha = tau->hops[q];
-                            T->hops[h++] = arc(t, R.member[ob * k + htail[ha]], R.member[ob * k + H.adj[ha]]);
+                            T->hops[h++] = gsp__arc(t, R.member[ob * k + htail[ha]], R.member[ob * k + H.adj[ha]]);
                         }
                         T->hop_off[++e] = h;
                     }

@@ -23,12 +23,6 @@
 #define RINGS_MAX_CYCLES 20000
 #define RINGS_MAX_STEPS 20000000
 
-static int64_t arc(const gsp_topo_t *t, int64_t x, int64_t y) {
-    for (int64_t a = t->off[x]; a < t->off[x + 1]; a++)
-        if (t->adj[a] == y) return a;
-    return -1;
-}
-
 typedef struct {
     const gsp_topo_t *t;
     int64_t N;
@@ -44,7 +38,7 @@ static gsp_err_t dfs(enum_t *E, int64_t len) {
     if (E->ncyc >= RINGS_MAX_CYCLES || ++E->steps > RINGS_MAX_STEPS) return GSP_OK;
     if (len == N) {
         /* Closes to node 0, and each cycle once: its second node below its last. */
-        if (arc(t, x, 0) >= 0 && E->path[1] < E->path[N - 1]) {
+        if (gsp__arc(t, x, 0) >= 0 && E->path[1] < E->path[N - 1]) {
             memcpy(E->cyc + E->ncyc * N, E->path, (size_t)N * sizeof *E->path);
             E->ncyc++;
         }
@@ -78,12 +72,12 @@ static int64_t width(const S_t *S, int64_t i, double *use) {
     const int64_t N = S->E->N, *C = S->E->cyc + i * N;
     int64_t bot = INT64_MAX;
     for (int64_t j = 0; j < N && bot > 0; j++) {
-        int64_t a = arc(S->t, C[j], C[(j + 1) % N]);
+        int64_t a = gsp__arc(S->t, C[j], C[(j + 1) % N]);
         if (S->res[a] < bot) bot = S->res[a];
     }
     double u = 0;
     if (bot > 0)
-        for (int64_t j = 0; j < N; j++) u += (double)bot / (double)S->res[arc(S->t, C[j], C[(j + 1) % N])];
+        for (int64_t j = 0; j < N; j++) u += (double)bot / (double)S->res[gsp__arc(S->t, C[j], C[(j + 1) % N])];
     *use = u;
     return bot;
 }
@@ -92,7 +86,7 @@ static void take(S_t *S, int64_t i, int64_t w) {
     const int64_t N = S->E->N, *C = S->E->cyc + i * N;
     for (int64_t j = 0; j < N; j++) {
         int64_t u = C[j], v = C[(j + 1) % N];
-        S->res[arc(S->t, u, v)] -= w, S->res[arc(S->t, v, u)] -= w;
+        S->res[gsp__arc(S->t, u, v)] -= w, S->res[gsp__arc(S->t, v, u)] -= w;
     }
 }
 
@@ -136,7 +130,7 @@ static void put(const gsp_topo_t *t, gsp_tree_t *T, int64_t *e, int64_t u, int64
     T->from[*e] = u;
     T->to[*e] = v;
     T->hop_off[*e] = *e;
-    T->hops[*e] = rev ? arc(t, v, u) : arc(t, u, v);
+    T->hops[*e] = rev ? gsp__arc(t, v, u) : gsp__arc(t, u, v);
     (*e)++;
     T->hop_off[*e] = *e;
 }
@@ -155,7 +149,7 @@ gsp_err_t gsp__forest_rings(const gsp_topo_t *t, gsp_collective_t c, int64_t roo
         return gsp_error(GSP_ERR_NOTAPPLIC, "rings: %s is not a direct network of 3 to %d nodes", t->spec, RINGS_MAX_NODES);
     for (int64_t x = 0; x < N; x++)
         for (int64_t a = t->off[x]; a < t->off[x + 1]; a++) {
-            int64_t b = arc(t, t->adj[a], x);
+            int64_t b = gsp__arc(t, t->adj[a], x);
             if (b < 0 || (t->cap ? t->cap[a] != t->cap[b] : false))
                 return gsp_error(GSP_ERR_NOTAPPLIC, "rings: %s has a link without its reverse at the same capacity", t->spec);
         }
@@ -193,9 +187,9 @@ gsp_err_t gsp__forest_rings(const gsp_topo_t *t, gsp_collective_t c, int64_t roo
     do {                                                                                     \
         const int64_t *C_ = ring + (i) * N;                                                  \
         for (int64_t s_ = 0; s_ < (kk); s_++)                                                \
-            load[arc(t, C_[((p) + s_) % N], C_[((p) + s_ + 1) % N])] += (sgn) * (double)rw[i]; \
+            load[gsp__arc(t, C_[((p) + s_) % N], C_[((p) + s_ + 1) % N])] += (sgn) * (double)rw[i]; \
         for (int64_t s_ = 0; s_ < N - 1 - (kk); s_++)                                        \
-            load[arc(t, C_[((p) - s_ + N) % N], C_[((p) - s_ - 1 + 2 * N) % N])] += (sgn) * (double)rw[i]; \
+            load[gsp__arc(t, C_[((p) - s_ + N) % N], C_[((p) - s_ - 1 + 2 * N) % N])] += (sgn) * (double)rw[i]; \
     } while (0)
     for (int64_t i = 0; i < nring; i++)
         for (int64_t p = 0; p < N; p++) k[i * N + p] = (p % 2) ? hi : lo;
