@@ -155,7 +155,7 @@ for m in "GOSSIP_SHARED_MEMORY=0" "GOSSIP_SHARED_MEMORY=1" "GOSSIP_SEGMENT=512";
 done
 # The ring trees (fabric-rings: Hamiltonian rings of a box of linked compute nodes), forced on
 # the same torus with capacities (no broadcast: MPI's own runs it there).
-for m in "GOSSIP_SHARED_MEMORY=0" "GOSSIP_SEGMENT=512"; do
+for m in "GOSSIP_SHARED_MEMORY=0" "GOSSIP_SHARED_MEMORY=1" "GOSSIP_SEGMENT=512"; do
     exact 8 "torus:2x4@1,2" "$m" GOSSIP_ALGORITHM=allreduce=fabric-rings,allgather=fabric-rings,reduce-scatter=fabric-rings
 done
 # The optimal packing on an 8-ring with capacities (4 deep for the allgather, 7 for the broadcast,
