@@ -14,6 +14,9 @@
 #   ONLY=gossip|mpi: one side (the file's other lines are kept)
 #   FACTORS=1: SMPI's latency and bandwidth factors at 1 (SimGrid's flow model alone: a message
 #   pays its route's latency and the links' capacities), into bench/out/smpi_fabric_factors1.txt
+#   SMPI_CFG="--cfg=..." more of SimGrid's options for every run of both sides (e.g. a software
+#   overhead per MPI_Isend, --cfg=smpi/ois:0:2e-8:0: 20 ns), into bench/out/smpi_fabric_cfg.txt
+#   (with FACTORS=1: smpi_fabric_factors1_cfg.txt), the runs without it left alone
 # gossip's cost model gets the platform's parameters, as a tuning file would (bench/smpi.sh):
 # alpha and beta by message size from SMPI's factor tables (flat with FACTORS=1), alpha for a
 # route of two links (2 LAT: GPU to switch to GPU), beta that of the capacities' scale.
@@ -33,6 +36,13 @@ read -r -a sizes <<<"${SIZES:-1048576 67108864}"
 out=bench/out/smpi_fabric.txt
 cfg=()
 if [ "${FACTORS:-}" = 1 ]; then out=bench/out/smpi_fabric_factors1.txt; cfg=(--cfg=smpi/lat-factor:0:1 --cfg=smpi/bw-factor:0:1); fi
+if [ -n "${SMPI_CFG:-}" ]; then
+    read -r -a more <<<"$SMPI_CFG"
+    for o in "${more[@]}"; do
+        case $o in --cfg=*) cfg+=("$o") ;; *) echo "smpi_fabric: SMPI_CFG: '$o' is not --cfg=OPTION:VALUE" >&2; exit 2 ;; esac
+    done
+    out=${out%.txt}_cfg.txt
+fi
 lat_s=$(awk -v l="${LAT:-1us}" 'BEGIN { v = l + 0; if (l ~ /us$/) v *= 1e-6; else if (l ~ /ns$/) v *= 1e-9; else if (l ~ /ms$/) v *= 1e-3; printf "%.4g", 2 * v }')
 if [ "${FACTORS:-}" = 1 ]; then
     alpha=$lat_s beta=1e-11
