@@ -26,6 +26,12 @@
 # TABLE_ONLY=1 prints the table of the last run without running anything.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# SMPI_CFG: SimGrid options only, checked before anything runs.
+more=()
+[ -z "${SMPI_CFG:-}" ] || read -r -a more <<<"$SMPI_CFG"
+for o in "${more[@]}"; do
+    case $o in --cfg=?*:?*) ;; *) echo "smpi_fabric: SMPI_CFG: '$o' is not --cfg=OPTION:VALUE" >&2; exit 2 ;; esac
+done
 command -v smpicc >/dev/null || { echo "smpi_fabric: smpicc is missing: apt-get install libsimgrid-dev" >&2; exit 2; }
 [ -f build/libgossip.a ] || { echo "smpi_fabric: build/libgossip.a is missing: cmake --build build" >&2; exit 2; }
 [ -n "${TABLE_ONLY:-}" ] || bench/smpi_build.sh
@@ -36,13 +42,7 @@ read -r -a sizes <<<"${SIZES:-1048576 67108864}"
 out=bench/out/smpi_fabric.txt
 cfg=()
 if [ "${FACTORS:-}" = 1 ]; then out=bench/out/smpi_fabric_factors1.txt; cfg=(--cfg=smpi/lat-factor:0:1 --cfg=smpi/bw-factor:0:1); fi
-if [ -n "${SMPI_CFG:-}" ]; then
-    read -r -a more <<<"$SMPI_CFG"
-    for o in "${more[@]}"; do
-        case $o in --cfg=*) cfg+=("$o") ;; *) echo "smpi_fabric: SMPI_CFG: '$o' is not --cfg=OPTION:VALUE" >&2; exit 2 ;; esac
-    done
-    out=${out%.txt}_cfg.txt
-fi
+if [ ${#more[@]} -gt 0 ]; then cfg+=("${more[@]}"); out=${out%.txt}_cfg.txt; fi
 lat_s=$(awk -v l="${LAT:-1us}" 'BEGIN { v = l + 0; if (l ~ /us$/) v *= 1e-6; else if (l ~ /ns$/) v *= 1e-9; else if (l ~ /ms$/) v *= 1e-3; printf "%.4g", 2 * v }')
 if [ "${FACTORS:-}" = 1 ]; then
     alpha=$lat_s beta=1e-11

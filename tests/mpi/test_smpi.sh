@@ -13,6 +13,18 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 fail() { echo "test_smpi: $*" >&2; exit 1; }
 
+# bench/smpi_fabric.sh refuses an SMPI_CFG word that is not a SimGrid option, with one line and
+# exit 2, before it builds or runs anything.
+for v in foo --cfg=x "--cfg=smpi/ois:0:2e-8:0 bar"; do
+    set +e
+    msg=$(cd "$src" && SMPI_CFG="$v" TABLE_ONLY=1 bash bench/smpi_fabric.sh 2>&1 >/dev/null)
+    rc=$?
+    set -e
+    [ "$rc" = 2 ] || fail "smpi_fabric.sh SMPI_CFG='$v': exit $rc, not 2"
+    [ "$(printf '%s\n' "$msg" | wc -l)" = 1 ] && [[ $msg == "smpi_fabric: SMPI_CFG: "*" is not --cfg=OPTION:VALUE" ]] ||
+        fail "smpi_fabric.sh SMPI_CFG='$v': said '$msg'"
+done
+
 (cd "$src" && SMPI_BUILD_DIR="$work" GOSSIP_BUILD="$bld" NO_SWING=1 bash bench/smpi_build.sh) || fail "bench/smpi_build.sh failed"
 [ -x "$work/smpi_bench" ] || fail "no smpi_bench built"
 
