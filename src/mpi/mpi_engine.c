@@ -910,7 +910,7 @@ static int lanes_for(const gsp_mpi_ctx_t *c, const lay_t *l, const dtinfo_t *d) 
 }
 
 lay_t gsp__mpi_layout(const gsp_mpi_ctx_t *c, gsp_rt_layout_t kind, int64_t count, const dtinfo_t *d) {
-    lay_t l = {kind, count, c->size, 1, 0, 1, 0, 0};
+    lay_t l = {kind, count, c->size, 1, 0, 1, 0, 0, false};
     l.lanes = lanes_for(c, &l, d);
     return l;
 }
@@ -919,7 +919,7 @@ lay_t gsp__mpi_layout(const gsp_mpi_ctx_t *c, gsp_rt_layout_t kind, int64_t coun
  * segments. */
 lay_t gsp__mpi_phase_layout(const gsp_mpi_ctx_t *c, const gsp_rt_phase_t *ph, int64_t count, const dtinfo_t *d) {
     if (!ph->pipelined) {
-        lay_t l = {ph->layout, count, c->size, 1, 0, ph->parts > 1 ? ph->parts : 1, 0, 0};
+        lay_t l = {ph->layout, count, c->size, 1, 0, ph->parts > 1 ? ph->parts : 1, 0, 0, false};
         if (c->cost.segment > 0 || count == 0) l.lanes = lanes_for(c, &l, d);
         else {
             /* The cost model's lanes (the predictions use the same), never an empty segment. */
@@ -931,12 +931,15 @@ lay_t gsp__mpi_phase_layout(const gsp_mpi_ctx_t *c, const gsp_rt_phase_t *ph, in
         return l;
     }
     /* A fabric's trees cut each block into parts (rt_fabric.c); the segments cut the parts. */
-    lay_t l = {ph->layout, count, ph->nblocks > 0 ? ph->nblocks : c->size, 1, 0, ph->parts > 1 ? ph->parts : 1, 0, ph->levels > 0 ? 1 : 0};
+    lay_t l = {ph->layout, count, ph->nblocks > 0 ? ph->nblocks : c->size, 1, 0, ph->parts > 1 ? ph->parts : 1, 0, ph->levels > 0 ? 1 : 0, false};
     int64_t shortest = l.parts > 1 ? base_len(&l, l.n - 1) / l.parts : whole_len(&l, l.n - 1),
             k = gsp_rt_segments(ph, (double)whole_len(&l, 0) * d->size, &c->cost),
             least = (whole_len(&l, 0) * d->size + GSP__MPI_MAX_SEGMENT - 1) / GSP__MPI_MAX_SEGMENT;
     if (k < least) k = least;
     if (k > shortest) k = shortest;
     l.lanes = k < 1 ? 1 : (int)k;
+    /* A fabric broadcast's trees, a part each (rt_fabric.c), in several lanes: odd parts' lanes
+     * half a lane off the even ones' (stagger_cut), where every lane keeps at least one element. */
+    l.stagger = ph->levels > 0 && ph->kind == GSP_RT_STORE && ph->layout == GSP_RT_SPLIT && l.n > 1 && l.lanes > 1 && shortest >= 2 * (int64_t)l.lanes;
     return l;
 }
