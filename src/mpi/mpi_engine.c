@@ -938,8 +938,11 @@ lay_t gsp__mpi_phase_layout(const gsp_mpi_ctx_t *c, const gsp_rt_phase_t *ph, in
     if (k < least) k = least;
     if (k > shortest) k = shortest;
     l.lanes = k < 1 ? 1 : (int)k;
-    /* A fabric broadcast's trees, a part each (rt_fabric.c), in several lanes: odd parts' lanes
-     * half a lane off the even ones' (stagger_cut), where every lane keeps at least one element. */
-    l.stagger = ph->levels > 0 && ph->kind == GSP_RT_STORE && ph->layout == GSP_RT_SPLIT && l.n > 1 && l.lanes > 1 && shortest >= 2 * (int64_t)l.lanes;
+    /* A fabric broadcast's trees, a part each (rt_fabric.c: its blocks are the parts, nblocks), in
+     * several lanes: odd parts' lanes half a lane off the even ones' (stagger_cut), where every
+     * lane keeps at least one element. Not an allreduce's allgather (its blocks the ranks', cut
+     * in parts), whose fused run takes its reduce-scatter's lanes. */
+    l.stagger = ph->levels > 0 && ph->kind == GSP_RT_STORE && ph->layout == GSP_RT_SPLIT && ph->nblocks > 0 && l.n > 1 && l.lanes > 1 &&
+                shortest >= 2 * (int64_t)l.lanes;
     return l;
 }
