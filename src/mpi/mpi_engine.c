@@ -221,7 +221,17 @@ typedef struct {
     int64_t nR0;
     /* Turns (gsp_rt_prog_t: turn): per lane, the FEEDS sends not yet completed; NULL: none. */
     int64_t *feeds;
+    /* The gate (lay_t: gate): per key (a send's level + its lane), the sends not yet completed;
+     * lo the least key with one; a send goes only while its key is at most lo + GATE_AHEAD.
+     * NULL: none. */
+    int64_t *gcnt;
+    int64_t glo, gkeys;
 } pipe_t;
+
+/* How far ahead of a rank's least unfinished key its gated sends may go (gsp__mpi_phase_layout). */
+#define GATE_AHEAD 3
+
+static inline int64_t gate_key(const pipe_t *pp, int64_t q, int j) { return pp->p->send[q].round / pp->l0->gate + j; }
 
 /* Whether the reduce-scatter has summed every block of send q of lane j (fused phases). */
 static bool summed(const pipe_t *pp, int64_t q, int j) {
@@ -251,6 +261,7 @@ static gsp_err_t try_issue(pipe_t *pp, int j) {
         if (j >= w && pp->sstate[(size_t)(j - w) * (size_t)nS + (size_t)q] != 2) continue;
         if (pp->last0 && dep < 0 && !summed(pp, q, j)) continue;
         if (pp->feeds && p->turn[q] == GSP_RT_TURN_ENDS && pp->feeds[j] > 0) continue;
+        if (pp->gcnt && gate_key(pp, q, j) > pp->glo + GATE_AHEAD) continue;
         const void *in = pp->c->in;
         if (pp->noin) pp->c->in = NULL;
         gsp_err_t err = issue_send(pp->c, p, pp->phase, q, pp->base, &l, pp->d, pp->soff + (size_t)j * (size_t)per,
@@ -272,6 +283,12 @@ static gsp_err_t send_done(pipe_t *pp, int64_t s) {
     pp->sstate[s] = 2;
     if (pp->feeds && pp->p->turn[s % nS] == GSP_RT_TURN_FEEDS && --pp->feeds[j] == 0) err = try_issue(pp, j);
     if (!err && j + w < K) err = try_issue(pp, j + w);
+    if (!err && pp->gcnt && --pp->gcnt[gate_key(pp, s % nS, j)] == 0) {
+        /* The least unfinished key moves on: the sends it now lets go, in every lane. */
+        int64_t lo = pp->glo;
+        while (pp->glo < pp->gkeys && pp->gcnt[pp->glo] == 0) pp->glo++;
+        for (int jj = 0; !err && pp->glo != lo && jj < K; jj++) err = try_issue(pp, jj);
+    }
     return err;
 }
 
@@ -335,7 +352,17 @@ static gsp_err_t run_pipelined(gsp_mpi_ctx_t *c, const gsp_rt_prog_t *p, int pha
                 return err;
     }
     int64_t rdone = 0, sdone = 0;
-    pipe_t pp = {c, p, phase, base, l0, d, window, state, sstate, sq, 0, c->soff, false, NULL, NULL, 0, feeds_init(p, c->turn, K)};
+    pipe_t pp = {c, p, phase, base, l0, d, window, state, sstate, sq, 0, c->soff, false, NULL, NULL, 0, feeds_init(p, c->turn, K), NULL, 0, 0};
+    if (l0->gate > 0 && nS > 0) {
+        /* Keys run from 0 to the deepest level + K - 1 (gsp_rt_prog_t: rounds below nrounds). */
+        pp.gkeys = (p->nrounds + l0->gate - 1) / l0->gate + K;
+        if ((err = gsp__mpi_reserve((void **)&c->gate, &c->gate_cap, (size_t)pp.gkeys * sizeof *c->gate))) return err;
+        pp.gcnt = c->gate;
+        memset(pp.gcnt, 0, (size_t)pp.gkeys * sizeof *pp.gcnt);
+        for (int j = 0; j < K; j++)
+            for (int64_t q = 0; q < nS; q++) pp.gcnt[gate_key(&pp, q, j)]++;
+        while (pp.glo < pp.gkeys && pp.gcnt[pp.glo] == 0) pp.glo++;
+    }
     for (int j = 0; j < K && !err; j++) err = try_issue(&pp, j);
     if (err) return err;
     while (rdone < (int64_t)K * nR || sdone < (int64_t)K * nS) {
@@ -471,8 +498,8 @@ static gsp_err_t run_fused(gsp_mpi_ctx_t *c, const gsp_rt_prog_t *p0, const gsp_
     /* No turns here: the allgather's sends share the links from the start, and the reduce-scatter's
      * leaves holding back their sends into the roots only delayed the sums the allgather waits
      * for (dgx:8x2's 64 MiB allreduce under SMPI, factors at 1: 440.2 -> 450.8 us). */
-    pipe_t pp0 = {c, p0, 0, base, l0, d, window, st0, ss0, sq0, 0, c->soff, false, NULL, NULL, 0, NULL};
-    pipe_t pp1 = {c, p1, 1, base, l0, d, window, st1, ss1, sq1, 0, c->soff + all0, true, last0, st0, nR0, NULL};
+    pipe_t pp0 = {c, p0, 0, base, l0, d, window, st0, ss0, sq0, 0, c->soff, false, NULL, NULL, 0, NULL, NULL, 0, 0};
+    pipe_t pp1 = {c, p1, 1, base, l0, d, window, st1, ss1, sq1, 0, c->soff + all0, true, last0, st0, nR0, NULL, NULL, 0, 0};
     fuse_t F = {c, p1, base, l0, d, K, ahead, nR1, nS0, all0, per1, send0, ss0, st1, posted, rq1};
     for (int j = 0; j < ahead && !err; j++) err = post1(&F, j, 0, nR1);
     for (int j = 0; j < K && !err; j++) err = try_issue(&pp0, j);
@@ -910,7 +937,7 @@ static int lanes_for(const gsp_mpi_ctx_t *c, const lay_t *l, const dtinfo_t *d) 
 }
 
 lay_t gsp__mpi_layout(const gsp_mpi_ctx_t *c, gsp_rt_layout_t kind, int64_t count, const dtinfo_t *d) {
-    lay_t l = {kind, count, c->size, 1, 0, 1, 0, 0, false};
+    lay_t l = {kind, count, c->size, 1, 0, 1, 0, 0, false, 0};
     l.lanes = lanes_for(c, &l, d);
     return l;
 }
@@ -919,7 +946,7 @@ lay_t gsp__mpi_layout(const gsp_mpi_ctx_t *c, gsp_rt_layout_t kind, int64_t coun
  * segments. */
 lay_t gsp__mpi_phase_layout(const gsp_mpi_ctx_t *c, const gsp_rt_phase_t *ph, int64_t count, const dtinfo_t *d) {
     if (!ph->pipelined) {
-        lay_t l = {ph->layout, count, c->size, 1, 0, ph->parts > 1 ? ph->parts : 1, 0, 0, false};
+        lay_t l = {ph->layout, count, c->size, 1, 0, ph->parts > 1 ? ph->parts : 1, 0, 0, false, 0};
         if (c->cost.segment > 0 || count == 0) l.lanes = lanes_for(c, &l, d);
         else {
             /* The cost model's lanes (the predictions use the same), never an empty segment. */
@@ -931,7 +958,7 @@ lay_t gsp__mpi_phase_layout(const gsp_mpi_ctx_t *c, const gsp_rt_phase_t *ph, in
         return l;
     }
     /* A fabric's trees cut each block into parts (rt_fabric.c); the segments cut the parts. */
-    lay_t l = {ph->layout, count, ph->nblocks > 0 ? ph->nblocks : c->size, 1, 0, ph->parts > 1 ? ph->parts : 1, 0, ph->levels > 0 ? 1 : 0, false};
+    lay_t l = {ph->layout, count, ph->nblocks > 0 ? ph->nblocks : c->size, 1, 0, ph->parts > 1 ? ph->parts : 1, 0, ph->levels > 0 ? 1 : 0, false, 0};
     int64_t shortest = l.parts > 1 ? base_len(&l, l.n - 1) / l.parts : whole_len(&l, l.n - 1),
             k = gsp_rt_segments(ph, (double)whole_len(&l, 0) * d->size, &c->cost),
             least = (whole_len(&l, 0) * d->size + GSP__MPI_MAX_SEGMENT - 1) / GSP__MPI_MAX_SEGMENT;
@@ -944,5 +971,16 @@ lay_t gsp__mpi_phase_layout(const gsp_mpi_ctx_t *c, const gsp_rt_phase_t *ph, in
      * in parts), whose fused run takes its reduce-scatter's lanes. */
     l.stagger = ph->levels > 0 && ph->kind == GSP_RT_STORE && ph->layout == GSP_RT_SPLIT && ph->nblocks > 0 && l.n > 1 && l.lanes > 1 &&
                 shortest >= 2 * (int64_t)l.lanes;
+    /* A reduce phase's in-trees deeper than two or three levels (the shallow trees: 12 on
+     * mi250:2): every rank is a leaf of many trees, and its leaves' sends, free from the start,
+     * would take the links in lane after lane while the sums on their way up waited for them (a
+     * trace of mi250:2's 16 MiB reduce-scatter under SMPI: each lane's leaves in one wave, the
+     * last of lane 0 at 83.0 us of 113.7, each NIC idle 41 % of the call). Its sends go in the
+     * order of the time-reversed allgather: by level (rt_fabric.c: round = level * trees + tree,
+     * the deepest senders at level 0) plus lane, at most GATE_AHEAD keys ahead of the rank's
+     * least unfinished one. The least unfinished key of all ranks may always go (its children's
+     * sends and its own earlier lane are of lower keys), so the gate never deadlocks. Two-level
+     * trees take turns instead (rt_fabric.c). */
+    if (ph->levels > 3 && ph->kind == GSP_RT_REDUCE && ph->nrounds % ph->levels == 0) l.gate = ph->nrounds / ph->levels;
     return l;
 }

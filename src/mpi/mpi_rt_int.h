@@ -34,6 +34,8 @@ typedef struct {
     int small;        /* the phase runs as small (mpi_engine.c): 0 not known yet, 1 yes, 2 no */
     int window;       /* pipelined: lanes in flight on one arc at once (0: the engine's default) */
     bool stagger;     /* odd blocks' lanes shifted by half a lane (stagger_cut) */
+    int64_t gate;     /* pipelined, deep in-trees: the trees (a send's level is its round / gate),
+                       * whose sends then go in order of level + lane (mpi_engine.c); 0: none */
 } lay_t;
 
 /* A pipelined phase's segments are at most this many bytes, whatever the cost model says: its
@@ -136,6 +138,8 @@ struct gsp_mpi_ctx {
     size_t idx_cap;
     int64_t *turn; /* pipelined phases' per-lane counts of FEEDS sends (mpi_engine.c) */
     size_t turn_cap;
+    int64_t *gate; /* gated pipelined phases' unfinished sends per level + lane (mpi_engine.c) */
+    size_t gate_cap;
     const char *last;
     bool communicated; /* the current call has posted a message (no falling back after that) */
     size_t nreq;       /* request slots of the running phase (released on an error) */
