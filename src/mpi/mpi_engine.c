@@ -353,8 +353,11 @@ static gsp_err_t run_pipelined(gsp_mpi_ctx_t *c, const gsp_rt_prog_t *p, int pha
     }
     int64_t rdone = 0, sdone = 0;
     pipe_t pp = {c, p, phase, base, l0, d, window, state, sstate, sq, 0, c->soff, false, NULL, NULL, 0, feeds_init(p, c->turn, K), NULL, 0, 0};
-    if (l0->gate > 0 && nS > 0) {
-        /* Keys run from 0 to the deepest level + K - 1 (gsp_rt_prog_t: rounds below nrounds). */
+    if (l0->gate > 0 && nS > 0 && !pp.feeds) {
+        /* Keys run from 0 to the deepest level + K - 1 (gsp_rt_prog_t: rounds below nrounds).
+         * Not with turns: a lane's ENDS sends wait for its FEEDS sends, which may be of higher
+         * keys, and the two orders together can deadlock (they did: mi250:2's ring trees, 64
+         * MiB under SMPI with its factors at 1, every rank waiting). */
         pp.gkeys = (p->nrounds + l0->gate - 1) / l0->gate + K;
         if ((err = gsp__mpi_reserve((void **)&c->gate, &c->gate_cap, (size_t)pp.gkeys * sizeof *c->gate))) return err;
         pp.gcnt = c->gate;
@@ -979,8 +982,8 @@ lay_t gsp__mpi_phase_layout(const gsp_mpi_ctx_t *c, const gsp_rt_phase_t *ph, in
      * order of the time-reversed allgather: by level (rt_fabric.c: round = level * trees + tree,
      * the deepest senders at level 0) plus lane, at most GATE_AHEAD keys ahead of the rank's
      * least unfinished one. The least unfinished key of all ranks may always go (its children's
-     * sends and its own earlier lane are of lower keys), so the gate never deadlocks. Two-level
-     * trees take turns instead (rt_fabric.c). */
+     * sends and its own earlier lane are of lower keys), so the gate never deadlocks. Phases that
+     * take turns (rt_fabric.c: two-level trees, the ring trees) are not gated (run_pipelined). */
     if (ph->levels > 3 && ph->kind == GSP_RT_REDUCE && ph->nrounds % ph->levels == 0) l.gate = ph->nrounds / ph->levels;
     return l;
 }

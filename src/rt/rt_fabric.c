@@ -73,7 +73,9 @@
  * from the first segment on. Under SMPI, 64 MiB: 241.4 -> 229.1 us with the factors at 1 (1.25x
  * -> 1.18x the bound), 372.6 -> 327.0 under the defaults. Only where the trees are two levels
  * deep, every relay sending into its root: deeper, a lane's FEEDS sends are most of a leaf's and
- * its relays wait on other relays too, and mi250:2's shallow trees (12 deep) took 278.0 -> 281.0.
+ * its relays wait on other relays too, and mi250:2's shallow trees (12 deep) took 278.0 -> 281.0;
+ * there the engine gates the sends by level and lane instead (mpi_engine.c: GATE_AHEAD), which
+ * needs a send's level: round / trees.
  * Not in an allreduce run as one (run_fused: 440.2 -> 450.8), where the allgather's sends share
  * the links from the start. The ring trees (fabric-rings) take turns too, by another rule: a
  * rank's sums that have the network still to cross (their way up to the root passes an edge
