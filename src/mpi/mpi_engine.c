@@ -163,8 +163,12 @@ static gsp_err_t issue_send(gsp_mpi_ctx_t *c, const gsp_rt_prog_t *p, int phase,
     int64_t b0 = p->items[x->first];
     int tag = tag_of(c, phase, l->lane, x->round), rc;
     /* sync: synchronous, so that completion means delivered (a window waits for it; an eager
-     * send completes as soon as it is copied, while its data is still on the link). */
-    if (direct(p, x, false) && (p->pipelined || sync))
+     * send completes as soon as it is copied, while its data is still on the link). A pipelined
+     * phase's sends always: its windows, turns and gate count completions as deliveries, packed
+     * messages as much as single blocks (a fabric's trees pack a tree's parts: under SMPI every
+     * packed message below 64 KiB completed at once, and all of a phase's lanes left together). */
+    sync = sync || p->pipelined;
+    if (direct(p, x, false) && sync)
         rc = MPI_Issend(src_at(c, base, l, b0, d), (int)blk_len(l, b0), d->dt, x->peer, tag, c->comm, req);
     else if (direct(p, x, false)) rc = MPI_Isend(src_at(c, base, l, b0, d), (int)blk_len(l, b0), d->dt, x->peer, tag, c->comm, req);
     else {
