@@ -132,7 +132,9 @@ static fast_t *fast_fill(gsp_mpi_ctx_t *c, int coll, MPI_Datatype dt, MPI_Op op,
     c->fast_next = (c->fast_next + 1) % FAST_SLOTS;
     *f = (fast_t){c->gen, coll, count, root, dt, op, a, pg, *d, n, {{0}}, {0, {{0}}}};
     for (int k = 0; k < a->nphases; k++) {
-        f->l[k] = a->local_reduce ? gsp__mpi_layout(c, GSP_RT_RANK, n, d) : gsp__mpi_phase_layout(c, &a->phase[k], n, d);
+        f->l[k] = a->local_reduce                    ? gsp__mpi_layout(c, GSP_RT_RANK, n, d)
+                  : coll == GSP_COLL_ALLGATHER ? gsp__mpi_allgather_layout(c, &a->phase[k], n, d)
+                                               : gsp__mpi_phase_layout(c, &a->phase[k], n, d);
         f->l[k].small = gsp__mpi_small_phase(&pg[k], &f->l[k], d) ? 1 : 2;
     }
     /* A broadcast, or the gather of an allreduce, in one small phase: its MPI calls, compiled
@@ -254,7 +256,7 @@ gsp_err_t gsp_mpi_ctx_allgather(gsp_mpi_ctx_t *c, const void *sendbuf, int sendc
             if (rc != MPI_SUCCESS) return gsp__mpi_fail(c, rc, "the local copy (MPI_Sendrecv)");
         }
     }
-    lay_t l = gsp__mpi_phase_layout(c, &a->phase[0], bytes, &db);
+    lay_t l = gsp__mpi_allgather_layout(c, &a->phase[0], bytes, &db);
     c->mine = late_copy ? sendbuf : NULL;
     err = gsp__mpi_run_phase(c, &pg[0], 0, base, &l, &db, MPI_OP_NULL);
     c->mine = NULL;

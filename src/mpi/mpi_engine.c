@@ -991,3 +991,37 @@ lay_t gsp__mpi_phase_layout(const gsp_mpi_ctx_t *c, const gsp_rt_phase_t *ph, in
     if (ph->levels > 3 && ph->kind == GSP_RT_REDUCE && ph->nrounds % ph->levels == 0) l.gate = ph->nrounds / ph->levels;
     return l;
 }
+
+/* The least lanes, the lanes in flight per edge, and the least piece of a part in bytes, of an
+ * allgather on a box's trees (gsp__mpi_allgather_layout). */
+#define BOX_LANES 5
+#define BOX_WINDOW 3
+#define BOX_PIECE 512
+
+/* An allgather's phase (gsp_mpi_ctx_allgather; not an allreduce's, which runs fused with its
+ * reduce-scatter in that phase's lanes and window). On trees two or three levels deep (boxes of
+ * GPUs: fabric_boxes.c) with the cost model's segments: at least BOX_LANES lanes, odd parts half
+ * a lane off (stagger_cut) and BOX_WINDOW lanes in flight per edge, where a part's pieces keep
+ * BOX_PIECE bytes. One lane in flight, a NIC's messages of a lane all complete together (they
+ * share it alike) and the next lane's then pay their latency with the NIC idle; the last lane's
+ * relay over the box's links is the call's tail (a trace of dgx:8x2's 64 MiB allgather under
+ * SMPI's defaults: the NIC done at 250 us of 332, bench/README.md). Staggered, the messages on an
+ * edge end at different times and, three in flight, one's latency runs while another moves.
+ * Under SMPI's defaults, dgx:8x2: 64 MiB 332.3 -> 285.4 us, 16 MiB 105.7 -> 90.5, 4 MiB 33.9 ->
+ * 27.1 (2 MiB, pieces of 288 bytes: 19.5 -> 20.2, hence BOX_PIECE); dgx:8x4 64 MiB 428.7 -> 415.2;
+ * with the factors at 1, dgx:8x2 64 MiB 230.9 -> 224.6, 16 MiB 79.5 -> 60.9, 4 MiB 22.9 -> 19.1,
+ * dgx:8x4 64 MiB 301.4 -> 298.4. Lanes x in flight swept at 64 MiB under the defaults
+ * (staggered): 3 x 2 302.6, 4 x 3 289.4, 5 x 2 294.3, 5 x 3 285.4, 5 x 4 302.8, 6 x 3 312.4, 8 x 4
+ * 341.2; not staggered, none below 324.5. */
+lay_t gsp__mpi_allgather_layout(const gsp_mpi_ctx_t *c, const gsp_rt_phase_t *ph, int64_t count, const dtinfo_t *d) {
+    lay_t l = gsp__mpi_phase_layout(c, ph, count, d);
+    if (!ph->pipelined || ph->levels < 2 || ph->levels > 3 || ph->kind != GSP_RT_STORE || c->cost.segment > 0 || l.n < 2) return l;
+    int64_t shortest = l.parts > 1 ? base_len(&l, l.n - 1) / l.parts : whole_len(&l, l.n - 1);
+    if (shortest < 2 * BOX_LANES || shortest * d->size < BOX_LANES * BOX_PIECE) return l;
+    if (l.lanes < BOX_LANES) l.lanes = BOX_LANES;
+    l.stagger = shortest >= 2 * (int64_t)l.lanes;
+    /* In more lanes (the cost model's with SMPI's factors at 1: 6 to 9), two in flight: dgx:8x2
+     * 64 MiB 228.3 us with three, 224.6 with two; dgx:8x4 (9 lanes) 326.3 and 298.4. */
+    l.window = l.lanes > BOX_LANES ? 2 : BOX_WINDOW;
+    return l;
+}

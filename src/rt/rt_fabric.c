@@ -61,8 +61,10 @@
  * Segments: a broadcast's parts (a tree each) are cut into the engine's lanes staggered, the odd
  * parts half a lane off the even ones (mpi_rt_int.h: stagger_cut), so that the equal messages
  * an arc carries do not all end, and start their successors' latencies, at once: mi250:2 329.6
- * -> 312.5 us under SMPI with its factors at 1. Not an allgather's or a reduce-scatter's, which
- * lose by it (dgx:8x2 under SMPI's defaults: 332.3 -> 343.3 and 327.0 -> 341.6).
+ * -> 312.5 us under SMPI with its factors at 1. Not an allgather's or a reduce-scatter's with one
+ * lane in flight, which lose by it (dgx:8x2 under SMPI's defaults: 332.3 -> 343.3 and 327.0 ->
+ * 341.6); but an allgather on a box's trees runs staggered with several in flight (mpi_engine.c:
+ * gsp__mpi_allgather_layout; 332.3 -> 285.4).
  *
  * Turns: a reduce-scatter's leaves send, within a lane, what their parents pass on first (FEEDS)
  * and what goes straight into a tree's root only once those have completed (ENDS; mpi_engine.c).
