@@ -949,6 +949,10 @@ lay_t gsp__mpi_layout(const gsp_mpi_ctx_t *c, gsp_rt_layout_t kind, int64_t coun
     return l;
 }
 
+/* The elements of a pipelined phase's shortest part (the last block's, cut in parts), which its
+ * lanes cut again. */
+static int64_t least_part(const lay_t *l) { return l->parts > 1 ? base_len(l, l->n - 1) / l->parts : whole_len(l, l->n - 1); }
+
 /* A phase's layout: its own block count and parts, and for a pipelined phase the cost model's
  * segments. */
 lay_t gsp__mpi_phase_layout(const gsp_mpi_ctx_t *c, const gsp_rt_phase_t *ph, int64_t count, const dtinfo_t *d) {
@@ -966,8 +970,7 @@ lay_t gsp__mpi_phase_layout(const gsp_mpi_ctx_t *c, const gsp_rt_phase_t *ph, in
     }
     /* A fabric's trees cut each block into parts (rt_fabric.c); the segments cut the parts. */
     lay_t l = {ph->layout, count, ph->nblocks > 0 ? ph->nblocks : c->size, 1, 0, ph->parts > 1 ? ph->parts : 1, 0, ph->levels > 0 ? 1 : 0, false, 0};
-    int64_t shortest = l.parts > 1 ? base_len(&l, l.n - 1) / l.parts : whole_len(&l, l.n - 1),
-            k = gsp_rt_segments(ph, (double)whole_len(&l, 0) * d->size, &c->cost),
+    int64_t shortest = least_part(&l), k = gsp_rt_segments(ph, (double)whole_len(&l, 0) * d->size, &c->cost),
             least = (whole_len(&l, 0) * d->size + GSP__MPI_MAX_SEGMENT - 1) / GSP__MPI_MAX_SEGMENT;
     if (k < least) k = least;
     if (k > shortest) k = shortest;
@@ -1016,7 +1019,7 @@ lay_t gsp__mpi_phase_layout(const gsp_mpi_ctx_t *c, const gsp_rt_phase_t *ph, in
 lay_t gsp__mpi_allgather_layout(const gsp_mpi_ctx_t *c, const gsp_rt_phase_t *ph, int64_t count, const dtinfo_t *d) {
     lay_t l = gsp__mpi_phase_layout(c, ph, count, d);
     if (!ph->pipelined || ph->levels < 2 || ph->levels > 3 || ph->kind != GSP_RT_STORE || c->cost.segment > 0 || l.n < 2) return l;
-    int64_t shortest = l.parts > 1 ? base_len(&l, l.n - 1) / l.parts : whole_len(&l, l.n - 1);
+    int64_t shortest = least_part(&l);
     if (shortest < 2 * BOX_LANES || shortest * d->size < BOX_LANES * BOX_PIECE) return l;
     if (l.lanes < BOX_LANES) l.lanes = BOX_LANES;
     l.stagger = shortest >= 2 * (int64_t)l.lanes;

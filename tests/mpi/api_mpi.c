@@ -189,8 +189,8 @@ int MPI_Issend(const void *buf, int count, MPI_Datatype dt, int dest, int tag, M
 
 /* A pipelined phase's sends are all synchronous: its windows count a completed send as one
  * delivered, which an eager send is not (it completes once copied). A fabric's trees pack a
- * tree's parts into one message per edge (rt_fabric.c): cycle:8@1's allgather, two parts a message, one
- * pipelined phase; before, its packed messages went by MPI_Isend. */
+ * tree's parts into one message per edge (rt_fabric.c): cycle:8@1's allgather, two parts a
+ * message, one pipelined phase; before, its packed messages went by MPI_Isend. */
 static void pipelined_sync(int size) {
     if (size != 8) return;
     gsp_mpi_ctx_t *ctx = NULL;
