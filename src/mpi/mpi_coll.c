@@ -132,9 +132,7 @@ static fast_t *fast_fill(gsp_mpi_ctx_t *c, int coll, MPI_Datatype dt, MPI_Op op,
     c->fast_next = (c->fast_next + 1) % FAST_SLOTS;
     *f = (fast_t){c->gen, coll, count, root, dt, op, a, pg, *d, n, {{0}}, {0, {{0}}}};
     for (int k = 0; k < a->nphases; k++) {
-        f->l[k] = a->local_reduce                    ? gsp__mpi_layout(c, GSP_RT_RANK, n, d)
-                  : coll == GSP_COLL_ALLGATHER ? gsp__mpi_allgather_layout(c, &a->phase[k], n, d)
-                                               : gsp__mpi_phase_layout(c, &a->phase[k], n, d);
+        f->l[k] = a->local_reduce ? gsp__mpi_layout(c, GSP_RT_RANK, n, d) : gsp__mpi_phase_layout(c, &a->phase[k], n, d);
         f->l[k].small = gsp__mpi_small_phase(&pg[k], &f->l[k], d) ? 1 : 2;
     }
     /* A broadcast, or the gather of an allreduce, in one small phase: its MPI calls, compiled
@@ -256,7 +254,7 @@ gsp_err_t gsp_mpi_ctx_allgather(gsp_mpi_ctx_t *c, const void *sendbuf, int sendc
             if (rc != MPI_SUCCESS) return gsp__mpi_fail(c, rc, "the local copy (MPI_Sendrecv)");
         }
     }
-    lay_t l = gsp__mpi_allgather_layout(c, &a->phase[0], bytes, &db);
+    lay_t l = gsp__mpi_phase_layout(c, &a->phase[0], bytes, &db);
     c->mine = late_copy ? sendbuf : NULL;
     err = gsp__mpi_run_phase(c, &pg[0], 0, base, &l, &db, MPI_OP_NULL);
     c->mine = NULL;
@@ -287,11 +285,18 @@ static gsp_err_t run_algo(gsp_mpi_ctx_t *c, const gsp_rt_algo_t *a, const gsp_rt
         if (k == 0 && a->nphases == 2 && a->phase[0].kind == GSP_RT_REDUCE && a->phase[1].kind == GSP_RT_STORE && a->phase[0].pipelined &&
             a->phase[1].pipelined && a->phase[0].levels > 0 && a->phase[1].levels > 0) {
             lay_t l1 = lays ? lays[1] : gsp__mpi_phase_layout(c, &a->phase[1], count, d);
-            fuse = l1.layout == l.layout && l1.count == l.count && l1.n == l.n && l1.parts == l.parts && l1.window == l.window;
+            fuse = l1.layout == l.layout && l1.count == l.count && l1.n == l.n && l1.parts == l.parts;
             /* Fused, both phases run in the allgather's segments (a reduce-scatter alone may take
-             * more: rt_cost.c); the blocks and parts being the same, they fit both. */
-            if (fuse && !lays) l.lanes = l1.lanes;
-            fuse = fuse && l1.lanes == l.lanes;
+             * more: rt_cost.c); the blocks and parts being the same, they fit both. On a box's
+             * trees (several lanes in flight: mpi_engine.c, box_lanes) in its lanes, stagger and
+             * window too (run_fused keeps fewer in flight); elsewhere only where the two agree
+             * (cached calls, lays: where their lanes differ, not fused). */
+            if (fuse && (l.window > 1 || l1.window > 1)) l.lanes = l1.lanes, l.stagger = l1.stagger, l.window = l1.window;
+            else {
+                fuse = fuse && l1.window == l.window;
+                if (fuse && !lays) l.lanes = l1.lanes;
+                fuse = fuse && l1.lanes == l.lanes;
+            }
         }
         if (!(err = fuse ? gsp__mpi_run_fused(c, &pg[0], &pg[1], work, &l, d, op) : gsp__mpi_run_phase(c, &pg[k], k, work, &l, d, op)) && c->in)
             for (int j = 0; j < l.lanes; j++) {

@@ -444,6 +444,14 @@ static gsp_err_t post1(const fuse_t *F, int j, int64_t qlo, int64_t qhi) {
     return err;
 }
 
+/* Fused phases on a box's trees (box_lanes) keep two lanes in flight per edge, not three. Under
+ * SMPI's defaults, dgx:8x2's allreduce in one lane in flight (before box_lanes) / box_lanes' three
+ * / two: 64 MiB 641.6 / 581.0 / 542.5 us, 16 MiB 203.9 / 192.2 / 180.1, 4 MiB 57.4 / 48.8 / 51.1;
+ * with the factors at 1, 440.2 / 451.1 / 429.8, 126.8 / 124.4 / 117.3, 40.9 / 36.4 / 35.7. Lanes x
+ * in flight swept at 64 MiB (defaults): 4 x 2 549.6, 5 x 1 628.5, 5 x 3 581.0, 6 x 2 542.5, 7 x 2
+ * 533.9 (but 4 MiB 62.0), 7 x 3 542.8, 8 x 2 603.9, 10 x 2 600.1. */
+#define FUSED_WINDOW 2
+
 /* An allreduce on a fabric's one forest (rt_fabric.c): the reduce-scatter p0 (in-trees) and the
  * allgather p1 (the same trees, out) run at once, in the same lanes of the same parts (l), so a
  * part's allgather leaves its root as soon as its sum is complete there, instead of after the
@@ -458,7 +466,9 @@ static gsp_err_t post1(const fuse_t *F, int j, int64_t qlo, int64_t qhi) {
 static gsp_err_t run_fused(gsp_mpi_ctx_t *c, const gsp_rt_prog_t *p0, const gsp_rt_prog_t *p1, void *base, const lay_t *l0, const dtinfo_t *d,
                            MPI_Op op) {
     gsp_err_t err;
+    /* At most FUSED_WINDOW lanes in flight per edge: the layout's are a phase's alone (box_lanes). */
     int window = l0->window > 0 ? l0->window : GSP_RT_PIPE_WINDOW, K = l0->lanes;
+    if (window > FUSED_WINDOW) window = FUSED_WINDOW;
     int64_t nR0 = p0->nrecv, nS0 = p0->nsend, per0 = nR0 + nS0, all0 = (int64_t)K * per0;
     int64_t nR1 = p1->nrecv, nS1 = p1->nsend, per1 = nR1 + nS1, all1 = (int64_t)K * per1, all = all0 + all1, nb = nblk(l0);
     if (all > INT_MAX / 2) return gsp_error(GSP_ERR_TOOBIG, "too many messages in one phase");
@@ -953,9 +963,9 @@ lay_t gsp__mpi_layout(const gsp_mpi_ctx_t *c, gsp_rt_layout_t kind, int64_t coun
  * lanes cut again. */
 static int64_t least_part(const lay_t *l) { return l->parts > 1 ? base_len(l, l->n - 1) / l->parts : whole_len(l, l->n - 1); }
 
-/* A phase's layout: its own block count and parts, and for a pipelined phase the cost model's
- * segments. */
-lay_t gsp__mpi_phase_layout(const gsp_mpi_ctx_t *c, const gsp_rt_phase_t *ph, int64_t count, const dtinfo_t *d) {
+/* A phase's layout before box_lanes: its own block count and parts, and for a pipelined phase
+ * the cost model's segments. */
+static lay_t cost_layout(const gsp_mpi_ctx_t *c, const gsp_rt_phase_t *ph, int64_t count, const dtinfo_t *d) {
     if (!ph->pipelined) {
         lay_t l = {ph->layout, count, c->size, 1, 0, ph->parts > 1 ? ph->parts : 1, 0, 0, false, 0};
         if (c->cost.segment > 0 || count == 0) l.lanes = lanes_for(c, &l, d);
@@ -995,36 +1005,54 @@ lay_t gsp__mpi_phase_layout(const gsp_mpi_ctx_t *c, const gsp_rt_phase_t *ph, in
     return l;
 }
 
-/* The least lanes, the lanes in flight per edge, and the least piece of a part in bytes, of an
- * allgather on a box's trees (gsp__mpi_allgather_layout). */
+/* The least lanes (a reduce-scatter's where its pieces allow), the lanes in flight per edge, and
+ * the least piece of a part in bytes, of a phase on a box's trees (box_lanes). */
 #define BOX_LANES 5
+#define BOX_REDUCE_LANES 6
 #define BOX_WINDOW 3
 #define BOX_PIECE 512
 
-/* An allgather's phase (gsp_mpi_ctx_allgather; not an allreduce's, which runs fused with its
- * reduce-scatter in that phase's lanes and window). On trees two or three levels deep (boxes of
- * GPUs: fabric_boxes.c) with the cost model's segments: at least BOX_LANES lanes, odd parts half
- * a lane off (stagger_cut) and BOX_WINDOW lanes in flight per edge, where a part's pieces keep
- * BOX_PIECE bytes. One lane in flight, a NIC's messages of a lane all complete together (they
- * share it alike) and the next lane's then pay their latency with the NIC idle; the last lane's
- * relay over the box's links is the call's tail (a trace of dgx:8x2's 64 MiB allgather under
- * SMPI's defaults: the NIC done at 250 us of 332, bench/README.md). Staggered, the messages on an
- * edge end at different times and, three in flight, one's latency runs while another moves.
- * Under SMPI's defaults, dgx:8x2: 64 MiB 332.3 -> 285.4 us, 16 MiB 105.7 -> 90.5, 4 MiB 33.9 ->
- * 27.1 (2 MiB, pieces of 288 bytes: 19.5 -> 20.2, hence BOX_PIECE); dgx:8x4 64 MiB 428.7 -> 415.2;
- * with the factors at 1, dgx:8x2 64 MiB 230.9 -> 224.6, 16 MiB 79.5 -> 60.9, 4 MiB 22.9 -> 19.1,
- * dgx:8x4 64 MiB 301.4 -> 298.4. Lanes x in flight swept at 64 MiB under the defaults
- * (staggered): 3 x 2 302.6, 4 x 3 289.4, 5 x 2 294.3, 5 x 3 285.4, 5 x 4 302.8, 6 x 3 312.4, 8 x 4
- * 341.2; not staggered, none below 324.5. */
-lay_t gsp__mpi_allgather_layout(const gsp_mpi_ctx_t *c, const gsp_rt_phase_t *ph, int64_t count, const dtinfo_t *d) {
-    lay_t l = gsp__mpi_phase_layout(c, ph, count, d);
-    if (!ph->pipelined || ph->levels < 2 || ph->levels > 3 || ph->kind != GSP_RT_STORE || c->cost.segment > 0 || l.n < 2) return l;
-    int64_t shortest = least_part(&l);
-    if (shortest < 2 * BOX_LANES || shortest * d->size < BOX_LANES * BOX_PIECE) return l;
-    if (l.lanes < BOX_LANES) l.lanes = BOX_LANES;
-    l.stagger = shortest >= 2 * (int64_t)l.lanes;
+/* An allgather's or a reduce-scatter's phase on trees two or three levels deep (boxes of GPUs:
+ * fabric_boxes.c; not a broadcast's or a reduce's trees, a part each) with the cost model's
+ * segments: at least BOX_LANES lanes, odd parts half a lane off (stagger_cut) and BOX_WINDOW
+ * lanes in flight per edge, where a part's pieces keep BOX_PIECE bytes (an allreduce's two
+ * phases, fused, keep at most FUSED_WINDOW: run_fused). One lane in flight, a NIC's messages of a
+ * lane all complete together (they share it alike) and the next lane's then pay their latency
+ * with the NIC idle; the last lane's relay over the box's links is the call's tail (a trace of
+ * dgx:8x2's 64 MiB allgather under SMPI's defaults: the NIC done at 250 us of 332,
+ * bench/README.md). Staggered, the messages on an edge end at different times and, three in
+ * flight, one's latency runs while another moves. Under SMPI's defaults, dgx:8x2's allgather: 64
+ * MiB 332.3 -> 285.4 us, 16 MiB 105.7 -> 90.5, 4 MiB 33.9 -> 27.1 (2 MiB, pieces of 288 bytes:
+ * 19.5 -> 20.2, hence BOX_PIECE); dgx:8x4 64 MiB 428.7 -> 415.2; with the factors at 1, dgx:8x2
+ * 64 MiB 230.9 -> 224.6, 16 MiB 79.5 -> 60.9, 4 MiB 22.9 -> 19.1, dgx:8x4 64 MiB 301.4 -> 298.4.
+ * Lanes x in flight swept at 64 MiB under the defaults (staggered): 3 x 2 302.6, 4 x 3 289.4, 5 x
+ * 2 294.3, 5 x 3 285.4, 5 x 4 302.8, 6 x 3 312.4, 8 x 4 341.2; not staggered, none below 324.5.
+ * A reduce-scatter's in-trees take BOX_REDUCE_LANES where a part's pieces keep BOX_PIECE bytes
+ * (so two in flight): dgx:8x2 under the defaults 64 MiB 327.0 -> 278.0 us, 16 MiB 107.7 -> 96.2;
+ * 4 MiB (five lanes, three in flight) 34.2 -> 25.9; factors at 1, 64 MiB 229.1 -> 228.8, 16 MiB
+ * 66.8 -> 61.6, 4 MiB 21.8 -> 19.6. Swept at 64 MiB (defaults): 3 x 3 343.0, 4 x 3 323.9, 4 x 4 344.0, 5 x 2 319.6, 5 x 3
+ * 311.0, 5 x 5 345.6, 6 x 2 278.0, 6 x 3 283.9, 7 x 1 353.8, 7 x 2 275.4 (but 4 MiB 34.2, 16 MiB
+ * 104.7), 7 x 3 298.5, 8 x 2 321.9, 8 x 3 333.2, 10 x 2 317.8, 12 x 2 318.1: a jagged landscape
+ * (equal messages on a link end together in SimGrid), whose good points are taken, not explained. */
+static void box_lanes(lay_t *l, const gsp_mpi_ctx_t *c, const gsp_rt_phase_t *ph, const dtinfo_t *d) {
+    if (!ph->pipelined || ph->levels < 2 || ph->levels > 3 || ph->nblocks > 0 || l->gate > 0 || c->cost.segment > 0 || l->n < 2) return;
+    int64_t shortest = least_part(l);
+    if (shortest < 2 * BOX_LANES || shortest * d->size < BOX_LANES * BOX_PIECE) return;
+    /* A reduce-scatter's, in a lane more where its pieces allow (so two in flight, below). */
+    int least = ph->kind == GSP_RT_REDUCE && shortest >= 2 * BOX_REDUCE_LANES && shortest * d->size >= BOX_REDUCE_LANES * BOX_PIECE
+                    ? BOX_REDUCE_LANES
+                    : BOX_LANES;
+    if (l->lanes < least) l->lanes = least;
+    l->stagger = shortest >= 2 * (int64_t)l->lanes;
     /* In more lanes (the cost model's with SMPI's factors at 1: 6 to 9), two in flight: dgx:8x2
      * 64 MiB 228.3 us with three, 224.6 with two; dgx:8x4 (9 lanes) 326.3 and 298.4. */
-    l.window = l.lanes > BOX_LANES ? 2 : BOX_WINDOW;
+    l->window = l->lanes > BOX_LANES ? 2 : BOX_WINDOW;
+}
+
+/* A phase's layout: its own block count and parts, and for a pipelined phase the cost model's
+ * segments (cost_layout), on a box's trees in more lanes (box_lanes). */
+lay_t gsp__mpi_phase_layout(const gsp_mpi_ctx_t *c, const gsp_rt_phase_t *ph, int64_t count, const dtinfo_t *d) {
+    lay_t l = cost_layout(c, ph, count, d);
+    box_lanes(&l, c, ph, d);
     return l;
 }

@@ -263,9 +263,9 @@ gsp_err_t gsp__mpi_run_fused(gsp_mpi_ctx_t *c, const gsp_rt_prog_t *p0, const gs
 gsp_err_t gsp__mpi_run_script(gsp_mpi_ctx_t *c, const script_t *s, void *base, const dtinfo_t *d);
 /* The layout of count elements in blocks of the given kind (the context's segments as lanes). */
 lay_t gsp__mpi_layout(const gsp_mpi_ctx_t *c, gsp_rt_layout_t kind, int64_t count, const dtinfo_t *d);
-/* A phase's layout: its blocks and parts, and for a pipelined phase the cost model's segments. */
+/* A phase's layout: its blocks and parts, and for a pipelined phase the cost model's segments (on
+ * a box's trees more: mpi_engine.c, box_lanes). */
 lay_t gsp__mpi_phase_layout(const gsp_mpi_ctx_t *c, const gsp_rt_phase_t *ph, int64_t count, const dtinfo_t *d);
-lay_t gsp__mpi_allgather_layout(const gsp_mpi_ctx_t *c, const gsp_rt_phase_t *ph, int64_t count, const dtinfo_t *d);
 /* The algorithm for coll on bytes and this rank's programs of it, built on first use, agreed
  * on by every rank (vec: the vector's bytes; per_rank: one rank's block). */
 gsp_err_t gsp__mpi_prepare(gsp_mpi_ctx_t *c, gsp_collective_t coll, int root, int64_t bytes, double vec, double per_rank,

@@ -63,8 +63,9 @@
  * an arc carries do not all end, and start their successors' latencies, at once: mi250:2 329.6
  * -> 312.5 us under SMPI with its factors at 1. Not an allgather's or a reduce-scatter's with one
  * lane in flight, which lose by it (dgx:8x2 under SMPI's defaults: 332.3 -> 343.3 and 327.0 ->
- * 341.6); but an allgather on a box's trees runs staggered with several in flight (mpi_engine.c:
- * gsp__mpi_allgather_layout; 332.3 -> 285.4).
+ * 341.6); but on a box's trees an allgather, a reduce-scatter and an allreduce run staggered
+ * with several in flight (mpi_engine.c: box_lanes; 332.3 -> 285.4, 327.0 -> 278.0, 641.6 ->
+ * 542.5).
  *
  * Turns: a reduce-scatter's leaves send, within a lane, what their parents pass on first (FEEDS)
  * and what goes straight into a tree's root only once those have completed (ENDS; mpi_engine.c).

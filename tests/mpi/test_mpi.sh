@@ -148,8 +148,9 @@ run 16 allreduce mi250:1 --count 4099 --reps 1
 run 3 allreduce "file:$(dirname "$0")/../data/fabric.txt" --count 100 --type int --op max --reps 2
 exact 8 dgx:4x2
 exact 8 dgx:4x2 GOSSIP_SHARED_MEMORY=0 GOSSIP_SEGMENT=512
-# Blocks of 100 KB: the allgather on the boxes' trees in 5 staggered lanes, 3 in flight per edge
-# (mpi_engine.c: gsp__mpi_allgather_layout), under both link models.
+# Blocks of 100 KB: the allgather on the boxes' trees in 5 staggered lanes, 3 in flight per edge, the
+# reduce-scatter's in 6, 2 in flight, the allreduce's two phases fused in 5, 2 in flight
+# (mpi_engine.c: box_lanes, run_fused), under both link models.
 for m in "GOSSIP_SHARED_MEMORY=0" "GOSSIP_SHARED_MEMORY=1"; do EXACT_COUNT=100000 exact 8 dgx:4x2 "$m"; done
 # The shallow trees (fabric-shallow: where compute nodes have links between them), forced: the
 # same exactness through the same engine.
