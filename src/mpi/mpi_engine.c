@@ -1030,10 +1030,11 @@ static lay_t cost_layout(const gsp_mpi_ctx_t *c, const gsp_rt_phase_t *ph, int64
  * A reduce-scatter's in-trees take BOX_REDUCE_LANES where a part's pieces keep BOX_PIECE bytes
  * (so two in flight): dgx:8x2 under the defaults 64 MiB 327.0 -> 278.0 us, 16 MiB 107.7 -> 96.2;
  * 4 MiB (five lanes, three in flight) 34.2 -> 25.9; factors at 1, 64 MiB 229.1 -> 228.8, 16 MiB
- * 66.8 -> 61.6, 4 MiB 21.8 -> 19.6. Swept at 64 MiB (defaults): 3 x 3 343.0, 4 x 3 323.9, 4 x 4 344.0, 5 x 2 319.6, 5 x 3
- * 311.0, 5 x 5 345.6, 6 x 2 278.0, 6 x 3 283.9, 7 x 1 353.8, 7 x 2 275.4 (but 4 MiB 34.2, 16 MiB
- * 104.7), 7 x 3 298.5, 8 x 2 321.9, 8 x 3 333.2, 10 x 2 317.8, 12 x 2 318.1: a jagged landscape
- * (equal messages on a link end together in SimGrid), whose good points are taken, not explained. */
+ * 66.8 -> 61.6, 4 MiB 21.8 -> 19.6. Swept at 64 MiB (defaults): 3 x 3 343.0, 4 x 3 323.9, 4 x 4
+ * 344.0, 5 x 2 319.6, 5 x 3 311.0, 5 x 5 345.6, 6 x 2 278.0, 6 x 3 283.9, 7 x 1 353.8, 7 x 2 275.4
+ * (but 4 MiB 34.2, 16 MiB 104.7), 7 x 3 298.5, 8 x 2 321.9, 8 x 3 333.2, 10 x 2 317.8, 12 x 2
+ * 318.1: a jagged landscape (equal messages on a link end together in SimGrid), whose good points
+ * are taken, not explained. */
 static void box_lanes(lay_t *l, const gsp_mpi_ctx_t *c, const gsp_rt_phase_t *ph, const dtinfo_t *d) {
     if (!ph->pipelined || ph->levels < 2 || ph->levels > 3 || ph->nblocks > 0 || l->gate > 0 || c->cost.segment > 0 || l->n < 2) return;
     int64_t shortest = least_part(l);
