@@ -264,6 +264,25 @@ gsp_err_t gsp_mpi_ctx_allgather(gsp_mpi_ctx_t *c, const void *sendbuf, int sendc
     return err;
 }
 
+
+/* Whether an allreduce fused on a box's trees (run_fused) keeps one lane in flight per edge
+ * rather than FUSED_WINDOW: where a block is one tree's (parts 1: three boxes and more, or boxes
+ * of 4 GPUs, fabric_boxes.c), so each edge carries whole blocks' lanes, and where a lane is long,
+ * its share of the allgather's time at the fabric's optimum (T* / lanes, ph's algbw) at least
+ * 3/2 of a piece's latency: then the other trees' messages keep a NIC busy through one lane's
+ * latency, and a second in flight only shares it (the reduce-scatter's and the allgather's, two
+ * each, four ways). Under SimGrid SMPI, 64 MiB allreduce, two in flight / one: with SMPI's
+ * factors at 1 dgx:8x4 617.3 / 592.4 us, dgx:8x3 569.5 / 534.5, dgx:4x4 1125.7 / 1112.6, dgx:4x2
+ * 784.0 / 759.4; under its defaults dgx:8x4 839.6 / 823.9, dgx:8x3 776.2 / 757.7 (dgx:4x4 1365.1 /
+ * 1374.7, dgx:4x2 981.5 / 990.7, where the rule also takes one). Short lanes want two: dgx:8x4's
+ * 16 MiB under the defaults 314.9 / 345.4, its 1 MiB with the factors at 1 22.3 / 25.4. dgx:8x2
+ * (91 parts a block) is faster with two at every size: 64 MiB 542.5 / 628.5 under the defaults. */
+static bool one_in_flight(const gsp_mpi_ctx_t *c, const gsp_rt_phase_t *ph, const lay_t *l, int64_t count, const dtinfo_t *d) {
+    if (l->parts > 1 || ph->levels <= 0 || ph->param[4] <= 0 || ph->param[5] <= 0 || l->lanes < 1) return false;
+    double M = (double)count * d->size, T = M * (double)ph->param[5] / ((double)ph->param[4] * 1e9);
+    return T / l->lanes >= 1.5 * gsp_cost_alpha(&c->cost, M / ((double)l->n * l->lanes));
+}
+
 /* Runs a's phases on work (lays: the phases' layouts, or NULL to compute them). in: the input of a reducing algorithm when it is not work (NULL
  * otherwise): the first phase combines it block by block instead of copying it whole first;
  * what is still the input afterwards and stays with this rank (its own block; with one block,
@@ -291,8 +310,10 @@ static gsp_err_t run_algo(gsp_mpi_ctx_t *c, const gsp_rt_algo_t *a, const gsp_rt
              * trees (several lanes in flight: mpi_engine.c, box_lanes) in its lanes, stagger and
              * window too (run_fused keeps fewer in flight); elsewhere only where the two agree
              * (cached calls, lays: where their lanes differ, not fused). */
-            if (fuse && (l.window > 1 || l1.window > 1)) l.lanes = l1.lanes, l.stagger = l1.stagger, l.window = l1.window;
-            else {
+            if (fuse && (l.window > 1 || l1.window > 1)) {
+                l.lanes = l1.lanes, l.stagger = l1.stagger, l.window = l1.window;
+                if (one_in_flight(c, &a->phase[1], &l, count, d)) l.window = 1;
+            } else {
                 fuse = fuse && l1.window == l.window;
                 if (fuse && !lays) l.lanes = l1.lanes;
                 fuse = fuse && l1.lanes == l.lanes;

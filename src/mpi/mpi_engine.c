@@ -449,7 +449,8 @@ static gsp_err_t post1(const fuse_t *F, int j, int64_t qlo, int64_t qhi) {
  * / two: 64 MiB 641.6 / 581.0 / 542.5 us, 16 MiB 203.9 / 192.2 / 180.1, 4 MiB 57.4 / 48.8 / 51.1;
  * with the factors at 1, 440.2 / 451.1 / 429.8, 126.8 / 124.4 / 117.3, 40.9 / 36.4 / 35.7. Lanes x
  * in flight swept at 64 MiB (defaults): 4 x 2 549.6, 5 x 1 628.5, 5 x 3 581.0, 6 x 2 542.5, 7 x 2
- * 533.9 (but 4 MiB 62.0), 7 x 3 542.8, 8 x 2 603.9, 10 x 2 600.1. */
+ * 533.9 (but 4 MiB 62.0), 7 x 3 542.8, 8 x 2 603.9, 10 x 2 600.1. Fewer where the layout says
+ * (mpi_coll.c, run_algo: one, where a block is one tree's and its lanes are long). */
 #define FUSED_WINDOW 2
 
 /* An allreduce on a fabric's one forest (rt_fabric.c): the reduce-scatter p0 (in-trees) and the

@@ -150,7 +150,9 @@ exact 8 dgx:4x2
 exact 8 dgx:4x2 GOSSIP_SHARED_MEMORY=0 GOSSIP_SEGMENT=512
 # Blocks of 100 KB: the allgather on the boxes' trees in 5 staggered lanes, 3 in flight per edge, the
 # reduce-scatter's in 6, 2 in flight, the allreduce's two phases fused in 5, 2 in flight
-# (mpi_engine.c: box_lanes, run_fused), under both link models.
+# (mpi_engine.c: box_lanes, run_fused), under both link models; under the shared-memory one
+# (GOSSIP_SHARED_MEMORY=1) the fused lanes are long beside its latency and go one in flight
+# (mpi_coll.c: one_in_flight).
 for m in "GOSSIP_SHARED_MEMORY=0" "GOSSIP_SHARED_MEMORY=1"; do EXACT_COUNT=100000 exact 8 dgx:4x2 "$m"; done
 # The shallow trees (fabric-shallow: where compute nodes have links between them), forced: the
 # same exactness through the same engine.
