@@ -277,10 +277,8 @@ gsp_err_t gsp_mpi_ctx_allgather(gsp_mpi_ctx_t *c, const void *sendbuf, int sendc
  * 1374.7, dgx:4x2 981.5 / 990.7, where the rule also takes one). Short lanes want two: dgx:8x4's
  * 16 MiB under the defaults 314.9 / 345.4, its 1 MiB with the factors at 1 22.3 / 25.4. dgx:8x2
  * (91 parts a block) is faster with two at every size: 64 MiB 542.5 / 628.5 under the defaults. */
-static bool one_in_flight(const gsp_mpi_ctx_t *c, const gsp_rt_phase_t *ph, const lay_t *l, int64_t count, const dtinfo_t *d) {
-    if (l->parts > 1 || ph->levels <= 0 || ph->param[4] <= 0 || ph->param[5] <= 0 || l->lanes < 1) return false;
-    double M = (double)count * d->size, T = M * (double)ph->param[5] / ((double)ph->param[4] * 1e9);
-    return T / l->lanes >= 1.5 * gsp_cost_alpha(&c->cost, M / ((double)l->n * l->lanes));
+static bool one_in_flight(const gsp_mpi_ctx_t *c, const gsp_rt_phase_t *ph, const lay_t *l, const dtinfo_t *d) {
+    return l->parts <= 1 && gsp__mpi_lane_latencies(c, ph, l, d) >= 1.5;
 }
 
 /* Runs a's phases on work (lays: the phases' layouts, or NULL to compute them). in: the input of a reducing algorithm when it is not work (NULL
@@ -312,7 +310,7 @@ static gsp_err_t run_algo(gsp_mpi_ctx_t *c, const gsp_rt_algo_t *a, const gsp_rt
              * (cached calls, lays: where their lanes differ, not fused). */
             if (fuse && (l.window > 1 || l1.window > 1)) {
                 l.lanes = l1.lanes, l.stagger = l1.stagger, l.window = l1.window;
-                if (one_in_flight(c, &a->phase[1], &l, count, d)) l.window = 1;
+                if (one_in_flight(c, &a->phase[1], &l, d)) l.window = 1;
             } else {
                 fuse = fuse && l1.window == l.window;
                 if (fuse && !lays) l.lanes = l1.lanes;

@@ -1012,6 +1012,18 @@ static lay_t cost_layout(const gsp_mpi_ctx_t *c, const gsp_rt_phase_t *ph, int64
 #define BOX_REDUCE_LANES 6
 #define BOX_WINDOW 3
 #define BOX_PIECE 512
+/* A reduce-scatter's lanes, a tree's block each, as long as this many latencies go one in flight. */
+#define BOX_ONE_LATENCIES 8.0
+
+double gsp__mpi_lane_latencies(const gsp_mpi_ctx_t *c, const gsp_rt_phase_t *ph, const lay_t *l, const dtinfo_t *d) {
+    if (ph->levels <= 0 || ph->param[4] <= 0 || ph->param[5] <= 0 || l->lanes < 1 || l->n < 1) return 0;
+    /* The phase's data, M (the allgather's output, the reduce-scatter's input: its n blocks,
+     * of count elements each where a rank's block is the layout's), crosses the fabric in M /
+     * algbw, the algbw in the capacities' unit taken as GB/s (rt_cost.c). */
+    double M = (double)l->count * (double)(l->layout == GSP_RT_RANK ? l->n : 1) * d->size, T = M * (double)ph->param[5] / ((double)ph->param[4] * 1e9);
+    double piece = M / ((double)l->n * (double)(l->parts > 1 ? l->parts : 1) * l->lanes), al = gsp_cost_alpha(&c->cost, piece);
+    return al > 0 ? T / l->lanes / al : 0;
+}
 
 /* An allgather's or a reduce-scatter's phase on trees two or three levels deep (boxes of GPUs:
  * fabric_boxes.c; not a broadcast's or a reduce's trees, a part each) with the cost model's
@@ -1049,6 +1061,14 @@ static void box_lanes(lay_t *l, const gsp_mpi_ctx_t *c, const gsp_rt_phase_t *ph
     /* In more lanes (the cost model's with SMPI's factors at 1: 6 to 9), two in flight: dgx:8x2
      * 64 MiB 228.3 us with three, 224.6 with two; dgx:8x4 (9 lanes) 326.3 and 298.4. */
     l->window = l->lanes > BOX_LANES ? 2 : BOX_WINDOW;
+    /* A reduce-scatter whose blocks are a tree's each (three boxes and more, boxes of 4 GPUs),
+     * in lanes of many latencies, one in flight: a relay passes a lane's sum on only once all of
+     * it has arrived, and a second lane in flight only shares the NIC and delays it. 64 MiB under
+     * SimGrid SMPI with its factors at 1 (9 lanes, each 14 latencies), two in flight / one:
+     * dgx:8x4 310.5 / 301.3 us (1.23x / 1.20x the bound 251.7), dgx:8x3 279.1 / 270.0, dgx:4x2
+     * 384.3 / 381.3 (dgx:4x4 564.5 / 565.5); 16 MiB (3.5 latencies) alike, 86.9 / 86.5; under its
+     * defaults (1.8 latencies) two: dgx:8x4 428.4 / 470.9. */
+    if (ph->kind == GSP_RT_REDUCE && l->parts <= 1 && gsp__mpi_lane_latencies(c, ph, l, d) >= BOX_ONE_LATENCIES) l->window = 1;
 }
 
 /* A phase's layout: its own block count and parts, and for a pipelined phase the cost model's

@@ -266,6 +266,10 @@ lay_t gsp__mpi_layout(const gsp_mpi_ctx_t *c, gsp_rt_layout_t kind, int64_t coun
 /* A phase's layout: its blocks and parts, and for a pipelined phase the cost model's segments (on
  * a box's trees more: mpi_engine.c, box_lanes). */
 lay_t gsp__mpi_phase_layout(const gsp_mpi_ctx_t *c, const gsp_rt_phase_t *ph, int64_t count, const dtinfo_t *d);
+/* A lane of fabric phase ph in layout l: its share of the phase's time at the fabric's optimum
+ * (T* / lanes, from ph's algbw) in latencies of one of its pieces (the cost model's); 0 where
+ * the phase has no algbw. */
+double gsp__mpi_lane_latencies(const gsp_mpi_ctx_t *c, const gsp_rt_phase_t *ph, const lay_t *l, const dtinfo_t *d);
 /* The algorithm for coll on bytes and this rank's programs of it, built on first use, agreed
  * on by every rank (vec: the vector's bytes; per_rank: one rank's block). */
 gsp_err_t gsp__mpi_prepare(gsp_mpi_ctx_t *c, gsp_collective_t coll, int root, int64_t bytes, double vec, double per_rank,
