@@ -61,6 +61,11 @@ expect 0 plan allgather torus:4x4 --bytes 1M --algorithm=flood && grepcheck '^\*
 expect 0 plan allgather torus:4x4 --bytes 1M --algorithm auto --json && jqcheck '.forced == false'
 expect 0 plan broadcast torus:4x4 --bytes 1M --alg tree --rank 5 --json && jqcheck '.choice == "tree" and .rank == 5 and (.program | length) >= 1'
 expect 2 plan allreduce torus:4x4 --bytes 1K --algorithm rsag && errline "no runtime algorithm 'rsag'; did you mean 'rs-ag'\? The allreduce algorithms: auto, rs-ag, .*tree, fabric-trees, fabric-shallow, fabric-rings \(gossip list --runtime\)"
+# An option the help names as another command's ("gossip list --runtime") is not suggested: it
+# said "unknown option '--runtime'; did you mean '--runtime'?".
+expect 2 plan allreduce dgx:8x2 --runtime && errline "^gossip: error: plan: unknown option '--runtime' \(see 'gossip plan --help'\)$"
+expect 2 plan allreduce dgx:8x2 --runtim && errline "^gossip: error: plan: unknown option '--runtim' \(see 'gossip plan --help'\)$"
+expect 2 plan allreduce dgx:8x2 --tunign x && errline "did you mean '--tuning'"
 expect 2 plan allgather torus:4x4 --bytes 1K --algorithm nonsense && errline "no runtime algorithm 'nonsense'; the allgather algorithms: auto, "
 expect 2 plan allgather torus:4x4 --bytes 1K --algorithm gather && errline "--algorithm gather does not run allgather"
 expect 2 plan allreduce torus:4x4 --bytes 1K --method rs-ag && errline "plan: --method names a construction method .*'rs-ag' is a runtime algorithm: give --algorithm rs-ag"

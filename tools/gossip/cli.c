@@ -221,6 +221,13 @@ int cli_unknown_option(const char *cmd, const char *usage, const char *opt) {
         size_t k = 0;
         while (k < 23 && (p[k] == '-' || (p[k] >= 'a' && p[k] <= 'z'))) store[n][k] = p[k], k++;
         store[n][k] = 0;
+        /* Not another command's option the help names ("gossip list --runtime"). */
+        const char *b = p - 1;
+        while (b > usage && b[-1] >= 'a' && b[-1] <= 'z') b--;
+        if (b - usage >= 7 && b < p - 1 && !strncmp(b - 7, "gossip ", 7)) {
+            p += k - 1;
+            continue;
+        }
         bool dup = false;
         for (size_t j = 0; j < n && !dup; j++) dup = !strcmp(names[j], store[n]);
         if (!dup) names[n] = store[n], n++;
