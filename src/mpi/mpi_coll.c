@@ -264,7 +264,6 @@ gsp_err_t gsp_mpi_ctx_allgather(gsp_mpi_ctx_t *c, const void *sendbuf, int sendc
     return err;
 }
 
-
 /* Whether an allreduce fused on a box's trees (run_fused) keeps one lane in flight per edge
  * rather than FUSED_WINDOW: where a block is one tree's (parts 1: three boxes and more, or boxes
  * of 4 GPUs, fabric_boxes.c), so each edge carries whole blocks' lanes, and where a lane is long,
