@@ -55,9 +55,10 @@ fi
 mkdir -p bench/out build-smpi
 if [ -z "${TABLE_ONLY:-}" ]; then
 if [ -n "${ONLY:-}" ] && [ -f "$out" ]; then
-    # Keep the other side's lines of the fabrics run again, and every line of the others.
-    awk -v only="$ONLY" -v run=" ${fabrics[*]} " -v colls=" ${COLLS:-allreduce allgather reduce-scatter bcast} " \
-        '!index(run, " " $1 " ") || !index(colls, " " $3 " ") || (only == "gossip" ? $4 != "gossip" : $4 == "gossip")' "$out" >"$out.keep"
+    # Keep the other side's lines of the fabrics, collectives and sizes run again, and every
+    # line of the others.
+    awk -v only="$ONLY" -v run=" ${fabrics[*]} " -v colls=" ${COLLS:-allreduce allgather reduce-scatter bcast} " -v sz=" ${sizes[*]} " \
+        '!index(run, " " $1 " ") || !index(colls, " " $3 " ") || !index(sz, " " $5 " ") || (only == "gossip" ? $4 != "gossip" : $4 == "gossip")' "$out" >"$out.keep"
     mv "$out.keep" "$out"
 else : >"$out"; fi
 algs_allgather="default 2dmesh 3dmesh bruck GB loosely_lr NTSLR NTSLR_NB pair rdb rhv ring SMP_NTS smp_simple spreading_simple ompi ompi_neighborexchange mvapich2 mvapich2_smp mpich impi"
