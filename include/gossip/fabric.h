@@ -131,6 +131,12 @@ GSP_API gsp_err_t gsp_forest_sched_allreduce(const gsp_topo_t *t, const gsp_fore
  * as arrows coloured by the level of the compute node they reach, switches as squares. Errors:
  * GSP_ERR_RANGE (no tree has that root), GSP_ERR_IO (a failed write), GSP_ERR_NOMEM. */
 GSP_API gsp_err_t gsp_forest_svg(const gsp_topo_t *t, const gsp_forest_t *f, int64_t root, FILE *out);
+/** The bottleneck capacity (the file's unit, capacities / cap_scale) of the widest route from
+ * vertex src of fabric t [in] to every vertex v (towards: from v to src), through switches only
+ * (a compute node forwards nothing), else, for a node no such route reaches, through any vertex:
+ * width [out, t->n entries], 0 where there is no route and at src. O(n^2 + m). Errors:
+ * GSP_ERR_RANGE (src), GSP_ERR_NOMEM. */
+GSP_API gsp_err_t gsp_fabric_route_width(const gsp_topo_t *t, int64_t src, bool towards, double *width);
 /** Releases the trees of f; a zeroed struct is a no-op. */
 GSP_API void gsp_forest_destroy(gsp_forest_t *f);
 

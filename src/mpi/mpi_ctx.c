@@ -38,6 +38,8 @@ void gsp_mpi_ctx_free(gsp_mpi_ctx_t *c) {
     gsp_free(c->idx);
     gsp_free(c->turn);
     gsp_free(c->gate);
+    gsp_free(c->width);
+    gsp_free(c->chunk);
     gsp_free(c->fresh);
     gsp_free(c->method);
     gsp_free(c->rank_of);

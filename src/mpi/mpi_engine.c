@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gossip/fabric.h"
 #include "mpi_rt_int.h"
 
 /* After an error with messages in flight: receives are cancelled, sends left to complete, and
@@ -230,7 +231,196 @@ typedef struct {
      * NULL: none. */
     int64_t *gcnt;
     int64_t glo, gkeys;
+    /* Chunked streams (below): NULL cs when none. */
+    struct chunks *cs;
 } pipe_t;
+
+/* ---- chunked streams ----
+ * A message whose size the cost model moves at a worse rate per byte than a smaller size band
+ * (SimGrid SMPI's defaults: 0.94 of a link from 64 KiB on, after 11.6 latencies, but 1.087 at
+ * 5776-9375 bytes after 2.19), on a route slow enough that a few chunks in flight cover a
+ * chunk's latency (a NIC, not an NVLink), goes as a stream of chunks of that band, several
+ * in flight per arc and issued in order across its lanes; the receiver absorbs the message once
+ * every chunk of it has arrived. The lanes' messages then no longer cross the NIC together and
+ * late: dgx:8x2's 64 MiB allgather under SMPI's defaults had its relays' first NIC lane arrive at
+ * 130-138 us of 285 (three lanes of 8 trees, all in flight, shared alike: a trace), and 24
+ * messages in flight, equal, end together and pay their next latencies with the NIC idle. Chunked,
+ * the first lane arrives at 76 us and the NIC has messages moving throughout. A chunk stream in
+ * fewer in flight idles: a single pair under SMPI's defaults, 600 chunks of 8300 bytes, 4 in
+ * flight 840 us, 8 512, 16 350, 32 267, all 188 (bench/README.md). A rank's streams share its slow
+ * link (a GPU's NIC): together about CHUNK_IN_FLIGHT chunks in flight, each stream at least
+ * CHUNK_WINDOW_MIN and at most CHUNK_WINDOW_MAX. dgx:8x2's 64 MiB allgather (16 streams a rank),
+ * 4 / 6 / 8 / 12 / 16 a stream: 274.7 / 250.6 / 244.0 / 252.9 / 249.7 us; dgx:8x4's (3 streams a
+ * rank), 8 / 16 / 32 / 43 / 64: 425.5 / 353.2 / 343.8 / 351.2 / 351.8 (415.2 unchunked). */
+#define CHUNK_IN_FLIGHT 128
+#define CHUNK_WINDOW_MIN 8
+#define CHUNK_WINDOW_MAX 64
+/* At most this many chunks a message (a longer one streams in larger chunks: none). */
+#define CHUNK_MAX 64
+/* A route is slow where this many chunks in flight carry a chunk's latency at its capacity. */
+#define CHUNK_INFLIGHT 16
+/* The band must move a byte at least this much cheaper than the message's own size. */
+#define CHUNK_GAIN 1.05
+
+struct chunks {
+    int64_t lo, hi;           /* the band: chunks of lo .. hi - 1 bytes */
+    double beta;              /* its seconds per byte */
+    int64_t *left, *total;    /* per send (lane-major): chunks not yet done, chunks */
+    int64_t *rleft;           /* per receive (lane-major): chunks not yet arrived */
+    int64_t *next_lane, *next_k; /* per send: the stream's next chunk */
+    int64_t *slot;            /* per chunked send, window slots: lane * CHUNK_MAX + chunk, -1 free */
+    int64_t *sidx, *ridx;     /* per send / receive: its index among the chunked ones (-1: never chunked) */
+    int64_t *rbase;           /* per chunked receive: its first request slot (ahead * its most chunks) */
+    int64_t *rmax, *rlane;    /* per chunked receive: its most chunks; per (lane % ahead, receive): the lane */
+    int64_t *sq_of, *rq_of;   /* per chunked send / receive: which it is */
+    int64_t ns, nr;           /* chunked sends and receives */
+    MPI_Request *rq, *sq;     /* their requests: receives' chunks, then sends' slots */
+    int ahead, window;       /* receives posted lanes ahead; chunks in flight per stream */
+};
+
+/* The cost model's cheapest band per byte, when it is a bounded one: *lo, *hi its sizes, *beta. */
+static bool cheapest_band(const gsp_cost_t *cost, int64_t *lo, int64_t *hi, double *beta) {
+    int best = -1;
+    for (int i = 0; i < cost->nbeta; i++)
+        if (best < 0 || cost->beta_val[i] < cost->beta_val[best]) best = i;
+    if (best < 0 || best + 1 >= cost->nbeta || cost->beta_val[best] <= 0) return false; /* large messages are cheapest */
+    *lo = cost->beta_from[best];
+    *hi = cost->beta_from[best + 1];
+    *beta = cost->beta_val[best];
+    return *hi - *lo >= 2;
+}
+
+/* The chunks a message of `bytes` between this rank and peer (in: from peer) goes in; 1: whole.
+ * Both ends compute the same (same sizes, the same route, the same cost model). */
+static int64_t chunks_of(const gsp_mpi_ctx_t *c, const struct chunks *cs, int64_t peer, bool in, int64_t bytes) {
+    if (!cs || !c->width || gsp_cost_beta(&c->cost, (double)bytes) < CHUNK_GAIN * cs->beta) return 1;
+    double w = c->width[(in ? c->size : 0) + peer];
+    int64_t k = (bytes + cs->hi - 2) / (cs->hi - 1);
+    if (w <= 0 || k < 2 || k > CHUNK_MAX || bytes / k < cs->lo) return 1;
+    double chunk = (double)bytes / (double)k, need = gsp_cost_alpha(&c->cost, chunk) * w * 1e9 / chunk;
+    return need <= CHUNK_INFLIGHT ? k : 1;
+}
+
+bool gsp__mpi_chunk_streams(const gsp_mpi_ctx_t *c, const lay_t *l, const dtinfo_t *d) {
+    int64_t lo, hi;
+    double beta, slowest = 0;
+    if (!c->is_fabric || !d->plain || l->lanes < 1 || !cheapest_band(&c->cost, &lo, &hi, &beta)) return false;
+    /* A lane of one rank's block: what one tree's message carries at most. */
+    double piece = (double)whole_len(l, 0) * (double)l->parts * (double)d->size / l->lanes;
+    if (piece < 2.0 * (double)lo || gsp_cost_beta(&c->cost, piece) < CHUNK_GAIN * beta) return false;
+    /* The fabric's slowest link: the routes that stream cross one. */
+    const gsp_topo_t *t = &c->fabric;
+    for (int64_t a = 0; a < t->off[t->n]; a++) {
+        double w = t->cap ? (double)t->cap[a] / (double)t->cap_scale : 1.0;
+        if (a == 0 || w < slowest) slowest = w;
+    }
+    double chunk = (double)(hi - 1);
+    return slowest > 0 && gsp_cost_alpha(&c->cost, chunk) * slowest * 1e9 / chunk <= CHUNK_INFLIGHT;
+}
+
+/* The routes' widths of this rank (c->width), once: the fabric's compute nodes are the ranks. */
+static gsp_err_t widths(gsp_mpi_ctx_t *c) {
+    if (c->width || !c->is_fabric) return GSP_OK;
+    const gsp_topo_t *t = &c->fabric;
+    int64_t n = t->n, me = -1, k = 0;
+    double *w = NULL, *v = NULL;
+    gsp_err_t err;
+    for (int64_t x = 0; x < n && me < 0; x++)
+        if (!(t->is_switch && t->is_switch[x]) && k++ == c->rank) me = x;
+    if (me < 0) return gsp_error(GSP_ERR_INTERNAL, "rank %d is no compute node of the fabric", c->rank);
+    if ((err = gsp_alloc_array((void **)&w, 2 * (int64_t)c->size, sizeof *w, true)) || (err = gsp_alloc_array((void **)&v, n, sizeof *v, false)))
+        goto out;
+    for (int side = 0; side < 2 && !err; side++) {
+        if ((err = gsp_fabric_route_width(t, me, side == 1, v))) break;
+        k = 0;
+        for (int64_t x = 0; x < n; x++)
+            if (!(t->is_switch && t->is_switch[x])) w[side * c->size + k++] = v[x];
+    }
+out:
+    gsp_free(v);
+    if (err) gsp_free(w);
+    else c->width = w;
+    return err;
+}
+
+/* Chunk k's first unit of a message of L units in n chunks. */
+static inline int64_t chunk_at(int64_t L, int64_t n, int64_t k) { return L * k / n; }
+
+/* Where send q of lane j streams from: *src, its units *L of *t (elements of the phase's type
+ * when the message is one block, else bytes of the staging area) and *u bytes a unit. */
+static void chunk_src(const pipe_t *pp, int64_t q, int j, char **src, int64_t *L, MPI_Datatype *t, int64_t *u) {
+    const gsp_rt_prog_t *p = pp->p;
+    const gsp_rt_msg_t *x = &p->send[q];
+    int64_t per = p->nrecv + p->nsend;
+    lay_t l = *pp->l0;
+    l.lane = j;
+    char *st = pp->c->stage + pp->soff[(size_t)j * (size_t)per + (size_t)(p->nrecv + q)];
+    if (x->n == 1) {
+        int64_t b0 = p->items[x->first];
+        *src = direct(p, x, false) ? src_at(pp->c, pp->base, &l, b0, pp->d) : st;
+        *L = blk_len(&l, b0);
+        *t = pp->d->dt;
+        *u = (int64_t)pp->d->size;
+    } else {
+        *src = st;
+        *L = msg_bytes(p, x, &l, pp->d, pp->c->comm);
+        *t = MPI_BYTE;
+        *u = 1;
+    }
+}
+
+/* Issues the chunks of send q's stream that may go: in order of lane and chunk, each lane once
+ * it is ready (try_issue), while a slot of the arc's window is free. */
+static gsp_err_t chunk_pump(pipe_t *pp, int64_t q) {
+    struct chunks *cs = pp->cs;
+    const gsp_rt_prog_t *p = pp->p;
+    int64_t nS = p->nsend, i = cs->sidx[q];
+    int K = pp->l0->lanes;
+    if (i < 0) return GSP_OK;
+    while (cs->next_lane[q] < K) {
+        int j = (int)cs->next_lane[q];
+        size_t sj = (size_t)j * (size_t)nS + (size_t)q;
+        if (pp->sstate[sj] == 0) break;
+        if (cs->total[sj] <= 1) { /* this lane went whole */
+            cs->next_lane[q]++;
+            cs->next_k[q] = 0;
+            continue;
+        }
+        int64_t w = 0;
+        while (w < cs->window && cs->slot[i * cs->window + w] >= 0) w++;
+        if (w == cs->window) break;
+        int64_t k = cs->next_k[q], n = cs->total[sj], L, u;
+        char *src;
+        MPI_Datatype t;
+        chunk_src(pp, q, j, &src, &L, &t, &u);
+        int64_t lo = chunk_at(L, n, k), hi = chunk_at(L, n, k + 1);
+        int rc = MPI_Issend(src + lo * u, (int)(hi - lo), t, p->send[q].peer, tag_of(pp->c, pp->phase, j, p->send[q].round), pp->c->comm,
+                            &cs->sq[i * cs->window + w]);
+        if (rc != MPI_SUCCESS) return gsp__mpi_fail(pp->c, rc, "MPI_Issend");
+        cs->slot[i * cs->window + w] = (int64_t)j * CHUNK_MAX + k;
+        if (++cs->next_k[q] == n) {
+            cs->next_k[q] = 0;
+            cs->next_lane[q]++;
+        }
+    }
+    return GSP_OK;
+}
+
+/* Packs send q of lane j into its staging area (a plain type: chunked streams need one). */
+static void chunk_pack(const pipe_t *pp, int64_t q, int j) {
+    const gsp_rt_prog_t *p = pp->p;
+    const gsp_rt_msg_t *x = &p->send[q];
+    if (direct(p, x, false)) return;
+    int64_t per = p->nrecv + p->nsend, pos = 0;
+    lay_t l = *pp->l0;
+    l.lane = j;
+    char *dst = pp->c->stage + pp->soff[(size_t)j * (size_t)per + (size_t)(p->nrecv + q)];
+    for (int64_t i = 0; i < x->n; i++) {
+        int64_t blk = p->items[x->first + i], len = blk_len(&l, blk);
+        memcpy(dst + pos, src_at(pp->c, pp->base, &l, blk, pp->d), (size_t)(len * (int64_t)pp->d->size));
+        pos += len * (int64_t)pp->d->size;
+    }
+}
 
 /* How far ahead of a rank's least unfinished key its gated sends may go (gsp__mpi_phase_layout). */
 #define GATE_AHEAD 3
@@ -261,11 +451,26 @@ static gsp_err_t try_issue(pipe_t *pp, int j) {
         int *st = &pp->sstate[(size_t)j * (size_t)nS + (size_t)q];
         int64_t dep = p->send[q].prev;
         if (*st || (dep >= 0 && pp->rstate[(size_t)j * (size_t)nR + (size_t)dep] != 2)) continue;
+        int64_t nk = 1;
+        if (pp->cs && pp->cs->sidx[q] >= 0) {
+            l.lane = j;
+            nk = chunks_of(pp->c, pp->cs, p->send[q].peer, false, msg_bytes(p, &p->send[q], &l, pp->d, pp->c->comm));
+        }
         int w = send_window(pp, q);
-        if (j >= w && pp->sstate[(size_t)(j - w) * (size_t)nS + (size_t)q] != 2) continue;
+        /* A chunked lane joins its arc's stream at once: the stream's window paces it. */
+        if (nk == 1 && j >= w && pp->sstate[(size_t)(j - w) * (size_t)nS + (size_t)q] != 2) continue;
         if (pp->last0 && dep < 0 && !summed(pp, q, j)) continue;
         if (pp->feeds && p->turn[q] == GSP_RT_TURN_ENDS && pp->feeds[j] > 0) continue;
         if (pp->gcnt && gate_key(pp, q, j) > pp->glo + GATE_AHEAD) continue;
+        if (nk > 1) {
+            chunk_pack(pp, q, j);
+            pp->cs->total[(size_t)j * (size_t)nS + (size_t)q] = pp->cs->left[(size_t)j * (size_t)nS + (size_t)q] = nk;
+            *st = 1;
+            pp->issued++;
+            gsp_err_t err = chunk_pump(pp, q);
+            if (err) return err;
+            continue;
+        }
         const void *in = pp->c->in;
         if (pp->noin) pp->c->in = NULL;
         gsp_err_t err = issue_send(pp->c, p, pp->phase, q, pp->base, &l, pp->d, pp->soff + (size_t)j * (size_t)per,
@@ -274,6 +479,8 @@ static gsp_err_t try_issue(pipe_t *pp, int j) {
         if (err) return err;
         *st = 1;
         pp->issued++;
+        /* A lane that went whole lets the arc's stream pass it. */
+        if (pp->cs && (err = chunk_pump(pp, q))) return err;
     }
     return GSP_OK;
 }
@@ -304,6 +511,107 @@ static int64_t *feeds_init(const gsp_rt_prog_t *p, int64_t *turn, int K) {
     return turn;
 }
 
+/* Posts receive q of lane j: whole (post_recv), or its chunks. */
+static gsp_err_t post_lane_recv(pipe_t *pp, int64_t q, int j, MPI_Request *slot) {
+    struct chunks *cs = pp->cs;
+    const gsp_rt_prog_t *p = pp->p;
+    const gsp_rt_msg_t *x = &p->recv[q];
+    int64_t nR = p->nrecv, per = nR + p->nsend;
+    const size_t *so = pp->soff + (size_t)j * (size_t)per;
+    lay_t l = *pp->l0;
+    l.lane = j;
+    int64_t nk = cs && cs->ridx[q] >= 0 ? chunks_of(pp->c, cs, x->peer, true, msg_bytes(p, x, &l, pp->d, pp->c->comm)) : 1;
+    if (nk == 1) return post_recv(pp->c, p, pp->phase, q, pp->base, &l, pp->d, so, slot);
+    int64_t i = cs->ridx[q], js = j % cs->ahead, L, u;
+    char *dst;
+    MPI_Datatype t;
+    cs->rlane[js * cs->nr + i] = j;
+    cs->rleft[(size_t)j * (size_t)nR + (size_t)q] = nk;
+    if (x->n == 1) {
+        int64_t b0 = p->items[x->first];
+        dst = direct(p, x, true) ? at(pp->base, blk_first(&l, b0), pp->d) : pp->c->stage + so[q];
+        L = blk_len(&l, b0);
+        t = pp->d->dt;
+        u = (int64_t)pp->d->size;
+    } else {
+        dst = pp->c->stage + so[q];
+        L = msg_bytes(p, x, &l, pp->d, pp->c->comm);
+        t = MPI_BYTE;
+        u = 1;
+    }
+    for (int64_t k = 0; k < nk; k++) {
+        int64_t lo = chunk_at(L, nk, k), hi = chunk_at(L, nk, k + 1);
+        int rc = MPI_Irecv(dst + lo * u, (int)(hi - lo), t, x->peer, tag_of(pp->c, pp->phase, j, x->round), pp->c->comm,
+                           &cs->rq[cs->rbase[i] + js * cs->rmax[i] + k]);
+        if (rc != MPI_SUCCESS) return gsp__mpi_fail(pp->c, rc, "MPI_Irecv");
+    }
+    return GSP_OK;
+}
+
+/* Which of the phase's sends and receives stream in chunks in some lane (cs, in c->chunk), and
+ * the request slots they need: *extra. cs->ns == cs->nr == 0: none. */
+static gsp_err_t chunks_init(gsp_mpi_ctx_t *c, const gsp_rt_prog_t *p, const lay_t *l0, const dtinfo_t *d, int ahead, struct chunks *cs,
+                             int64_t *extra) {
+    int K = l0->lanes;
+    int64_t nR = p->nrecv, nS = p->nsend;
+    gsp_err_t err;
+    memset(cs, 0, sizeof *cs);
+    *extra = 0;
+    if (!c->is_fabric || !d->plain || !cheapest_band(&c->cost, &cs->lo, &cs->hi, &cs->beta)) return GSP_OK;
+    if ((err = widths(c))) return err;
+    size_t need = (size_t)(2 * K * nS + K * nR + 2 * nS + nS * CHUNK_WINDOW_MAX + 2 * nS + 5 * nR + (int64_t)ahead * nR + 8);
+    if ((err = gsp__mpi_reserve((void **)&c->chunk, &c->chunk_cap, need * sizeof *c->chunk))) return err;
+    int64_t *m = c->chunk;
+    cs->left = m, m += K * nS;
+    cs->total = m, m += K * nS;
+    cs->rleft = m, m += K * nR;
+    cs->next_lane = m, m += nS;
+    cs->next_k = m, m += nS;
+    cs->slot = m, m += nS * CHUNK_WINDOW_MAX;
+    cs->sidx = m, m += nS;
+    cs->sq_of = m, m += nS;
+    cs->ridx = m, m += nR;
+    cs->rq_of = m, m += nR;
+    cs->rbase = m, m += nR + 1;
+    cs->rmax = m, m += nR;
+    cs->rlane = m;
+    cs->ahead = ahead;
+    lay_t l = *l0;
+    for (int64_t q = 0; q < nS; q++) {
+        cs->sidx[q] = -1;
+        cs->next_lane[q] = cs->next_k[q] = 0;
+        for (int j = 0; j < K && cs->sidx[q] < 0; j++) {
+            l.lane = j;
+            if (chunks_of(c, cs, p->send[q].peer, false, msg_bytes(p, &p->send[q], &l, d, c->comm)) > 1) cs->sidx[q] = cs->ns, cs->sq_of[cs->ns++] = q;
+        }
+    }
+    for (int64_t q = 0; q < K * nS; q++) cs->total[q] = cs->left[q] = 0;
+    cs->window = CHUNK_WINDOW_MIN;
+    if (cs->ns > 0) cs->window = (int)((CHUNK_IN_FLIGHT + cs->ns - 1) / cs->ns);
+    if (cs->window < CHUNK_WINDOW_MIN) cs->window = CHUNK_WINDOW_MIN;
+    if (cs->window > CHUNK_WINDOW_MAX) cs->window = CHUNK_WINDOW_MAX;
+    for (int64_t q = 0; q < cs->ns * cs->window; q++) cs->slot[q] = -1;
+    cs->rbase[0] = 0;
+    for (int64_t q = 0; q < nR; q++) {
+        int64_t most = 1;
+        for (int j = 0; j < K; j++) {
+            l.lane = j;
+            int64_t k = chunks_of(c, cs, p->recv[q].peer, true, msg_bytes(p, &p->recv[q], &l, d, c->comm));
+            if (k > most) most = k;
+        }
+        cs->ridx[q] = -1;
+        if (most > 1) {
+            cs->ridx[q] = cs->nr;
+            cs->rq_of[cs->nr] = q;
+            cs->rmax[cs->nr] = most;
+            cs->rbase[cs->nr + 1] = cs->rbase[cs->nr] + ahead * most;
+            cs->nr++;
+        }
+    }
+    *extra = cs->rbase[cs->nr] + cs->ns * cs->window;
+    return GSP_OK;
+}
+
 /* A pipelined phase (arc-disjoint trees, many lanes): messages are handled in the order they
  * complete, so a node on several trees forwards each tree's segments as they arrive, whatever
  * the other trees do (a fixed order would make a tree wait for another's whole message).
@@ -324,7 +632,13 @@ static gsp_err_t run_pipelined(gsp_mpi_ctx_t *c, const gsp_rt_prog_t *p, int pha
     int K = l0->lanes;
     int64_t nR = p->nrecv, nS = p->nsend, per = nR + nS, all = (int64_t)K * per;
     if (all > INT_MAX / 2) return gsp_error(GSP_ERR_TOOBIG, "too many messages in one phase");
-    if ((err = gsp__mpi_reserve((void **)&c->req, &c->req_cap, (size_t)(all + 1) * sizeof *c->req)) ||
+    int wr = p->wmax > window ? p->wmax : window, ahead = wr + 2 < K ? wr + 2 : K;
+    struct chunks cs;
+    int64_t extra = 0;
+    if ((err = chunks_init(c, p, l0, d, ahead, &cs, &extra))) return err;
+    int64_t total = all + extra, rx = cs.rbase ? cs.rbase[cs.nr] : 0; /* the receives' chunk slots */
+    if (total > INT_MAX / 2) return gsp_error(GSP_ERR_TOOBIG, "too many messages in one phase");
+    if ((err = gsp__mpi_reserve((void **)&c->req, &c->req_cap, (size_t)(total + 1) * sizeof *c->req)) ||
         (err = gsp__mpi_reserve((void **)&c->soff, &c->soff_cap, (size_t)(all + 1) * sizeof *c->soff)) ||
         (err = gsp__mpi_reserve((void **)&c->idx, &c->idx_cap, (size_t)(all + 1) * sizeof *c->idx)))
         return err;
@@ -338,7 +652,12 @@ static gsp_err_t run_pipelined(gsp_mpi_ctx_t *c, const gsp_rt_prog_t *p, int pha
         c->req[q] = MPI_REQUEST_NULL;
         state[q] = 0;
     }
-    c->nreq = (size_t)all;
+    for (int64_t q = all; q < total; q++) c->req[q] = MPI_REQUEST_NULL;
+    c->nreq = (size_t)total;
+    cs.rq = c->req + all;
+    cs.sq = cs.rq + rx;
+    pipe_t pp = {c, p, phase, base, l0, d, window, state, sstate, sq, 0, c->soff, false, NULL, NULL, 0, feeds_init(p, c->turn, K), NULL, 0, 0,
+                 cs.ns + cs.nr > 0 ? &cs : NULL};
     c->communicated = true;
     lay_t l = *l0;
     /* A receive of lane j is posted once the same receive of lane j - ahead has arrived: its
@@ -348,15 +667,10 @@ static gsp_err_t run_pipelined(gsp_mpi_ctx_t *c, const gsp_rt_prog_t *p, int pha
      * instead of nR * K: SimGrid charges real time per request a rank keeps posted, for every
      * message it completes (mi250:2's 64 MiB allgather in 15 lanes took 409 s for one call with
      * all posted), and the simulated times were the same (285.019 us in 2 lanes, 243.890 in 8). */
-    int wr = p->wmax > window ? p->wmax : window, ahead = wr + 2 < K ? wr + 2 : K;
-    for (int j = 0; j < ahead; j++) {
-        l.lane = j;
+    for (int j = 0; j < ahead; j++)
         for (int64_t q = 0; q < nR; q++)
-            if ((err = post_recv(c, p, phase, q, base, &l, d, c->soff + (size_t)j * (size_t)per, &rq[(size_t)j * (size_t)nR + (size_t)q])))
-                return err;
-    }
+            if ((err = post_lane_recv(&pp, q, j, &rq[(size_t)j * (size_t)nR + (size_t)q]))) return err;
     int64_t rdone = 0, sdone = 0;
-    pipe_t pp = {c, p, phase, base, l0, d, window, state, sstate, sq, 0, c->soff, false, NULL, NULL, 0, feeds_init(p, c->turn, K), NULL, 0, 0};
     if (l0->gate > 0 && nS > 0 && !pp.feeds) {
         /* Keys run from 0 to the deepest level + K - 1 (gsp_rt_prog_t: rounds below nrounds).
          * Not with turns: a lane's ENDS sends wait for its FEEDS sends, which may be of higher
@@ -374,20 +688,40 @@ static gsp_err_t run_pipelined(gsp_mpi_ctx_t *c, const gsp_rt_prog_t *p, int pha
     if (err) return err;
     while (rdone < (int64_t)K * nR || sdone < (int64_t)K * nS) {
         int i;
-        int rc = MPI_Waitany((int)all, c->req, &i, MPI_STATUS_IGNORE);
+        int rc = MPI_Waitany((int)total, c->req, &i, MPI_STATUS_IGNORE);
         if (rc != MPI_SUCCESS) return gsp__mpi_fail(c, rc, "MPI_Waitany");
         if (i == MPI_UNDEFINED)
             return gsp_error(GSP_ERR_INTERNAL, "pipelined phase stalled with %lld of %lld sends issued", (long long)pp.issued, (long long)K * nS);
+        if (i >= all && i < all + rx) {
+            /* A chunk of a receive: the receive is complete with its last chunk. */
+            int64_t x = i - all, lo = 0, hi = cs.nr - 1;
+            while (lo < hi) {
+                int64_t mid = (lo + hi + 1) / 2;
+                if (cs.rbase[mid] <= x) lo = mid;
+                else hi = mid - 1;
+            }
+            int64_t q = cs.rq_of[lo], j = cs.rlane[((x - cs.rbase[lo]) / cs.rmax[lo]) * cs.nr + lo];
+            if (--cs.rleft[(size_t)j * (size_t)nR + (size_t)q] > 0) continue;
+            i = (int)(j * nR + q);
+        } else if (i >= all) {
+            /* A chunk of a send: its slot is free for the stream's next, and the send is done
+             * with its last chunk. */
+            int64_t x = i - all - rx, q = cs.sq_of[x / cs.window], j = cs.slot[x] / CHUNK_MAX;
+            cs.slot[x] = -1;
+            if (--cs.left[(size_t)j * (size_t)nS + (size_t)q] == 0) {
+                sdone++;
+                if ((err = send_done(&pp, j * nS + q))) return err;
+            }
+            if ((err = chunk_pump(&pp, q))) return err;
+            continue;
+        }
         if (i < K * nR) {
             int j = (int)(i / nR);
             int64_t q = i % nR;
             state[i] = 1;
             rdone++;
             if (j + ahead < K) {
-                l.lane = j + ahead;
-                if ((err = post_recv(c, p, phase, q, base, &l, d, c->soff + (size_t)(j + ahead) * (size_t)per,
-                                     &rq[(size_t)(j + ahead) * (size_t)nR + (size_t)q])))
-                    return err;
+                if ((err = post_lane_recv(&pp, q, j + ahead, &rq[(size_t)(j + ahead) * (size_t)nR + (size_t)q]))) return err;
             }
             /* Absorb it, and the later receives of its block that were waiting for it. */
             if (p->recv[q].prev >= 0 && state[(size_t)j * (size_t)nR + (size_t)p->recv[q].prev] != 2) continue;
@@ -516,8 +850,8 @@ static gsp_err_t run_fused(gsp_mpi_ctx_t *c, const gsp_rt_prog_t *p0, const gsp_
     /* No turns here: the allgather's sends share the links from the start, and the reduce-scatter's
      * leaves holding back their sends into the roots only delayed the sums the allgather waits
      * for (dgx:8x2's 64 MiB allreduce under SMPI, factors at 1: 440.2 -> 450.8 us). */
-    pipe_t pp0 = {c, p0, 0, base, l0, d, window, st0, ss0, sq0, 0, c->soff, false, NULL, NULL, 0, NULL, NULL, 0, 0};
-    pipe_t pp1 = {c, p1, 1, base, l0, d, window, st1, ss1, sq1, 0, c->soff + all0, true, last0, st0, nR0, NULL, NULL, 0, 0};
+    pipe_t pp0 = {c, p0, 0, base, l0, d, window, st0, ss0, sq0, 0, c->soff, false, NULL, NULL, 0, NULL, NULL, 0, 0, NULL};
+    pipe_t pp1 = {c, p1, 1, base, l0, d, window, st1, ss1, sq1, 0, c->soff + all0, true, last0, st0, nR0, NULL, NULL, 0, 0, NULL};
     fuse_t F = {c, p1, base, l0, d, K, ahead, nR1, nS0, all0, per1, send0, ss0, st1, posted, rq1};
     for (int j = 0; j < ahead && !err; j++) err = post1(&F, j, 0, nR1);
     for (int j = 0; j < K && !err; j++) err = try_issue(&pp0, j);

@@ -163,6 +163,12 @@ struct gsp_mpi_ctx {
      * complete graph (any two talk through the fabric); is_fabric false: no fabric. */
     bool is_fabric;
     gsp_topo_t fabric;
+    /* A fabric's routes (mpi_engine.c: chunked streams): width[v] the bottleneck capacity of the
+     * widest route from this rank to rank v, width[size + v] from v to this rank (NULL: not yet
+     * computed). chunk: the chunked streams' bookkeeping, reused by every call. */
+    double *width;
+    int64_t *chunk;
+    size_t chunk_cap;
 };
 
 /* Blocks of the layout (what the programs number). */
@@ -269,6 +275,10 @@ lay_t gsp__mpi_phase_layout(const gsp_mpi_ctx_t *c, const gsp_rt_phase_t *ph, in
 /* A lane of fabric phase ph in layout l: its share of the phase's time at the fabric's optimum
  * (T* / lanes, from ph's algbw) in latencies of one of its pieces (the cost model's); 0 where
  * the phase has no algbw. */
+/* Whether a phase in layout l may send chunked streams (mpi_engine.c), decided alike on every
+ * rank: a fabric, a cost model whose cheapest band is a bounded one and cheaper than a lane of a
+ * block, and a link of the fabric slow enough to stream. */
+bool gsp__mpi_chunk_streams(const gsp_mpi_ctx_t *c, const lay_t *l, const dtinfo_t *d);
 double gsp__mpi_lane_latencies(const gsp_mpi_ctx_t *c, const gsp_rt_phase_t *ph, const lay_t *l, const dtinfo_t *d);
 /* The algorithm for coll on bytes and this rank's programs of it, built on first use, agreed
  * on by every rank (vec: the vector's bytes; per_rank: one rank's block). */

@@ -1171,6 +1171,62 @@ static void test_trees_random(void **state) {
 }
 
 /* A plan on a fabric is refused, never made on switches as ranks. */
+/* The widest route's bottleneck from s to v by every simple path (brute force): inner vertices
+ * switches only when any is false. */
+static int64_t widest_brute(const gsp_topo_t *t, int64_t u, int64_t v, int64_t width, bool any, uint8_t *on) {
+    if (u == v) return width;
+    int64_t best = -1;
+    on[u] = 1;
+    for (int64_t a = t->off[u]; a < t->off[u + 1]; a++) {
+        int64_t x = t->adj[a], c = t->cap ? t->cap[a] : 1, w = c < width ? c : width;
+        if (on[x]) continue;
+        if (x != v && !any && !(t->is_switch && t->is_switch[x])) continue;
+        int64_t r = widest_brute(t, x, v, w, any, on);
+        if (r > best) best = r;
+    }
+    on[u] = 0;
+    return best;
+}
+
+/* gsp_fabric_route_width (the runtime's chunked streams) against every simple path, both ways,
+ * on fabrics with switches, one-way links and links between compute nodes; and dgx:2x2 by hand:
+ * a GPU's route to its box neighbour is its NVLink (300), to the other box its NIC (25). */
+static void test_route_width(void **state) {
+    (void)state;
+    const char *specs[] = {"dgx:2x2", "fattree:2x4", "torus:2x4@1,2", "cycle:6@1", "mi250:1", NULL};
+    char path[4096];
+    snprintf(path, sizeof path, "file:%s/fabric.txt", GOSSIP_TEST_DATA);
+    for (int i = 0; i <= 5; i++) {
+        gsp_topo_t t = build(specs[i] ? specs[i] : path);
+        double *w = malloc(sizeof *w * (size_t)t.n);
+        uint8_t *on = calloc((size_t)t.n, 1);
+        int64_t checked = 0;
+        for (int64_t s = 0; s < t.n; s++) {
+            if (t.is_switch && t.is_switch[s]) continue;
+            for (int towards = 0; towards < 2; towards++) {
+                assert_int_equal(gsp_fabric_route_width(&t, s, towards, w), GSP_OK);
+                for (int64_t v = 0; v < t.n; v++) {
+                    if (v == s || (t.is_switch && t.is_switch[v])) continue;
+                    int64_t from = towards ? v : s, to = towards ? s : v, b = widest_brute(&t, from, to, INT64_MAX, false, on);
+                    if (b < 0) b = widest_brute(&t, from, to, INT64_MAX, true, on);
+                    double want = b < 0 ? 0 : (double)b / (double)(t.cap ? t.cap_scale : 1);
+                    if (w[v] != want) fail_msg("%s: %lld %s %lld: %g, brute force %g", t.spec, (long long)s, towards ? "<-" : "->", (long long)v, w[v], want);
+                    checked++;
+                }
+            }
+        }
+        assert_true(checked > 0);
+        if (i == 0) {
+            assert_int_equal(gsp_fabric_route_width(&t, 2, false, w), GSP_OK); /* b0.gpu0 */
+            assert_true(w[3] == 300 && w[5] == 25 && w[6] == 25);
+        }
+        assert_int_equal(gsp_fabric_route_width(&t, t.n, false, w), GSP_ERR_RANGE);
+        free(w);
+        free(on);
+        gsp_topo_destroy(&t);
+    }
+}
+
 static void test_plan_refuses_fabrics(void **state) {
     (void)state;
     gsp_plan_t p;
@@ -1183,7 +1239,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_maxflow),           cmocka_unit_test(test_optimum_brute_force), cmocka_unit_test(test_broadcast_cut_arcs), cmocka_unit_test(test_published_optima), cmocka_unit_test(test_mi250_pair_cuts),
         cmocka_unit_test(test_cayley_shortcut), cmocka_unit_test(test_optimum_relabelled),
-        cmocka_unit_test(test_fabric_families),   cmocka_unit_test(test_fabric_files),        cmocka_unit_test(test_plan_refuses_fabrics),
+        cmocka_unit_test(test_fabric_families),   cmocka_unit_test(test_fabric_files),        cmocka_unit_test(test_plan_refuses_fabrics), cmocka_unit_test(test_route_width),
         cmocka_unit_test(test_trees_families),    cmocka_unit_test(test_trees_random),        cmocka_unit_test(test_trees_mwu),        cmocka_unit_test(test_trees_rings),        cmocka_unit_test(test_trees_relieve),        cmocka_unit_test(test_trees_boxes),        cmocka_unit_test(test_reduce_through_switch),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
