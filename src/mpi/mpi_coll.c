@@ -276,8 +276,9 @@ gsp_err_t gsp_mpi_ctx_allgather(gsp_mpi_ctx_t *c, const void *sendbuf, int sendc
  * 1374.7, dgx:4x2 981.5 / 990.7, where the rule also takes one). Short lanes want two: dgx:8x4's
  * 16 MiB under the defaults 314.9 / 345.4, its 1 MiB with the factors at 1 22.3 / 25.4. dgx:8x2
  * (91 parts a block) is faster with two at every size: 64 MiB 542.5 / 628.5 under the defaults. */
+#define FUSED_ONE_LATENCIES 1.5
 static bool one_in_flight(const gsp_mpi_ctx_t *c, const gsp_rt_phase_t *ph, const lay_t *l, const dtinfo_t *d) {
-    return l->parts <= 1 && gsp__mpi_lane_latencies(c, ph, l, d) >= 1.5;
+    return l->parts <= 1 && gsp__mpi_lane_latencies(c, ph, l, d) >= FUSED_ONE_LATENCIES;
 }
 
 /* Runs a's phases on work (lays: the phases' layouts, or NULL to compute them). in: the input of a reducing algorithm when it is not work (NULL

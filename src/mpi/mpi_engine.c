@@ -244,8 +244,9 @@ typedef struct {
  * every chunk of it has arrived. The lanes' messages then no longer cross the NIC together and
  * late: dgx:8x2's 64 MiB allgather under SMPI's defaults had its relays' first NIC lane arrive at
  * 130-138 us of 285 (three lanes of 8 trees, all in flight, shared alike: a trace), and 24
- * messages in flight, equal, end together and pay their next latencies with the NIC idle. Chunked,
- * the first lane arrives at 76 us and the NIC has messages moving throughout. A chunk stream in
+ * messages in flight, equal, end together and pay their next latencies with the NIC idle. Chunked
+ * (a trace of the first version), the first lane arrived at 76 us, and the NIC had messages
+ * moving throughout. A chunk stream in
  * fewer in flight idles: a single pair under SMPI's defaults, 600 chunks of 8300 bytes, 4 in
  * flight 840 us, 8 512, 16 350, 32 267, all 188 (bench/README.md). A rank's streams share its slow
  * link (a GPU's NIC): together about CHUNK_IN_FLIGHT chunks in flight, each stream at least
@@ -258,7 +259,7 @@ typedef struct {
 /* At most this many chunks a message (a longer one streams in larger chunks: none). */
 #define CHUNK_MAX 64
 /* A route is slow where this many chunks in flight carry a chunk's latency at its capacity. */
-#define CHUNK_INFLIGHT 16
+#define CHUNK_SLOW_ROUTE 16
 /* The band must move a byte at least this much cheaper than the message's own size. */
 #define CHUNK_GAIN 1.05
 
@@ -298,7 +299,7 @@ static int64_t chunks_of(const gsp_mpi_ctx_t *c, const struct chunks *cs, int64_
     int64_t k = (bytes + cs->hi - 2) / (cs->hi - 1);
     if (w <= 0 || k < 2 || k > CHUNK_MAX || bytes / k < cs->lo) return 1;
     double chunk = (double)bytes / (double)k, need = gsp_cost_alpha(&c->cost, chunk) * w * 1e9 / chunk;
-    return need <= CHUNK_INFLIGHT ? k : 1;
+    return need <= CHUNK_SLOW_ROUTE ? k : 1;
 }
 
 bool gsp__mpi_chunk_streams(const gsp_mpi_ctx_t *c, const lay_t *l, const dtinfo_t *d) {
@@ -315,7 +316,7 @@ bool gsp__mpi_chunk_streams(const gsp_mpi_ctx_t *c, const lay_t *l, const dtinfo
         if (a == 0 || w < slowest) slowest = w;
     }
     double chunk = (double)(hi - 1);
-    return slowest > 0 && gsp_cost_alpha(&c->cost, chunk) * slowest * 1e9 / chunk <= CHUNK_INFLIGHT;
+    return slowest > 0 && gsp_cost_alpha(&c->cost, chunk) * slowest * 1e9 / chunk <= CHUNK_SLOW_ROUTE;
 }
 
 /* The routes' widths of this rank (c->width), once: the fabric's compute nodes are the ranks. */
