@@ -255,6 +255,7 @@ gsp_err_t gsp_mpi_ctx_allgather(gsp_mpi_ctx_t *c, const void *sendbuf, int sendc
         }
     }
     lay_t l = gsp__mpi_phase_layout(c, &a->phase[0], bytes, &db);
+    l.drain = a->phase[0].kind == GSP_RT_STORE;
     c->mine = late_copy ? sendbuf : NULL;
     err = gsp__mpi_run_phase(c, &pg[0], 0, base, &l, &db, MPI_OP_NULL);
     c->mine = NULL;
@@ -290,6 +291,7 @@ static gsp_err_t run_algo(gsp_mpi_ctx_t *c, const gsp_rt_algo_t *a, const gsp_rt
     gsp_err_t err = GSP_OK;
     for (int k = 0; k < a->nphases && !err; k++) {
         lay_t l = lays ? lays[k] : gsp__mpi_phase_layout(c, &a->phase[k], count, d);
+        l.drain = a->root < 0 && a->phase[k].kind == GSP_RT_STORE;
         c->in = k == 0 && a->phase[k].kind == GSP_RT_REDUCE && in != work ? in : NULL;
         /* The blocks that stay here: the one of a tree, this rank's of a reduce-scatter, all
          * of a multitree reduce at its root (elsewhere none). */

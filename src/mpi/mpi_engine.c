@@ -262,6 +262,16 @@ typedef struct {
 #define CHUNK_SLOW_ROUTE 16
 /* The band must move a byte at least this much cheaper than the message's own size. */
 #define CHUNK_GAIN 1.05
+/* The drain: where a fast link leaves the fabric's allgather binding cut (dgx:8x2: a GPU's
+ * NVLink and NIC; not dgx:8x4 or dgx:4x2, whose cut is a box's NICs), the fast links set the
+ * phase's time, and its last lanes' messages pay a large message's latency on every hop after
+ * the NICs' last chunks (11.6 latencies each under SMPI's defaults, against 2.19 for a chunk):
+ * a store phase of every rank's blocks (lay_t: drain) streams its last DRAIN_LANES lanes in
+ * chunks on every route. dgx:8x2's 64 MiB allgather under SMPI's defaults, the last 1 / 2 / 3
+ * of its 5 lanes: 238.7 / 223.1 / 223.1 us (244.0 without); its allreduce 506.1 -> 485.3 (the
+ * reduce-scatter's in-trees: 262.1 -> 275.4 with one, so none); the broadcast 390.3 -> 391.2
+ * (its cut is a box's NICs). */
+#define DRAIN_LANES 2
 
 struct chunks {
     int64_t lo, hi;           /* the band: chunks of lo .. hi - 1 bytes */
@@ -277,6 +287,7 @@ struct chunks {
     int64_t ns, nr;           /* chunked sends and receives */
     MPI_Request *rq, *sq;     /* their requests: receives' chunks, then sends' slots */
     int ahead, window;       /* receives posted lanes ahead; chunks in flight per stream */
+    int drain;               /* lanes from this one on stream on every route (the drain); K: none */
 };
 
 /* The cost model's cheapest band per byte, when it is a bounded one: *lo, *hi its sizes, *beta. */
@@ -291,15 +302,21 @@ static bool cheapest_band(const gsp_cost_t *cost, int64_t *lo, int64_t *hi, doub
     return *hi - *lo >= 2;
 }
 
-/* The chunks a message of `bytes` between this rank and peer (in: from peer) goes in; 1: whole.
- * Both ends compute the same (same sizes, the same route, the same cost model). */
-static int64_t chunks_of(const gsp_mpi_ctx_t *c, const struct chunks *cs, int64_t peer, bool in, int64_t bytes) {
+/* Whether a route of w GB/s is slow for chunks of `chunk` bytes: CHUNK_SLOW_ROUTE of them in
+ * flight carry one's latency at its capacity. */
+static bool slow_route(const gsp_mpi_ctx_t *c, double w, double chunk) {
+    return gsp_cost_alpha(&c->cost, chunk) * w * 1e9 / chunk <= CHUNK_SLOW_ROUTE;
+}
+
+/* The chunks a message of `bytes` of lane j between this rank and peer (in: from peer) goes in;
+ * 1: whole. Both ends compute the same (same sizes, the same route, the same cost model). */
+static int64_t chunks_of(const gsp_mpi_ctx_t *c, const struct chunks *cs, int64_t peer, bool in, int64_t bytes, int j) {
     if (!cs || !c->width || gsp_cost_beta(&c->cost, (double)bytes) < CHUNK_GAIN * cs->beta) return 1;
     double w = c->width[(in ? c->size : 0) + peer];
     int64_t k = (bytes + cs->hi - 2) / (cs->hi - 1);
     if (w <= 0 || k < 2 || k > CHUNK_MAX || bytes / k < cs->lo) return 1;
-    double chunk = (double)bytes / (double)k, need = gsp_cost_alpha(&c->cost, chunk) * w * 1e9 / chunk;
-    return need <= CHUNK_SLOW_ROUTE ? k : 1;
+    if (j >= cs->drain) return k;
+    return slow_route(c, w, (double)bytes / (double)k) ? k : 1;
 }
 
 bool gsp__mpi_chunk_streams(const gsp_mpi_ctx_t *c, const lay_t *l, const dtinfo_t *d) {
@@ -315,8 +332,7 @@ bool gsp__mpi_chunk_streams(const gsp_mpi_ctx_t *c, const lay_t *l, const dtinfo
         double w = t->cap ? (double)t->cap[a] / (double)t->cap_scale : 1.0;
         if (a == 0 || w < slowest) slowest = w;
     }
-    double chunk = (double)(hi - 1);
-    return slowest > 0 && gsp_cost_alpha(&c->cost, chunk) * slowest * 1e9 / chunk <= CHUNK_SLOW_ROUTE;
+    return slowest > 0 && slow_route(c, slowest, (double)(hi - 1));
 }
 
 /* The routes' widths of this rank (c->width), once: the fabric's compute nodes are the ranks. */
@@ -336,6 +352,19 @@ static gsp_err_t widths(gsp_mpi_ctx_t *c) {
         k = 0;
         for (int64_t x = 0; x < n; x++)
             if (!(t->is_switch && t->is_switch[x])) w[side * c->size + k++] = v[x];
+    }
+    /* The allgather's binding cut S (the same on every rank) and its widest leaving arc. */
+    gsp_optimum_t o;
+    if (!err && gsp_optimum(t, GSP_COLL_ALLGATHER, -1, &o) == GSP_OK) { /* else no drain */
+        memset(v, 0, (size_t)n * sizeof *v);
+        for (int64_t i = 0; i < o.cut_len; i++) v[o.cut[i]] = 1;
+        c->cut_widest = 0;
+        for (int64_t x = 0; x < n; x++)
+            for (int64_t a = t->off[x]; v[x] != 0 && a < t->off[x + 1]; a++) {
+                double cw = t->cap ? (double)t->cap[a] / (double)t->cap_scale : 1.0;
+                if (v[t->adj[a]] == 0 && cw > c->cut_widest) c->cut_widest = cw;
+            }
+        gsp_optimum_destroy(&o);
     }
 out:
     gsp_free(v);
@@ -455,7 +484,7 @@ static gsp_err_t try_issue(pipe_t *pp, int j) {
         int64_t nk = 1;
         if (pp->cs && pp->cs->sidx[q] >= 0) {
             l.lane = j;
-            nk = chunks_of(pp->c, pp->cs, p->send[q].peer, false, msg_bytes(p, &p->send[q], &l, pp->d, pp->c->comm));
+            nk = chunks_of(pp->c, pp->cs, p->send[q].peer, false, msg_bytes(p, &p->send[q], &l, pp->d, pp->c->comm), j);
         }
         int w = send_window(pp, q);
         /* A chunked lane joins its arc's stream at once: the stream's window paces it. */
@@ -521,7 +550,7 @@ static gsp_err_t post_lane_recv(pipe_t *pp, int64_t q, int j, MPI_Request *slot)
     const size_t *so = pp->soff + (size_t)j * (size_t)per;
     lay_t l = *pp->l0;
     l.lane = j;
-    int64_t nk = cs && cs->ridx[q] >= 0 ? chunks_of(pp->c, cs, x->peer, true, msg_bytes(p, x, &l, pp->d, pp->c->comm)) : 1;
+    int64_t nk = cs && cs->ridx[q] >= 0 ? chunks_of(pp->c, cs, x->peer, true, msg_bytes(p, x, &l, pp->d, pp->c->comm), j) : 1;
     if (nk == 1) return post_recv(pp->c, p, pp->phase, q, pp->base, &l, pp->d, so, slot);
     int64_t i = cs->ridx[q], js = j % cs->ahead, L, u;
     char *dst;
@@ -577,18 +606,28 @@ static gsp_err_t chunks_init(gsp_mpi_ctx_t *c, const gsp_rt_prog_t *p, const lay
     cs->rmax = m, m += nR;
     cs->rlane = m;
     cs->ahead = ahead;
+    /* The streams of slow routes (their count sets the window) first, then the drain's. */
     lay_t l = *l0;
-    for (int64_t q = 0; q < nS; q++) {
-        cs->sidx[q] = -1;
-        cs->next_lane[q] = cs->next_k[q] = 0;
-        for (int j = 0; j < K && cs->sidx[q] < 0; j++) {
-            l.lane = j;
-            if (chunks_of(c, cs, p->send[q].peer, false, msg_bytes(p, &p->send[q], &l, d, c->comm)) > 1) cs->sidx[q] = cs->ns, cs->sq_of[cs->ns++] = q;
+    int64_t nslow = 0;
+    for (int pass = 0; pass < 2; pass++) {
+        /* Not the first lane: it has no drain (with one lane, a fast route streams nothing). */
+        cs->drain = pass == 0 || !l0->drain || slow_route(c, c->cut_widest, (double)(cs->hi - 1)) ? K : K - DRAIN_LANES > 1 ? K - DRAIN_LANES : 1;
+        for (int64_t q = 0; q < nS; q++) {
+            if (pass == 0) cs->sidx[q] = -1;
+            cs->next_lane[q] = cs->next_k[q] = 0;
+            for (int j = 0; j < K && cs->sidx[q] < 0; j++) {
+                l.lane = j;
+                if (chunks_of(c, cs, p->send[q].peer, false, msg_bytes(p, &p->send[q], &l, d, c->comm), j) > 1) cs->sidx[q] = cs->ns, cs->sq_of[cs->ns++] = q;
+            }
         }
+        if (pass == 0) nslow = cs->ns;
     }
     for (int64_t q = 0; q < K * nS; q++) cs->total[q] = cs->left[q] = 0;
+    /* The window: a rank's slow streams share its slow link (CHUNK_IN_FLIGHT); the drain's
+     * streams take the same. */
+    if (nslow == 0) nslow = cs->ns;
     cs->window = CHUNK_WINDOW_MIN;
-    if (cs->ns > 0) cs->window = (int)((CHUNK_IN_FLIGHT + cs->ns - 1) / cs->ns);
+    if (nslow > 0) cs->window = (int)((CHUNK_IN_FLIGHT + nslow - 1) / nslow);
     if (cs->window < CHUNK_WINDOW_MIN) cs->window = CHUNK_WINDOW_MIN;
     if (cs->window > CHUNK_WINDOW_MAX) cs->window = CHUNK_WINDOW_MAX;
     for (int64_t q = 0; q < cs->ns * cs->window; q++) cs->slot[q] = -1;
@@ -597,7 +636,7 @@ static gsp_err_t chunks_init(gsp_mpi_ctx_t *c, const gsp_rt_prog_t *p, const lay
         int64_t most = 1;
         for (int j = 0; j < K; j++) {
             l.lane = j;
-            int64_t k = chunks_of(c, cs, p->recv[q].peer, true, msg_bytes(p, &p->recv[q], &l, d, c->comm));
+            int64_t k = chunks_of(c, cs, p->recv[q].peer, true, msg_bytes(p, &p->recv[q], &l, d, c->comm), j);
             if (k > most) most = k;
         }
         cs->ridx[q] = -1;
@@ -1290,7 +1329,7 @@ static int lanes_for(const gsp_mpi_ctx_t *c, const lay_t *l, const dtinfo_t *d) 
 }
 
 lay_t gsp__mpi_layout(const gsp_mpi_ctx_t *c, gsp_rt_layout_t kind, int64_t count, const dtinfo_t *d) {
-    lay_t l = {kind, count, c->size, 1, 0, 1, 0, 0, false, 0};
+    lay_t l = {kind, count, c->size, 1, 0, 1, 0, 0, false, 0, false};
     l.lanes = lanes_for(c, &l, d);
     return l;
 }
@@ -1303,7 +1342,7 @@ static int64_t least_part(const lay_t *l) { return l->parts > 1 ? base_len(l, l-
  * the cost model's segments. */
 static lay_t cost_layout(const gsp_mpi_ctx_t *c, const gsp_rt_phase_t *ph, int64_t count, const dtinfo_t *d) {
     if (!ph->pipelined) {
-        lay_t l = {ph->layout, count, c->size, 1, 0, ph->parts > 1 ? ph->parts : 1, 0, 0, false, 0};
+        lay_t l = {ph->layout, count, c->size, 1, 0, ph->parts > 1 ? ph->parts : 1, 0, 0, false, 0, false};
         if (c->cost.segment > 0 || count == 0) l.lanes = lanes_for(c, &l, d);
         else {
             /* The cost model's lanes (the predictions use the same), never an empty segment. */
@@ -1315,7 +1354,7 @@ static lay_t cost_layout(const gsp_mpi_ctx_t *c, const gsp_rt_phase_t *ph, int64
         return l;
     }
     /* A fabric's trees cut each block into parts (rt_fabric.c); the segments cut the parts. */
-    lay_t l = {ph->layout, count, ph->nblocks > 0 ? ph->nblocks : c->size, 1, 0, ph->parts > 1 ? ph->parts : 1, 0, ph->levels > 0 ? 1 : 0, false, 0};
+    lay_t l = {ph->layout, count, ph->nblocks > 0 ? ph->nblocks : c->size, 1, 0, ph->parts > 1 ? ph->parts : 1, 0, ph->levels > 0 ? 1 : 0, false, 0, false};
     int64_t shortest = least_part(&l), k = gsp_rt_segments(ph, (double)whole_len(&l, 0) * d->size, &c->cost),
             least = (whole_len(&l, 0) * d->size + GSP__MPI_MAX_SEGMENT - 1) / GSP__MPI_MAX_SEGMENT;
     if (k < least) k = least;

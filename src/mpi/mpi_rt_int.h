@@ -36,6 +36,8 @@ typedef struct {
     bool stagger;     /* odd blocks' lanes shifted by half a lane (stagger_cut) */
     int64_t gate;     /* pipelined, deep in-trees: the trees (a send's level is its round / gate),
                        * whose sends then go in order of level + lane (mpi_engine.c); 0: none */
+    bool drain;       /* a store phase of every rank's blocks (an allgather's, an allreduce's):
+                       * its last lanes may stream on fast routes too (mpi_engine.c: chunks_init) */
 } lay_t;
 
 /* A pipelined phase's segments are at most this many bytes, whatever the cost model says: its
@@ -167,6 +169,8 @@ struct gsp_mpi_ctx {
      * widest route from this rank to rank v, width[size + v] from v to this rank (NULL: not yet
      * computed). chunk: the chunked streams' bookkeeping, reused by every call. */
     double *width;
+    /* The widest arc leaving the fabric's allgather binding cut (GB/s), with width; 0: none. */
+    double cut_widest;
     int64_t *chunk;
     size_t chunk_cap;
 };
