@@ -156,6 +156,22 @@ static gsp_err_t stage_and_fresh(gsp_mpi_ctx_t *c, const gsp_rt_prog_t *p, const
     return GSP_OK;
 }
 
+/* Packs send x's blocks of lane l->lane into dst (cap bytes): their bytes one after the other
+ * (a plain type), else MPI_Pack'ed. Returns the bytes written. */
+static int pack_msg(const gsp_mpi_ctx_t *c, const gsp_rt_prog_t *p, const gsp_rt_msg_t *x, void *base, const lay_t *l, const dtinfo_t *d,
+                    char *dst, int cap) {
+    int pos = 0;
+    for (int64_t i = 0; i < x->n; i++) {
+        int64_t blk = p->items[x->first + i], len = blk_len(l, blk);
+        if (d->plain) {
+            memcpy(dst + pos, src_at(c, base, l, blk, d), (size_t)(len * d->size));
+            pos += (int)(len * d->size);
+        } else
+            MPI_Pack(src_at(c, base, l, blk, d), (int)len, d->dt, dst, cap, &pos, c->comm);
+    }
+    return pos;
+}
+
 /* Issues send q of lane l->lane: one block straight from its buffer, or several packed into
  * the lane's staging area (so: the lane's offsets). */
 static gsp_err_t issue_send(gsp_mpi_ctx_t *c, const gsp_rt_prog_t *p, int phase, int64_t q, void *base, const lay_t *l, const dtinfo_t *d,
@@ -174,15 +190,7 @@ static gsp_err_t issue_send(gsp_mpi_ctx_t *c, const gsp_rt_prog_t *p, int phase,
     else if (direct(p, x, false)) rc = MPI_Isend(src_at(c, base, l, b0, d), (int)blk_len(l, b0), d->dt, x->peer, tag, c->comm, req);
     else {
         char *dst = c->stage + so[p->nrecv + q];
-        int pos = 0, bytes = (int)msg_bytes(p, x, l, d, c->comm);
-        for (int64_t i = 0; i < x->n; i++) {
-            int64_t blk = p->items[x->first + i], len = blk_len(l, blk);
-            if (d->plain) {
-                memcpy(dst + pos, src_at(c, base, l, blk, d), (size_t)(len * d->size));
-                pos += (int)(len * d->size);
-            } else
-                MPI_Pack(src_at(c, base, l, blk, d), (int)len, d->dt, dst, bytes, &pos, c->comm);
-        }
+        int pos = pack_msg(c, p, x, base, l, d, dst, (int)msg_bytes(p, x, l, d, c->comm));
         /* One block of a plain type (an exchange phase's copy) goes as that type: the receiver
          * posts it so. */
         if (x->n == 1 && d->plain) rc = (sync ? MPI_Issend : MPI_Isend)(dst, (int)blk_len(l, b0), d->dt, x->peer, tag, c->comm, req);
@@ -376,23 +384,24 @@ out:
 /* Chunk k's first unit of a message of L units in n chunks. */
 static inline int64_t chunk_at(int64_t L, int64_t n, int64_t k) { return L * k / n; }
 
-/* Where send q of lane j streams from: *src, its units *L of *t (elements of the phase's type
- * when the message is one block, else bytes of the staging area) and *u bytes a unit. */
-static void chunk_src(const pipe_t *pp, int64_t q, int j, char **src, int64_t *L, MPI_Datatype *t, int64_t *u) {
+/* Where send or receive q (recv) of lane j streams from or into: *buf, its units *L of *t
+ * (elements of the phase's type when the message is one block, else bytes of the staging area)
+ * and *u bytes a unit. Both ends cut it alike (chunk_at). */
+static void chunk_buf(const pipe_t *pp, int64_t q, int j, bool recv, char **buf, int64_t *L, MPI_Datatype *t, int64_t *u) {
     const gsp_rt_prog_t *p = pp->p;
-    const gsp_rt_msg_t *x = &p->send[q];
+    const gsp_rt_msg_t *x = recv ? &p->recv[q] : &p->send[q];
     int64_t per = p->nrecv + p->nsend;
     lay_t l = *pp->l0;
     l.lane = j;
-    char *st = pp->c->stage + pp->soff[(size_t)j * (size_t)per + (size_t)(p->nrecv + q)];
+    char *st = pp->c->stage + pp->soff[(size_t)j * (size_t)per + (size_t)(recv ? q : p->nrecv + q)];
     if (x->n == 1) {
         int64_t b0 = p->items[x->first];
-        *src = direct(p, x, false) ? src_at(pp->c, pp->base, &l, b0, pp->d) : st;
+        *buf = !direct(p, x, recv) ? st : recv ? at(pp->base, blk_first(&l, b0), pp->d) : src_at(pp->c, pp->base, &l, b0, pp->d);
         *L = blk_len(&l, b0);
         *t = pp->d->dt;
         *u = (int64_t)pp->d->size;
     } else {
-        *src = st;
+        *buf = st;
         *L = msg_bytes(p, x, &l, pp->d, pp->c->comm);
         *t = MPI_BYTE;
         *u = 1;
@@ -422,7 +431,7 @@ static gsp_err_t chunk_pump(pipe_t *pp, int64_t q) {
         int64_t k = cs->next_k[q], n = cs->total[sj], L, u;
         char *src;
         MPI_Datatype t;
-        chunk_src(pp, q, j, &src, &L, &t, &u);
+        chunk_buf(pp, q, j, false, &src, &L, &t, &u);
         int64_t lo = chunk_at(L, n, k), hi = chunk_at(L, n, k + 1);
         int rc = MPI_Issend(src + lo * u, (int)(hi - lo), t, p->send[q].peer, tag_of(pp->c, pp->phase, j, p->send[q].round), pp->c->comm,
                             &cs->sq[i * cs->window + w]);
@@ -441,15 +450,11 @@ static void chunk_pack(const pipe_t *pp, int64_t q, int j) {
     const gsp_rt_prog_t *p = pp->p;
     const gsp_rt_msg_t *x = &p->send[q];
     if (direct(p, x, false)) return;
-    int64_t per = p->nrecv + p->nsend, pos = 0;
+    int64_t per = p->nrecv + p->nsend;
     lay_t l = *pp->l0;
     l.lane = j;
     char *dst = pp->c->stage + pp->soff[(size_t)j * (size_t)per + (size_t)(p->nrecv + q)];
-    for (int64_t i = 0; i < x->n; i++) {
-        int64_t blk = p->items[x->first + i], len = blk_len(&l, blk);
-        memcpy(dst + pos, src_at(pp->c, pp->base, &l, blk, pp->d), (size_t)(len * (int64_t)pp->d->size));
-        pos += len * (int64_t)pp->d->size;
-    }
+    pack_msg(pp->c, p, x, pp->base, &l, pp->d, dst, (int)msg_bytes(p, x, &l, pp->d, pp->c->comm));
 }
 
 /* How far ahead of a rank's least unfinished key its gated sends may go (gsp__mpi_phase_layout). */
@@ -557,18 +562,7 @@ static gsp_err_t post_lane_recv(pipe_t *pp, int64_t q, int j, MPI_Request *slot)
     MPI_Datatype t;
     cs->rlane[js * cs->nr + i] = j;
     cs->rleft[(size_t)j * (size_t)nR + (size_t)q] = nk;
-    if (x->n == 1) {
-        int64_t b0 = p->items[x->first];
-        dst = direct(p, x, true) ? at(pp->base, blk_first(&l, b0), pp->d) : pp->c->stage + so[q];
-        L = blk_len(&l, b0);
-        t = pp->d->dt;
-        u = (int64_t)pp->d->size;
-    } else {
-        dst = pp->c->stage + so[q];
-        L = msg_bytes(p, x, &l, pp->d, pp->c->comm);
-        t = MPI_BYTE;
-        u = 1;
-    }
+    chunk_buf(pp, q, j, true, &dst, &L, &t, &u);
     for (int64_t k = 0; k < nk; k++) {
         int64_t lo = chunk_at(L, nk, k), hi = chunk_at(L, nk, k + 1);
         int rc = MPI_Irecv(dst + lo * u, (int)(hi - lo), t, x->peer, tag_of(pp->c, pp->phase, j, x->round), pp->c->comm,
