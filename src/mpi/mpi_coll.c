@@ -291,7 +291,6 @@ static gsp_err_t run_algo(gsp_mpi_ctx_t *c, const gsp_rt_algo_t *a, const gsp_rt
     gsp_err_t err = GSP_OK;
     for (int k = 0; k < a->nphases && !err; k++) {
         lay_t l = lays ? lays[k] : gsp__mpi_phase_layout(c, &a->phase[k], count, d);
-        l.drain = a->root < 0 && a->phase[k].kind == GSP_RT_STORE;
         c->in = k == 0 && a->phase[k].kind == GSP_RT_REDUCE && in != work ? in : NULL;
         /* The blocks that stay here: the one of a tree, this rank's of a reduce-scatter, all
          * of a multitree reduce at its root (elsewhere none). */
@@ -326,6 +325,11 @@ static gsp_err_t run_algo(gsp_mpi_ctx_t *c, const gsp_rt_algo_t *a, const gsp_rt
                 l = lays ? lays[k] : gsp__mpi_phase_layout(c, &a->phase[k], count, d);
             }
         }
+        /* The drain and the fill (mpi_engine.c): an allgather's store phase; in-trees whose
+         * leaves take turns, where they are taken (gsp_rt_prog_t: turn_lanes). */
+        l.drain = a->root < 0 && a->phase[k].kind == GSP_RT_STORE;
+        l.fill = a->root < 0 && a->phase[k].kind == GSP_RT_REDUCE && a->phase[k].pipelined && a->phase[k].turn_of && l.gate == 0 &&
+                 l.lanes >= a->phase[k].levels;
         if (!(err = fuse ? gsp__mpi_run_fused(c, &pg[0], &pg[1], work, &l, d, op) : gsp__mpi_run_phase(c, &pg[k], k, work, &l, d, op)) && c->in)
             for (int j = 0; j < l.lanes; j++) {
                 l.lane = j;

@@ -280,6 +280,15 @@ typedef struct {
  * reduce-scatter's in-trees: 262.1 -> 275.4 with one, so none); the broadcast 390.3 -> 391.2
  * (its cut is a box's NICs). */
 #define DRAIN_LANES 2
+/* The fill, the drain's mirror: where the same cut's fast links set the time, a reduce-scatter's
+ * in-trees two levels deep (lay_t: fill) stream every message a relay passes on (a leaf's part of
+ * a relay's sum, on the fast links), in every lane: whole, a lane's such messages share the
+ * NVLink alike with everything else in flight and arrive together late, so the relay's sum
+ * waits, and the NIC, which carries the sums, idles (a trace of dgx:8x2's 64 MiB reduce-scatter
+ * under SMPI's defaults: its NICs active from 21.6 to 254.1 us at 21 of their 25 GB/s, the
+ * first lane's sums waiting on messages of 64 KiB that pay 23.3 us of latency). Streamed, the
+ * relays' parts arrive in lane order and the NICs start at 9.6 us: 262.8 -> 242.8 us. The
+ * messages into a tree's root stay whole. */
 
 struct chunks {
     int64_t lo, hi;           /* the band: chunks of lo .. hi - 1 bytes */
@@ -296,6 +305,7 @@ struct chunks {
     MPI_Request *rq, *sq;     /* their requests: receives' chunks, then sends' slots */
     int ahead, window;       /* receives posted lanes ahead; chunks in flight per stream */
     int drain;               /* lanes from this one on stream on every route (the drain); K: none */
+    bool fill;               /* a relay's parts stream on every route (the fill) */
 };
 
 /* The cost model's cheapest band per byte, when it is a bounded one: *lo, *hi its sizes, *beta. */
@@ -316,14 +326,21 @@ static bool slow_route(const gsp_mpi_ctx_t *c, double w, double chunk) {
     return gsp_cost_alpha(&c->cost, chunk) * w * 1e9 / chunk <= CHUNK_SLOW_ROUTE;
 }
 
+/* Whether message x goes to a relay, which passes it on: its first block is not the receiver's
+ * own (to: the receiver). The two ends compute the same. */
+static inline bool passed_on(const gsp_rt_prog_t *p, const gsp_rt_msg_t *x, const lay_t *l, int64_t to) {
+    return p->items[x->first] / (l->parts > 1 ? l->parts : 1) != to;
+}
+
 /* The chunks a message of `bytes` of lane j between this rank and peer (in: from peer) goes in;
- * 1: whole. Both ends compute the same (same sizes, the same route, the same cost model). */
-static int64_t chunks_of(const gsp_mpi_ctx_t *c, const struct chunks *cs, int64_t peer, bool in, int64_t bytes, int j) {
+ * 1: whole. relay: the message is passed on (passed_on). Both ends compute the same (same sizes,
+ * the same route, the same cost model). */
+static int64_t chunks_of(const gsp_mpi_ctx_t *c, const struct chunks *cs, int64_t peer, bool in, int64_t bytes, int j, bool relay) {
     if (!cs || !c->width || gsp_cost_beta(&c->cost, (double)bytes) < CHUNK_GAIN * cs->beta) return 1;
     double w = c->width[(in ? c->size : 0) + peer];
     int64_t k = (bytes + cs->hi - 2) / (cs->hi - 1);
     if (w <= 0 || k < 2 || k > CHUNK_MAX || bytes / k < cs->lo) return 1;
-    if (j >= cs->drain) return k;
+    if (j >= cs->drain || (relay && cs->fill)) return k;
     return slow_route(c, w, (double)bytes / (double)k) ? k : 1;
 }
 
@@ -489,7 +506,8 @@ static gsp_err_t try_issue(pipe_t *pp, int j) {
         int64_t nk = 1;
         if (pp->cs && pp->cs->sidx[q] >= 0) {
             l.lane = j;
-            nk = chunks_of(pp->c, pp->cs, p->send[q].peer, false, msg_bytes(p, &p->send[q], &l, pp->d, pp->c->comm), j);
+            nk = chunks_of(pp->c, pp->cs, p->send[q].peer, false, msg_bytes(p, &p->send[q], &l, pp->d, pp->c->comm), j,
+                           passed_on(p, &p->send[q], &l, p->send[q].peer));
         }
         int w = send_window(pp, q);
         /* A chunked lane joins its arc's stream at once: the stream's window paces it. */
@@ -555,7 +573,7 @@ static gsp_err_t post_lane_recv(pipe_t *pp, int64_t q, int j, MPI_Request *slot)
     const size_t *so = pp->soff + (size_t)j * (size_t)per;
     lay_t l = *pp->l0;
     l.lane = j;
-    int64_t nk = cs && cs->ridx[q] >= 0 ? chunks_of(pp->c, cs, x->peer, true, msg_bytes(p, x, &l, pp->d, pp->c->comm), j) : 1;
+    int64_t nk = cs && cs->ridx[q] >= 0 ? chunks_of(pp->c, cs, x->peer, true, msg_bytes(p, x, &l, pp->d, pp->c->comm), j, passed_on(p, x, &l, pp->c->rank)) : 1;
     if (nk == 1) return post_recv(pp->c, p, pp->phase, q, pp->base, &l, pp->d, so, slot);
     int64_t i = cs->ridx[q], js = j % cs->ahead, L, u;
     char *dst;
@@ -600,25 +618,28 @@ static gsp_err_t chunks_init(gsp_mpi_ctx_t *c, const gsp_rt_prog_t *p, const lay
     cs->rmax = m, m += nR;
     cs->rlane = m;
     cs->ahead = ahead;
-    /* The streams of slow routes (their count sets the window) first, then the drain's. */
+    /* The streams of slow routes (their count sets the window) first, then the drain's or the
+     * fill's, where a fast link leaves the cut. */
     lay_t l = *l0;
     int64_t nslow = 0;
+    bool fast_cut = !slow_route(c, c->cut_widest, (double)(cs->hi - 1));
     for (int pass = 0; pass < 2; pass++) {
         /* Not the first lane: it has no drain (with one lane, a fast route streams nothing). */
-        cs->drain = pass == 0 || !l0->drain || slow_route(c, c->cut_widest, (double)(cs->hi - 1)) ? K : K - DRAIN_LANES > 1 ? K - DRAIN_LANES : 1;
+        cs->drain = pass == 0 || !l0->drain || !fast_cut ? K : K - DRAIN_LANES > 1 ? K - DRAIN_LANES : 1;
+        cs->fill = pass == 1 && l0->fill && fast_cut;
         for (int64_t q = 0; q < nS; q++) {
             if (pass == 0) cs->sidx[q] = -1;
             cs->next_lane[q] = cs->next_k[q] = 0;
             for (int j = 0; j < K && cs->sidx[q] < 0; j++) {
                 l.lane = j;
-                if (chunks_of(c, cs, p->send[q].peer, false, msg_bytes(p, &p->send[q], &l, d, c->comm), j) > 1) cs->sidx[q] = cs->ns, cs->sq_of[cs->ns++] = q;
+                if (chunks_of(c, cs, p->send[q].peer, false, msg_bytes(p, &p->send[q], &l, d, c->comm), j, passed_on(p, &p->send[q], &l, p->send[q].peer)) > 1) cs->sidx[q] = cs->ns, cs->sq_of[cs->ns++] = q;
             }
         }
         if (pass == 0) nslow = cs->ns;
     }
     for (int64_t q = 0; q < K * nS; q++) cs->total[q] = cs->left[q] = 0;
-    /* The window: a rank's slow streams share its slow link (CHUNK_IN_FLIGHT); the drain's
-     * streams take the same. */
+    /* The window: a rank's slow streams share its slow link (CHUNK_IN_FLIGHT); the drain's and
+     * the fill's streams take the same. */
     if (nslow == 0) nslow = cs->ns;
     cs->window = CHUNK_WINDOW_MIN;
     if (nslow > 0) cs->window = (int)((CHUNK_IN_FLIGHT + nslow - 1) / nslow);
@@ -630,7 +651,7 @@ static gsp_err_t chunks_init(gsp_mpi_ctx_t *c, const gsp_rt_prog_t *p, const lay
         int64_t most = 1;
         for (int j = 0; j < K; j++) {
             l.lane = j;
-            int64_t k = chunks_of(c, cs, p->recv[q].peer, true, msg_bytes(p, &p->recv[q], &l, d, c->comm), j);
+            int64_t k = chunks_of(c, cs, p->recv[q].peer, true, msg_bytes(p, &p->recv[q], &l, d, c->comm), j, passed_on(p, &p->recv[q], &l, c->rank));
             if (k > most) most = k;
         }
         cs->ridx[q] = -1;
@@ -1323,7 +1344,7 @@ static int lanes_for(const gsp_mpi_ctx_t *c, const lay_t *l, const dtinfo_t *d) 
 }
 
 lay_t gsp__mpi_layout(const gsp_mpi_ctx_t *c, gsp_rt_layout_t kind, int64_t count, const dtinfo_t *d) {
-    lay_t l = {kind, count, c->size, 1, 0, 1, 0, 0, false, 0, false};
+    lay_t l = {kind, count, c->size, 1, 0, 1, 0, 0, false, 0, false, false};
     l.lanes = lanes_for(c, &l, d);
     return l;
 }
@@ -1336,7 +1357,7 @@ static int64_t least_part(const lay_t *l) { return l->parts > 1 ? base_len(l, l-
  * the cost model's segments. */
 static lay_t cost_layout(const gsp_mpi_ctx_t *c, const gsp_rt_phase_t *ph, int64_t count, const dtinfo_t *d) {
     if (!ph->pipelined) {
-        lay_t l = {ph->layout, count, c->size, 1, 0, ph->parts > 1 ? ph->parts : 1, 0, 0, false, 0, false};
+        lay_t l = {ph->layout, count, c->size, 1, 0, ph->parts > 1 ? ph->parts : 1, 0, 0, false, 0, false, false};
         if (c->cost.segment > 0 || count == 0) l.lanes = lanes_for(c, &l, d);
         else {
             /* The cost model's lanes (the predictions use the same), never an empty segment. */
@@ -1348,7 +1369,7 @@ static lay_t cost_layout(const gsp_mpi_ctx_t *c, const gsp_rt_phase_t *ph, int64
         return l;
     }
     /* A fabric's trees cut each block into parts (rt_fabric.c); the segments cut the parts. */
-    lay_t l = {ph->layout, count, ph->nblocks > 0 ? ph->nblocks : c->size, 1, 0, ph->parts > 1 ? ph->parts : 1, 0, ph->levels > 0 ? 1 : 0, false, 0, false};
+    lay_t l = {ph->layout, count, ph->nblocks > 0 ? ph->nblocks : c->size, 1, 0, ph->parts > 1 ? ph->parts : 1, 0, ph->levels > 0 ? 1 : 0, false, 0, false, false};
     int64_t shortest = least_part(&l), k = gsp_rt_segments(ph, (double)whole_len(&l, 0) * d->size, &c->cost),
             least = (whole_len(&l, 0) * d->size + GSP__MPI_MAX_SEGMENT - 1) / GSP__MPI_MAX_SEGMENT;
     if (k < least) k = least;

@@ -38,6 +38,8 @@ typedef struct {
                        * whose sends then go in order of level + lane (mpi_engine.c); 0: none */
     bool drain;       /* a store phase of every rank's blocks (an allgather's, an allreduce's):
                        * its last lanes may stream on fast routes too (mpi_engine.c: chunks_init) */
+    bool fill;        /* a reduce phase of every rank's blocks on in-trees that take turns: what a
+                       * relay passes on may stream on fast routes too (mpi_engine.c: chunks_init) */
 } lay_t;
 
 /* A pipelined phase's segments are at most this many bytes, whatever the cost model says: its

@@ -167,7 +167,10 @@ done
 # allgather (dgx:4x2:nic=60's cut), so the store phases of the allgather and the allreduce stream
 # their last two lanes on every route, the NVLinks' too, and the NICs' messages stream in every
 # lane (a 1000-3999-byte band, 0.5 us latency: a NIC route is slow, an NVLink fast). Counted by a
-# temporary print when this was written: 497,394 chunks a rank, 403,456 of them the drain's.
+# temporary print when this was written: 497,394 chunks a rank, 403,456 of them the drain's. The
+# reduce-scatter's and the allreduce's in-trees (two levels, turns taken) take the fill too: every
+# message a relay passes on streams (a temporary print: 16 streamed sends a rank in each such
+# phase, 12 of them the fill's, in 1,304 phases of the run).
 for m in "GOSSIP_SHARED_MEMORY=0" "GOSSIP_SHARED_MEMORY=1"; do
     EXACT_COUNT=100000 exact 8 dgx:4x2:nic=60 "$m" GOSSIP_ALPHA=5e-7 GOSSIP_BETA=0:1e-10,1000:5e-11,4000:1e-10
 done
