@@ -280,6 +280,21 @@ typedef struct {
  * reduce-scatter's in-trees: 262.1 -> 275.4 with one, so none); the broadcast 390.3 -> 391.2
  * (its cut is a box's NICs). */
 #define DRAIN_LANES 2
+/* Uneven chunks: where the cut is slow links (dgx:8x4: a box's NICs), so that the NICs' streams
+ * alone set an allgather's time, a store phase of every rank's blocks (lay_t: drain) cuts its
+ * messages in chunks of two sizes in turn, UNEVEN_SHORT and UNEVEN_LONG parts of 2 UNEVEN_MEAN. A
+ * network that shares a link alike ends equal chunks started together together: a stream's
+ * window of equal chunks (a lane's, all ready at once on a root) completed at once and the next
+ * window then paid its latency with the NIC idle, once a lane (a trace of dgx:8x4's 64 MiB
+ * allgather under SMPI's defaults: each GPU's NIC issued 1.2 MB of chunks at 0, 40, 100, 140 and
+ * 200 us and nothing between, and was done at 266 us of 351). Of two sizes, a window's chunks end
+ * apart, and later ones overlap the earlier ones' successors' latency: dgx:8x4 allgather 351.2 ->
+ * 330.9 us, allreduce 707.1 -> 687.2. Not a reduce phase (dgx:8x4's reduce-scatter 358.6 -> 442.3,
+ * its allreduce's first phase alike), nor where the fast links set the time (dgx:8x2's allgather,
+ * with the drain, 223.1 -> 234.2). A third size (16, 20, 24) changed nothing (330.9). */
+#define UNEVEN_SHORT 17
+#define UNEVEN_LONG 23
+#define UNEVEN_MEAN 20
 /* The fill, the drain's mirror: where the same cut's fast links set the time, a reduce-scatter's
  * in-trees two levels deep (lay_t: fill) stream every message a relay passes on (a leaf's part of
  * a relay's sum, on the fast links), in every lane: whole, a lane's such messages share the
@@ -306,6 +321,7 @@ struct chunks {
     int ahead, window;       /* receives posted lanes ahead; chunks in flight per stream */
     int drain;               /* lanes from this one on stream on every route (the drain); K: none */
     bool fill;               /* a relay's parts stream on every route (the fill) */
+    bool uneven;             /* chunks of two sizes in turn (chunk_at) */
 };
 
 /* The cost model's cheapest band per byte, when it is a bounded one: *lo, *hi its sizes, *beta. */
@@ -338,8 +354,12 @@ static inline bool passed_on(const gsp_rt_prog_t *p, const gsp_rt_msg_t *x, cons
 static int64_t chunks_of(const gsp_mpi_ctx_t *c, const struct chunks *cs, int64_t peer, bool in, int64_t bytes, int j, bool relay) {
     if (!cs || !c->width || gsp_cost_beta(&c->cost, (double)bytes) < CHUNK_GAIN * cs->beta) return 1;
     double w = c->width[(in ? c->size : 0) + peer];
-    int64_t k = (bytes + cs->hi - 2) / (cs->hi - 1);
-    if (w <= 0 || k < 2 || k > CHUNK_MAX || bytes / k < cs->lo) return 1;
+    /* Uneven, the mean chunk is smaller, so that the longer ones stay in the band. */
+    int64_t most = cs->uneven ? (cs->hi - 1) * UNEVEN_MEAN / UNEVEN_LONG : cs->hi - 1;
+    if (most < 1) most = 1;
+    int64_t k = (bytes + most - 1) / most;
+    if (w <= 0 || k < 2 || k > CHUNK_MAX) return 1;
+    if ((cs->uneven ? bytes * UNEVEN_SHORT / (k * UNEVEN_MEAN) : bytes / k) < cs->lo) return 1;
     if (j >= cs->drain || (relay && cs->fill)) return k;
     return slow_route(c, w, (double)bytes / (double)k) ? k : 1;
 }
@@ -399,7 +419,12 @@ out:
 }
 
 /* Chunk k's first unit of a message of L units in n chunks. */
-static inline int64_t chunk_at(int64_t L, int64_t n, int64_t k) { return L * k / n; }
+static inline int64_t chunk_at(int64_t L, int64_t n, int64_t k, bool uneven) {
+    /* Two chunks of weights UNEVEN_SHORT and UNEVEN_LONG (2 UNEVEN_MEAN) before chunk k. */
+    if (!uneven) return L * k / n;
+    if (k >= n) return L;
+    return L * ((k / 2) * 2 * UNEVEN_MEAN + (k % 2 ? UNEVEN_SHORT : 0)) / ((n / 2) * 2 * UNEVEN_MEAN + (n % 2 ? UNEVEN_SHORT : 0));
+}
 
 /* Where send or receive q (recv) of lane j streams from or into: *buf, its units *L of *t
  * (elements of the phase's type when the message is one block, else bytes of the staging area)
@@ -449,7 +474,7 @@ static gsp_err_t chunk_pump(pipe_t *pp, int64_t q) {
         char *src;
         MPI_Datatype t;
         chunk_buf(pp, q, j, false, &src, &L, &t, &u);
-        int64_t lo = chunk_at(L, n, k), hi = chunk_at(L, n, k + 1);
+        int64_t lo = chunk_at(L, n, k, cs->uneven), hi = chunk_at(L, n, k + 1, cs->uneven);
         int rc = MPI_Issend(src + lo * u, (int)(hi - lo), t, p->send[q].peer, tag_of(pp->c, pp->phase, j, p->send[q].round), pp->c->comm,
                             &cs->sq[i * cs->window + w]);
         if (rc != MPI_SUCCESS) return gsp__mpi_fail(pp->c, rc, "MPI_Issend");
@@ -582,7 +607,7 @@ static gsp_err_t post_lane_recv(pipe_t *pp, int64_t q, int j, MPI_Request *slot)
     cs->rleft[(size_t)j * (size_t)nR + (size_t)q] = nk;
     chunk_buf(pp, q, j, true, &dst, &L, &t, &u);
     for (int64_t k = 0; k < nk; k++) {
-        int64_t lo = chunk_at(L, nk, k), hi = chunk_at(L, nk, k + 1);
+        int64_t lo = chunk_at(L, nk, k, cs->uneven), hi = chunk_at(L, nk, k + 1, cs->uneven);
         int rc = MPI_Irecv(dst + lo * u, (int)(hi - lo), t, x->peer, tag_of(pp->c, pp->phase, j, x->round), pp->c->comm,
                            &cs->rq[cs->rbase[i] + js * cs->rmax[i] + k]);
         if (rc != MPI_SUCCESS) return gsp__mpi_fail(pp->c, rc, "MPI_Irecv");
@@ -627,6 +652,7 @@ static gsp_err_t chunks_init(gsp_mpi_ctx_t *c, const gsp_rt_prog_t *p, const lay
         /* Not the first lane: it has no drain (with one lane, a fast route streams nothing). */
         cs->drain = pass == 0 || !l0->drain || !fast_cut ? K : K - DRAIN_LANES > 1 ? K - DRAIN_LANES : 1;
         cs->fill = pass == 1 && l0->fill && fast_cut;
+        cs->uneven = l0->drain && !fast_cut;
         for (int64_t q = 0; q < nS; q++) {
             if (pass == 0) cs->sidx[q] = -1;
             cs->next_lane[q] = cs->next_k[q] = 0;

@@ -159,7 +159,9 @@ for m in "GOSSIP_SHARED_MEMORY=0" "GOSSIP_SHARED_MEMORY=1"; do EXACT_COUNT=10000
 # NICs' messages as streams of chunks of that band, in flight together about 128 a rank (8 to 64 a stream), and keeps the
 # NVLinks' whole (a chunk's latency there needs more in flight than a stream keeps); the
 # receivers absorb a message once all its chunks are in. Counted by a temporary print when this
-# was written: 12,000 chunks a rank in the first run, 27,000 in the second.
+# was written: 12,000 chunks a rank in the first run, 27,000 in the second. dgx:4x2's cut is its
+# boxes' NICs, so an allgather's and an allreduce's store phases cut their chunks in two sizes in
+# turn (mpi_engine.c: UNEVEN_SHORT): a temporary print counted 2,604 such phases on each odd rank.
 for m in "GOSSIP_SHARED_MEMORY=0" "GOSSIP_SHARED_MEMORY=1"; do
     EXACT_COUNT=100000 exact 8 dgx:4x2 "$m" GOSSIP_ALPHA=2e-6 GOSSIP_BETA=0:1e-10,5776:5e-11,9376:1e-10
 done
