@@ -1440,6 +1440,33 @@ double gsp__mpi_lane_latencies(const gsp_mpi_ctx_t *c, const gsp_rt_phase_t *ph,
     return al > 0 ? T / l->lanes / al : 0;
 }
 
+/* A store phase with uneven chunks (the cut is slow links, chunk_streams) in lanes of at least
+ * UNEVEN_LANE_CHUNKS of the band's mean chunks, at most UNEVEN_LANES_MAX, UNEVEN_WINDOW in flight.
+ * The NICs' streams set such a phase's time and the call's tail is the last lane's relay over
+ * the box's links after the NICs' last chunks: a shorter last lane, a shorter tail. dgx:8x4's 64
+ * MiB allgather under SMPI's defaults (a rank's block 2 MiB), lanes x in flight: 5 x 3 (box_lanes)
+ * 330.9 us, 7 x 3 310.5, 8 x 2 311.8, 8 x 3 310.4, 9 x 3 318.8, 10 x 2 336.5, 10 x 3 309.2, 12 x 3
+ * 301.2, 12 x 4 300.2, 16 x 3 294.4, 16 x 4 295.4, 16 x 5 295.4, 20 x 4 405.3, 24 x 4 349.5, 24 x 6
+ * 294.4: jagged past 16 (lanes of 16 chunks of 8152 bytes: 16 lanes of 2 MiB). */
+#define UNEVEN_LANE_CHUNKS 16
+#define UNEVEN_LANES_MAX 16
+#define UNEVEN_WINDOW 3
+static void uneven_lanes(lay_t *l, gsp_mpi_ctx_t *c, const gsp_rt_phase_t *ph, const dtinfo_t *d, int64_t shortest) {
+    int64_t lo, hi;
+    double beta;
+    /* The routes' widths and the cut (widths): on failure (memory) no more lanes here, and the
+     * phase's chunks_init fails alike and reports it. */
+    if (ph->kind != GSP_RT_STORE || !gsp__mpi_chunk_streams(c, l, d) || !cheapest_band(&c->cost, &lo, &hi, &beta) || widths(c) ||
+        !slow_route(c, c->cut_widest, (double)(hi - 1)))
+        return;
+    int64_t mean = (hi - 1) * UNEVEN_MEAN / UNEVEN_LONG, k = mean > 0 ? shortest * (int64_t)d->size / (UNEVEN_LANE_CHUNKS * mean) : 0;
+    if (k > UNEVEN_LANES_MAX) k = UNEVEN_LANES_MAX;
+    if (k <= l->lanes) return;
+    l->lanes = (int)k;
+    l->stagger = shortest >= 2 * k;
+    l->window = UNEVEN_WINDOW;
+}
+
 /* An allgather's or a reduce-scatter's phase on trees two or three levels deep (boxes of GPUs:
  * fabric_boxes.c; not a broadcast's or a reduce's trees, a part each) with the cost model's
  * segments: at least BOX_LANES lanes, odd parts half a lane off (stagger_cut) and BOX_WINDOW
@@ -1463,7 +1490,7 @@ double gsp__mpi_lane_latencies(const gsp_mpi_ctx_t *c, const gsp_rt_phase_t *ph,
  * (but 4 MiB 34.2, 16 MiB 104.7), 7 x 3 298.5, 8 x 2 321.9, 8 x 3 333.2, 10 x 2 317.8, 12 x 2
  * 318.1: a jagged landscape (equal messages on a link end together in SimGrid), whose good points
  * are taken, not explained. */
-static void box_lanes(lay_t *l, const gsp_mpi_ctx_t *c, const gsp_rt_phase_t *ph, const dtinfo_t *d) {
+static void box_lanes(lay_t *l, gsp_mpi_ctx_t *c, const gsp_rt_phase_t *ph, const dtinfo_t *d) {
     if (!ph->pipelined || ph->levels < 2 || ph->levels > 3 || ph->nblocks > 0 || l->gate > 0 || c->cost.segment > 0 || l->n < 2) return;
     int64_t shortest = least_part(l);
     if (shortest < 2 * BOX_LANES || shortest * d->size < BOX_LANES * BOX_PIECE) return;
@@ -1484,11 +1511,12 @@ static void box_lanes(lay_t *l, const gsp_mpi_ctx_t *c, const gsp_rt_phase_t *ph
      * 384.3 / 381.3 (dgx:4x4 564.5 / 565.5); 16 MiB (3.5 latencies) alike, 86.9 / 86.5; under its
      * defaults (1.8 latencies) two: dgx:8x4 428.4 / 470.9. */
     if (ph->kind == GSP_RT_REDUCE && l->parts <= 1 && gsp__mpi_lane_latencies(c, ph, l, d) >= BOX_ONE_LATENCIES) l->window = 1;
+    uneven_lanes(l, c, ph, d, shortest);
 }
 
 /* A phase's layout: its own block count and parts, and for a pipelined phase the cost model's
  * segments (cost_layout), on a box's trees in more lanes (box_lanes). */
-lay_t gsp__mpi_phase_layout(const gsp_mpi_ctx_t *c, const gsp_rt_phase_t *ph, int64_t count, const dtinfo_t *d) {
+lay_t gsp__mpi_phase_layout(gsp_mpi_ctx_t *c, const gsp_rt_phase_t *ph, int64_t count, const dtinfo_t *d) {
     lay_t l = cost_layout(c, ph, count, d);
     box_lanes(&l, c, ph, d);
     return l;

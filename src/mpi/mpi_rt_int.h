@@ -277,7 +277,7 @@ gsp_err_t gsp__mpi_run_script(gsp_mpi_ctx_t *c, const script_t *s, void *base, c
 lay_t gsp__mpi_layout(const gsp_mpi_ctx_t *c, gsp_rt_layout_t kind, int64_t count, const dtinfo_t *d);
 /* A phase's layout: its blocks and parts, and for a pipelined phase the cost model's segments (on
  * a box's trees more: mpi_engine.c, box_lanes). */
-lay_t gsp__mpi_phase_layout(const gsp_mpi_ctx_t *c, const gsp_rt_phase_t *ph, int64_t count, const dtinfo_t *d);
+lay_t gsp__mpi_phase_layout(gsp_mpi_ctx_t *c, const gsp_rt_phase_t *ph, int64_t count, const dtinfo_t *d);
 /* A lane of fabric phase ph in layout l: its share of the phase's time at the fabric's optimum
  * (T* / lanes, from ph's algbw) in latencies of one of its pieces (the cost model's); 0 where
  * the phase has no algbw. */
