@@ -295,15 +295,16 @@ typedef struct {
 #define UNEVEN_SHORT 17
 #define UNEVEN_LONG 23
 #define UNEVEN_MEAN 20
-/* The fill, the drain's mirror: where the same cut's fast links set the time, a reduce-scatter's
- * in-trees two levels deep (lay_t: fill) stream every message a relay passes on (a leaf's part of
- * a relay's sum, on the fast links), in every lane: whole, a lane's such messages share the
- * NVLink alike with everything else in flight and arrive together late, so the relay's sum
- * waits, and the NIC, which carries the sums, idles (a trace of dgx:8x2's 64 MiB reduce-scatter
- * under SMPI's defaults: its NICs active from 21.6 to 254.1 us at 21 of their 25 GB/s, the
- * first lane's sums waiting on messages of 64 KiB that pay 23.3 us of latency). Streamed, the
- * relays' parts arrive in lane order and the NICs start at 9.6 us (traced): 262.1 -> 230.5 us, 1.35x
- * -> 1.19x the bound; the allreduce 485.3 -> 461.6. The messages into a tree's root stay whole. */
+/* The fill, the drain's mirror: a reduce-scatter's in-trees two levels deep (lay_t: fill) stream
+ * every message a relay passes on (a leaf's part of a relay's sum, on the fast links), in every
+ * lane: whole, a lane's such messages share the NVLink alike with everything else in flight and
+ * arrive together late, so the relay's sum waits, and the NIC, which carries the sums, idles (a
+ * trace of dgx:8x2's 64 MiB reduce-scatter under SMPI's defaults: its NICs active from 21.6 to
+ * 254.1 us at 21 of their 25 GB/s, the first lane's sums waiting on messages of 64 KiB that pay
+ * 23.3 us of latency). Streamed, the relays' parts arrive in lane order and the NICs start at 9.6
+ * us (traced): 262.1 -> 230.5 us, 1.35x -> 1.19x the bound; the allreduce 485.3 -> 461.6. Where
+ * the cut is slow links too (unlike the drain): dgx:8x4's reduce-scatter 358.6 -> 307.1 (1.42x ->
+ * 1.22x). The messages into a tree's root stay whole. */
 
 struct chunks {
     int64_t lo, hi;           /* the band: chunks of lo .. hi - 1 bytes */
@@ -643,15 +644,15 @@ static gsp_err_t chunks_init(gsp_mpi_ctx_t *c, const gsp_rt_prog_t *p, const lay
     cs->rmax = m, m += nR;
     cs->rlane = m;
     cs->ahead = ahead;
-    /* The streams of slow routes (their count sets the window) first, then the drain's or the
-     * fill's, where a fast link leaves the cut. */
+    /* The streams of slow routes (their count sets the window) first, then the drain's (where a
+     * fast link leaves the cut) or the fill's. */
     lay_t l = *l0;
     int64_t nslow = 0;
     bool fast_cut = !slow_route(c, c->cut_widest, (double)(cs->hi - 1));
     for (int pass = 0; pass < 2; pass++) {
         /* Not the first lane: it has no drain (with one lane, a fast route streams nothing). */
         cs->drain = pass == 0 || !l0->drain || !fast_cut ? K : K - DRAIN_LANES > 1 ? K - DRAIN_LANES : 1;
-        cs->fill = pass == 1 && l0->fill && fast_cut;
+        cs->fill = pass == 1 && l0->fill;
         cs->uneven = l0->drain && !fast_cut;
         for (int64_t q = 0; q < nS; q++) {
             if (pass == 0) cs->sidx[q] = -1;
