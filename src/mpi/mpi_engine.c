@@ -1448,7 +1448,7 @@ double gsp__mpi_lane_latencies(const gsp_mpi_ctx_t *c, const gsp_rt_phase_t *ph,
  * MiB allgather under SMPI's defaults (a rank's block 2 MiB), lanes x in flight: 5 x 3 (box_lanes)
  * 330.9 us, 7 x 3 310.5, 8 x 2 311.8, 8 x 3 310.4, 9 x 3 318.8, 10 x 2 336.5, 10 x 3 309.2, 12 x 3
  * 301.2, 12 x 4 300.2, 16 x 3 294.4, 16 x 4 295.4, 16 x 5 295.4, 20 x 4 405.3, 24 x 4 349.5, 24 x 6
- * 294.4: jagged past 16 (lanes of 16 chunks of 8152 bytes: 16 lanes of 2 MiB). */
+ * 294.4: jagged past 16 (2 MiB in 16 lanes: 16 chunks of 8152 bytes a lane). */
 #define UNEVEN_LANE_CHUNKS 16
 #define UNEVEN_LANES_MAX 16
 #define UNEVEN_WINDOW 3
