@@ -517,7 +517,7 @@ static bool summed(const pipe_t *pp, int64_t q, int j) {
 
 /* The lanes send q keeps in flight: the program's where it says (a fabric broadcast's edge across
  * its waist: rt_fabric.c), else the phase's. */
-static int send_window(const pipe_t *pp, int64_t q) { return pp->p->win && pp->p->win[q] ? pp->p->win[q] : pp->window; }
+static int send_window(const pipe_t *pp, int64_t q) { return pp->p->win && !pp->l0->narrow && pp->p->win[q] ? pp->p->win[q] : pp->window; }
 
 /* Issues lane j's sends whose block is absorbed and whose window is free. */
 static gsp_err_t try_issue(pipe_t *pp, int j) {
@@ -714,7 +714,7 @@ static gsp_err_t run_pipelined(gsp_mpi_ctx_t *c, const gsp_rt_prog_t *p, int pha
     int K = l0->lanes;
     int64_t nR = p->nrecv, nS = p->nsend, per = nR + nS, all = (int64_t)K * per;
     if (all > INT_MAX / 2) return gsp_error(GSP_ERR_TOOBIG, "too many messages in one phase");
-    int wr = p->wmax > window ? p->wmax : window, ahead = wr + 2 < K ? wr + 2 : K;
+    int wr = !l0->narrow && p->wmax > window ? p->wmax : window, ahead = wr + 2 < K ? wr + 2 : K;
     struct chunks cs;
     int64_t extra = 0;
     if ((err = chunks_init(c, p, l0, d, ahead, &cs, &extra))) return err;
@@ -1371,7 +1371,7 @@ static int lanes_for(const gsp_mpi_ctx_t *c, const lay_t *l, const dtinfo_t *d) 
 }
 
 lay_t gsp__mpi_layout(const gsp_mpi_ctx_t *c, gsp_rt_layout_t kind, int64_t count, const dtinfo_t *d) {
-    lay_t l = {kind, count, c->size, 1, 0, 1, 0, 0, false, 0, false, false};
+    lay_t l = {kind, count, c->size, 1, 0, 1, 0, 0, false, 0, false, false, false};
     l.lanes = lanes_for(c, &l, d);
     return l;
 }
@@ -1384,7 +1384,7 @@ static int64_t least_part(const lay_t *l) { return l->parts > 1 ? base_len(l, l-
  * the cost model's segments. */
 static lay_t cost_layout(const gsp_mpi_ctx_t *c, const gsp_rt_phase_t *ph, int64_t count, const dtinfo_t *d) {
     if (!ph->pipelined) {
-        lay_t l = {ph->layout, count, c->size, 1, 0, ph->parts > 1 ? ph->parts : 1, 0, 0, false, 0, false, false};
+        lay_t l = {ph->layout, count, c->size, 1, 0, ph->parts > 1 ? ph->parts : 1, 0, 0, false, 0, false, false, false};
         if (c->cost.segment > 0 || count == 0) l.lanes = lanes_for(c, &l, d);
         else {
             /* The cost model's lanes (the predictions use the same), never an empty segment. */
@@ -1396,7 +1396,7 @@ static lay_t cost_layout(const gsp_mpi_ctx_t *c, const gsp_rt_phase_t *ph, int64
         return l;
     }
     /* A fabric's trees cut each block into parts (rt_fabric.c); the segments cut the parts. */
-    lay_t l = {ph->layout, count, ph->nblocks > 0 ? ph->nblocks : c->size, 1, 0, ph->parts > 1 ? ph->parts : 1, 0, ph->levels > 0 ? 1 : 0, false, 0, false, false};
+    lay_t l = {ph->layout, count, ph->nblocks > 0 ? ph->nblocks : c->size, 1, 0, ph->parts > 1 ? ph->parts : 1, 0, ph->levels > 0 ? 1 : 0, false, 0, false, false, false};
     int64_t shortest = least_part(&l), k = gsp_rt_segments(ph, (double)whole_len(&l, 0) * d->size, &c->cost),
             least = (whole_len(&l, 0) * d->size + GSP__MPI_MAX_SEGMENT - 1) / GSP__MPI_MAX_SEGMENT;
     if (k < least) k = least;
@@ -1515,10 +1515,30 @@ static void box_lanes(lay_t *l, gsp_mpi_ctx_t *c, const gsp_rt_phase_t *ph, cons
     uneven_lanes(l, c, ph, d, shortest);
 }
 
+/* The lane lengths, in latencies, at which a broadcast's waist across a chain of boxes keeps
+ * its wider windows (gsp__mpi_phase_layout). */
+#define CHAIN_LATENCIES_MIN 1.0
+#define CHAIN_LATENCIES_MAX 4.0
+
 /* A phase's layout: its own block count and parts, and for a pipelined phase the cost model's
  * segments (cost_layout), on a box's trees in more lanes (box_lanes). */
 lay_t gsp__mpi_phase_layout(gsp_mpi_ctx_t *c, const gsp_rt_phase_t *ph, int64_t count, const dtinfo_t *d) {
     lay_t l = cost_layout(c, ph, count, d);
     box_lanes(&l, c, ph, d);
+    /* A broadcast's wider windows where its trees cross the waist on several edges (a chain of
+     * boxes: rt_fabric.c) only where a lane on an arc lasts CHAIN_LATENCIES_MIN to _MAX latencies.
+     * Shorter, the call is a few latencies, and a second lane in flight on each crossing only
+     * delays the first lane's arrival in the next box; longer, the arc idles little between lanes
+     * and the second lane still delays the first at each crossing. dgx:8x4's trees cross on 3
+     * edges; under SMPI's defaults its broadcast took, one lane in flight / two: 1 MiB (3 lanes,
+     * each 0.54 latencies) 37.1 / 40.5 us, 4 MiB (1.6) 83.1 / 82.2, 16 MiB (1.9) 167.5 / 156.2,
+     * 64 MiB (37 lanes, 2.1) 517.7 / 453.1; with the factors at 1, 64 MiB (25 lanes, 6.7) 413.7 /
+     * 431.7. Measured points, not a model. A waist crossed once keeps them at any size: there
+     * the lower limit lost at 1 MiB (dgx:8x2 24.2 -> 25.3 us, mi250:2 38.9 -> 39.7; with SMPI's
+     * factors at 1 mi250:2 23.3 -> 26.3). */
+    if (ph->waist_chain) {
+        double ll = gsp__mpi_lane_latencies(c, ph, &l, d);
+        l.narrow = ll < CHAIN_LATENCIES_MIN || ll > CHAIN_LATENCIES_MAX;
+    }
     return l;
 }

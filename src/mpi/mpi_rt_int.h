@@ -40,6 +40,7 @@ typedef struct {
                        * its last lanes may stream on fast routes too (mpi_engine.c: chunks_init) */
     bool fill;        /* a reduce phase of every rank's blocks on in-trees that take turns: what a
                        * relay passes on may stream on fast routes too (mpi_engine.c: chunks_init) */
+    bool narrow;      /* pipelined: the program's wider windows not taken (gsp__mpi_phase_layout) */
 } lay_t;
 
 /* A pipelined phase's segments are at most this many bytes, whatever the cost model says: its

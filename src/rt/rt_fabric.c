@@ -48,8 +48,12 @@
  * over the NICs' other direction; the 256 alone took 395.5). Not elsewhere: two in flight on
  * every edge took 406.9 and 355.9; on every edge over an arc at its limit, mi250:2 397.0 (two
  * xGMI arcs the packing happens to fill, on the way to the far dies); mi250:1's trees cross its
- * many pair cuts on 7 edges each, and two in flight there took 343.0 against 332.6; dgx:8x4's
- * cross 3 (451.0 against 454.7). An allgather's trees (many roots, not in step) gain nothing
+ * many pair cuts on 7 edges each, and two in flight there took 343.0 against 332.6. But where
+ * every cut arc is a link to a switch (the cuts are the network's), two in flight across them
+ * however often a tree crosses: dgx:8x4's trees cross its boxes' NICs on 3 edges each (a chain of
+ * boxes), and under SMPI's defaults its 64 MiB broadcast took 517.7 us with one, 453.1 with two
+ * (1.54x -> 1.35x the bound). Such a waist (waist_chain) keeps them only where a lane lasts 1
+ * to 4 latencies (mpi_engine.c: 1 MiB, and 64 MiB with SMPI's factors at 1, lost by them). An allgather's trees (many roots, not in step) gain nothing
  * (on the arcs at their limit: dgx:8x2 231.5 -> 229.6, mi250:2's shallow trees 241.9 -> 301.7),
  * nor does a reduce-scatter (dgx:8x2 241.4 -> 255.7). But the ring trees' edges through a switch
  * (fabric-rings: GSP__RT_FOREST_WIDE_SWITCHED) keep two: there a NIC of 16 GB/s carries three
@@ -329,7 +333,12 @@ static gsp_err_t forest_phase(gsp_rt_algo_t *al, int64_t N, const gsp_topo_t *fa
                 if (cut[a] & 1)
                     for (int64_t b = fab->off[fab->adj[a]]; b < fab->off[fab->adj[a] + 1]; b++)
                         if (fab->adj[b] == u) cut[b] |= 2;
-        bool waist = true;
+        /* Or where every cut arc is a switch's link (the cuts are the network's: dgx:8x4's
+         * trees cross its boxes' NICs on 3 edges each, a chain of boxes). */
+        bool waist = true, switched = fab->is_switch != NULL, once = true;
+        for (int64_t u = 0; u < fab->n && switched; u++)
+            for (int64_t a = fab->off[u]; a < fab->off[u + 1] && switched; a++)
+                if ((cut[a] & 1) && !fab->is_switch[u] && !fab->is_switch[fab->adj[a]]) switched = false;
         for (int64_t i = 0, e = 0; i < NT; i++) {
             const gsp_tree_t *T = &f->trees[i];
             int64_t crossing = 0;
@@ -339,8 +348,10 @@ static gsp_err_t forest_phase(gsp_rt_algo_t *al, int64_t N, const gsp_topo_t *fa
                 if (fw || bw) p->twin[e] = GSP_RT_WIDE_WINDOW;
                 crossing += fw;
             }
-            waist &= crossing == 1;
+            waist &= crossing == 1 || switched;
+            once &= crossing == 1;
         }
+        p->waist_chain = waist && !once;
         gsp_free(cut);
         if (waist) p->window_of = fabric_window;
         else {

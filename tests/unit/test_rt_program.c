@@ -585,32 +585,43 @@ static void fabric_done(gsp_topo_t *f, gsp_topo_t *k, gsp_distances_t *d, gsp_rt
  * it goes from one box to the other (ranks 0-7 box 0, 8-15 box 1); a receiver of one posts that
  * far ahead. A reduce-scatter's sends keep the phase's one. mi250:1's broadcast from b0.gcd0
  * (300 units) is bound by many cuts (every pair of dies its own: 35 of the box's 56 arcs), and
- * every tree crosses them on several edges: no waist, no wider window anywhere. */
+ * every tree crosses them on several edges: no waist, no wider window anywhere. dgx:8x4's
+ * broadcast (four boxes) is bound by box 0's NICs out and each other box's NICs in, which its
+ * trees cross on several edges (a chain of boxes), but every such arc is a link to a switch: a
+ * send keeps the wider window exactly when it goes from one box to another, as on dgx:8x2, and
+ * the phase says its waist is a chain (the runtime takes those windows only for long lanes). */
 static void test_fabric_windows(void **state) {
     (void)state;
     gsp_topo_t f, k;
     gsp_distances_t d;
     gsp_rt_algos_t al;
-    fabric_trees("dgx:8x2", GSP_COLL_BROADCAST, &f, &k, &d, &al);
-    int64_t wide = 0, cross = 0;
-    for (int64_t r = 0; r < 16; r++) {
-        gsp_rt_prog_t p;
-        assert_int_equal(gsp_rt_program(&al.v[0], 0, &k, r, &p), GSP_OK);
-        bool from_other = false;
-        for (int64_t q = 0; q < p.nrecv; q++) from_other |= p.recv[q].peer / 8 != r / 8;
-        assert_int_equal(p.wmax, from_other || (p.win && r < 8) ? GSP_RT_WIDE_WINDOW : 0);
-        for (int64_t q = 0; q < p.nsend; q++) {
-            bool x = p.send[q].peer / 8 != r / 8;
-            int w = p.win ? p.win[q] : 0;
-            if (w != (x ? GSP_RT_WIDE_WINDOW : 0)) fail_msg("rank %lld's send to %lld: window %d", (long long)r, (long long)p.send[q].peer, w);
-            cross += x;
-            wide += w > 0;
+    const char *boxes[] = {"dgx:8x2", "dgx:8x4"};
+    for (int b = 0; b < 2; b++) {
+        fabric_trees(boxes[b], GSP_COLL_BROADCAST, &f, &k, &d, &al);
+        /* dgx:8x4's trees cross on several edges each (a chain of boxes), dgx:8x2's on one. */
+        assert_int_equal(al.v[0].phase[0].waist_chain, b == 1);
+        int64_t wide = 0, cross = 0;
+        for (int64_t r = 0; r < k.n; r++) {
+            gsp_rt_prog_t p;
+            assert_int_equal(gsp_rt_program(&al.v[0], 0, &k, r, &p), GSP_OK);
+            bool from_other = false, to_other = false;
+            for (int64_t q = 0; q < p.nrecv; q++) from_other |= p.recv[q].peer / 8 != r / 8;
+            for (int64_t q = 0; q < p.nsend; q++) to_other |= p.send[q].peer / 8 != r / 8;
+            assert_int_equal(p.wmax, from_other || to_other ? GSP_RT_WIDE_WINDOW : 0);
+            for (int64_t q = 0; q < p.nsend; q++) {
+                bool x = p.send[q].peer / 8 != r / 8;
+                int w = p.win ? p.win[q] : 0;
+                if (w != (x ? GSP_RT_WIDE_WINDOW : 0))
+                    fail_msg("%s: rank %lld's send to %lld: window %d", boxes[b], (long long)r, (long long)p.send[q].peer, w);
+                cross += x;
+                wide += w > 0;
+            }
+            gsp_rt_prog_destroy(&p);
         }
-        gsp_rt_prog_destroy(&p);
+        assert_true(cross > 0);
+        assert_int_equal(wide, cross);
+        fabric_done(&f, &k, &d, &al);
     }
-    assert_true(cross > 0);
-    assert_int_equal(wide, cross);
-    fabric_done(&f, &k, &d, &al);
     fabric_trees("dgx:8x2", GSP_COLL_REDUCE_SCATTER, &f, &k, &d, &al);
     no_windows(&al, &k);
     fabric_done(&f, &k, &d, &al);
