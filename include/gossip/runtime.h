@@ -102,15 +102,16 @@ typedef struct gsp_rt_phase {
      * (rt_fabric.c), from twin: per tree edge, its window (0: the phase's). */
     int (*window_of)(const struct gsp_rt_phase *ph, int64_t rank, int64_t round, int64_t peer, bool recv);
     int64_t *twin;
-    /* Those edges' trees cross the waist on more than one edge each (its cut arcs all links to
-     * switches: a chain of boxes), so a second lane in flight delays every crossing: the runtime
-     * takes the wider windows only where a lane lasts a latency at least (mpi_engine.c). */
-    bool waist_chain;
     /* Pipelined, RULE: the turn (GSP_RT_TURN_*) rank's send to peer in round `round` takes within
      * its lane, where the phase orders them (NULL: none does). A fabric reduce-scatter's in-trees
      * two levels deep (rt_fabric.c): a leaf's sends that its receiver passes on go first, its
      * sends straight into a tree's root after them. */
     int (*turn_of)(const struct gsp_rt_phase *ph, int64_t rank, int64_t round, int64_t peer);
+    /* Pipelined, a fabric broadcast with a waist (window_of): its trees cross the waist on more
+     * than one edge each (its cut arcs all links to switches: a chain of boxes), so a second lane
+     * in flight delays every crossing: the runtime takes the wider windows only where a lane
+     * lasts 1 to 4 latencies (mpi_engine.c). */
+    bool waist_chain;
 } gsp_rt_phase_t;
 
 /** A send's turn within its lane (gsp_rt_phase_t: turn_of; gsp_rt_prog_t: turn): any time

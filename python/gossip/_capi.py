@@ -184,7 +184,8 @@ class RtPhase(Structure):  # runtime.h: read only through RtAlgo's size and by t
                 ("tchild", p_i64), ("troot", i64), ("rule", fn_ptr), ("param", i64 * 8), ("maxblk", p_i64),
                 ("maxred", p_i64), ("maxmsg", p_i64), ("moved", p_i64), ("busiest", i64), ("nblocks", i64),
                 ("parts", i64), ("pipelined", c_bool), ("exchange", c_bool), ("routed", c_bool), ("hops", i64),
-                ("nlinks", i64), ("link_hist", p_i64), ("levels", i64), ("window_of", fn_ptr), ("twin", p_i64), ("turn_of", fn_ptr)]
+                ("nlinks", i64), ("link_hist", p_i64), ("levels", i64), ("window_of", fn_ptr), ("twin", p_i64), ("turn_of", fn_ptr),
+                ("waist_chain", c_bool)]
 
 
 class RtAlgo(Structure):  # runtime.h

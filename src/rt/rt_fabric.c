@@ -53,8 +53,9 @@
  * however often a tree crosses: dgx:8x4's trees cross its boxes' NICs on 3 edges each (a chain of
  * boxes), and under SMPI's defaults its 64 MiB broadcast took 517.7 us with one, 453.1 with two
  * (1.54x -> 1.35x the bound). Such a waist (waist_chain) keeps them only where a lane lasts 1
- * to 4 latencies (mpi_engine.c: 1 MiB, and 64 MiB with SMPI's factors at 1, lost by them). An allgather's trees (many roots, not in step) gain nothing
- * (on the arcs at their limit: dgx:8x2 231.5 -> 229.6, mi250:2's shallow trees 241.9 -> 301.7),
+ * to 4 latencies (mpi_engine.c: 1 MiB, and 64 MiB with SMPI's factors at 1, lost by them). An
+ * allgather's trees (many roots, not in step) gain nothing (on the arcs at their limit: dgx:8x2
+ * 231.5 -> 229.6, mi250:2's shallow trees 241.9 -> 301.7),
  * nor does a reduce-scatter (dgx:8x2 241.4 -> 255.7). But the ring trees' edges through a switch
  * (fabric-rings: GSP__RT_FOREST_WIDE_SWITCHED) keep two: there a NIC of 16 GB/s carries three
  * trees' segments of 15-44 KB beside xGMI links of 50-200, at 2/3 of its capacity, and with one
