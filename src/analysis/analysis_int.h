@@ -97,10 +97,11 @@ gsp_err_t gsp__forest_swap(const gsp_topo_t *t, gsp_forest_t *f);
  * moves [out, may be NULL]: how many were made (0: f untouched). */
 gsp_err_t gsp__forest_relieve(const gsp_topo_t *t, gsp_forest_t *f, int64_t *moves);
 /* Two-level trees (depth <= 2) for allgather or reduce-scatter on boxes of compute nodes, each
- * on its box's switch and all on one network switch (fabric_boxes.c); *ok false when the fabric
- * is not of that shape. The trees' algbw is recounted (out->num / den); the caller compares it
+ * on its box's switch and all on one network switch, and a broadcast's from root across three
+ * boxes or more, two network hops deep (fabric_boxes.c); *ok false when the fabric is not of
+ * that shape. The trees' algbw is recounted (out->num / den); the caller compares it
  * with the optimum. */
-gsp_err_t gsp__forest_boxes(const gsp_topo_t *t, gsp_collective_t c, gsp_forest_t *out, bool *ok);
+gsp_err_t gsp__forest_boxes(const gsp_topo_t *t, gsp_collective_t c, int64_t root, gsp_forest_t *out, bool *ok);
 /* Sets f->cap_factor to the least integer q with every arc's load (the sum of mult over the
  * routes using it) at most q times its capacity (fabric_trees.c): for trees not packed under
  * the capacities, so that their round form (gsp_forest_sched) keeps its capacity rule. */

@@ -22,7 +22,10 @@
  * dgx:8x2 (s = 300, u = 25): w = 2/91, each node's ingress 325 carries its 15 blocks: the
  * optimum 1040/3 (ForestColl's 346.67 GB/s). Whether the trees reach the optimum is not
  * assumed: gsp_fabric_trees recounts their link loads and keeps them only when they reach the
- * optimum exactly (with w clamped, e.g. dgx:4x2 where the NICs bind, they still may). */
+ * optimum exactly (with w clamped, e.g. dgx:4x2 where the NICs bind, they still may).
+ *
+ * A broadcast across three boxes or more: trees two network hops deep (broadcast_trees), where
+ * the general packing chains the boxes. */
 #include <stdint.h>
 #include <string.h>
 
@@ -117,15 +120,94 @@ static void edge(const gsp_topo_t *t, gsp_tree_t *T, int64_t *e, int64_t *h, int
     T->hop_off[*e] = *h;
 }
 
-gsp_err_t gsp__forest_boxes(const gsp_topo_t *t, gsp_collective_t c, gsp_forest_t *out, bool *ok) {
+/* A new tree of root r and multiplicity mult spanning N compute nodes, its edges still to come. */
+static gsp_err_t new_tree(gsp_forest_t *out, int64_t r, int64_t mult, int64_t N, gsp_tree_t **T) {
+    gsp_err_t err;
+    *T = &out->trees[out->ntrees++];
+    (*T)->root = r;
+    (*T)->mult = mult;
+    (*T)->nedges = N - 1;
+    if ((err = gsp_alloc_array((void **)&(*T)->from, N, sizeof *(*T)->from, false)) ||
+        (err = gsp_alloc_array((void **)&(*T)->to, N, sizeof *(*T)->to, false)) ||
+        (err = gsp_alloc_array((void **)&(*T)->hop_off, N + 1, sizeof *(*T)->hop_off, false)) ||
+        (err = gsp_alloc_array((void **)&(*T)->hops, 2 * N, sizeof *(*T)->hops, false)))
+        return err;
+    (*T)->hop_off[0] = 0;
+    return GSP_OK;
+}
+
+/* A broadcast from root r across b >= 3 boxes, two network hops deep: tree (i, g), one for each
+ * node index i and each box g but the root's (rb), carries a share 1 / (k (b - 1)) of the data:
+ * r -> node i of its box (through the box switch, unless r is that node) -> node i of box g
+ * (through the network switch), which sends it on to node i of every other box but rb's; each
+ * of those (and node i of box g) to its box-mates. Box rb's node i passes its trees on to its
+ * box-mates; where i is r's own index, r's trees reach its box-mates through one relay each
+ * (box-mate (g mod (k - 1)) in turn, not r), so that r's box link carries the data once,
+ * not twice. Per node i, at a data rate of k u (every NIC of box rb busy: the optimum where
+ * the box links allow): box rb's NIC out carries its b - 1 trees, u; box g's NIC in its own tree
+ * from rb and the b - 2 others' from their boxes, u; its NIC out (b - 2) u / (b - 1). The
+ * general packing (edge splitting, arborescence packing) reaches the same optimum by a chain of
+ * boxes, rb -> one box -> the next, b - 1 network hops deep, and each hop adds a lane's
+ * latency and a relay's wait to the call (rt_fabric.c). Whether it is optimal is not assumed:
+ * the caller recounts the loads (gsp_forest_algbw). */
+static gsp_err_t broadcast_trees(const gsp_topo_t *t, const boxes_t *B, int64_t r, gsp_forest_t *out) {
+    gsp_err_t err;
+    int64_t b = B->b, k = B->k, N = b * k, rb = B->box[r], ri = B->idx[r];
+    if ((err = gsp_alloc_array((void **)&out->trees, k * (b - 1) + 1, sizeof *out->trees, true))) return err;
+    out->root = r;
+    out->share = k * (b - 1);
+    for (int64_t i = 0; i < k; i++)
+        for (int64_t g = 0; g < b; g++) {
+            if (g == rb) continue;
+            gsp_tree_t *T;
+            if ((err = new_tree(out, r, 1, N, &T))) return err;
+            int64_t e = 0, h = 0, head = B->member[rb * k + i], mid = B->member[g * k + i];
+            /* Parents before children. */
+            if (i != ri) edge(t, T, &e, &h, r, head, B->bsw[rb], false);
+            edge(t, T, &e, &h, head, mid, B->net, false);
+            int64_t from = head, relay = -1;
+            if (i == ri) { /* r's own trees: through a relay, not r, to its box-mates */
+                int64_t x = g % (k - 1);
+                relay = B->member[rb * k + (x >= ri ? x + 1 : x)];
+                edge(t, T, &e, &h, r, relay, B->bsw[rb], false);
+                from = relay;
+            }
+            for (int64_t j = 0; j < k; j++) {
+                int64_t y = B->member[rb * k + j];
+                if (y != r && y != head && y != relay) edge(t, T, &e, &h, from, y, B->bsw[rb], false);
+            }
+            for (int64_t o = 0; o < b; o++)
+                if (o != rb && o != g) edge(t, T, &e, &h, mid, B->member[o * k + i], B->net, false);
+            for (int64_t o = 0; o < b; o++) {
+                if (o == rb) continue;
+                for (int64_t j = 0; j < k; j++)
+                    if (j != i) edge(t, T, &e, &h, B->member[o * k + i], B->member[o * k + j], B->bsw[o], false);
+            }
+            T->depth = i != ri ? 4 : 3;
+            T->hop_depth = 2 * T->depth;
+            if (T->depth > out->depth) out->depth = T->depth;
+            if (T->hop_depth > out->hop_depth) out->hop_depth = T->hop_depth;
+        }
+    return GSP_OK;
+}
+
+gsp_err_t gsp__forest_boxes(const gsp_topo_t *t, gsp_collective_t c, int64_t root, gsp_forest_t *out, bool *ok) {
     gsp_err_t err;
     boxes_t B;
     *ok = false;
     memset(out, 0, sizeof *out);
-    if (c != GSP_COLL_ALLGATHER && c != GSP_COLL_REDUCE_SCATTER) return GSP_OK;
+    if (c != GSP_COLL_ALLGATHER && c != GSP_COLL_REDUCE_SCATTER && c != GSP_COLL_BROADCAST) return GSP_OK;
     if ((err = recognise(t, &B, ok)) || !*ok) return err;
     *ok = false;
     int64_t b = B.b, k = B.k, N = b * k;
+    out->collective = c;
+    out->root = -1;
+    if (c == GSP_COLL_BROADCAST) {
+        /* Two boxes: the general packing's trees are as shallow (rt_fabric.c). */
+        if (b < 3 || root < 0 || root >= t->n || B.box[root] < 0) goto done;
+        if ((err = broadcast_trees(t, &B, root, out))) goto done;
+        goto scale;
+    }
     bool rev = c == GSP_COLL_REDUCE_SCATTER;
     /* w = wn / wd, clamped, in lowest terms d / S: each root's block is S parts, d of them on
      * the direct tree and the other S - d on the relay trees, q or q + 1 each (S - d = q k +
@@ -138,8 +220,6 @@ gsp_err_t gsp__forest_boxes(const gsp_topo_t *t, gsp_collective_t c, gsp_forest_
     if (S >= ((gsp__i128)1 << 40)) goto done;
     int64_t per = k + 1;
     if ((err = gsp_alloc_array((void **)&out->trees, N * per + 1, sizeof *out->trees, true))) goto done;
-    out->collective = c;
-    out->root = -1;
     out->reversed = rev;
     out->share = (int64_t)S;
     for (int64_t r = 0; r < t->n; r++) {
@@ -149,17 +229,9 @@ gsp_err_t gsp__forest_boxes(const gsp_topo_t *t, gsp_collective_t c, gsp_forest_
             /* i < k: relay tree through node i of the other boxes; i == k: the direct tree. */
             int64_t mult = (int64_t)(i == k ? d : q + (((i - B.idx[r]) % k + k) % k < rem ? 1 : 0));
             if (mult == 0) continue;
-            gsp_tree_t *T = &out->trees[out->ntrees++];
-            T->root = r;
-            T->mult = mult;
-            T->nedges = N - 1;
-            if ((err = gsp_alloc_array((void **)&T->from, N, sizeof *T->from, false)) ||
-                (err = gsp_alloc_array((void **)&T->to, N, sizeof *T->to, false)) ||
-                (err = gsp_alloc_array((void **)&T->hop_off, N + 1, sizeof *T->hop_off, false)) ||
-                (err = gsp_alloc_array((void **)&T->hops, 2 * N, sizeof *T->hops, false)))
-                goto done;
+            gsp_tree_t *T;
+            if ((err = new_tree(out, r, mult, N, &T))) goto done;
             int64_t e = 0, h = 0;
-            T->hop_off[0] = 0;
             /* Parents before children: the root's edges first, then the relays'. */
             for (int64_t j = 0; j < k; j++)
                 if (B.member[rb * k + j] != r) edge(t, T, &e, &h, r, B.member[rb * k + j], B.bsw[rb], rev);
@@ -182,7 +254,7 @@ gsp_err_t gsp__forest_boxes(const gsp_topo_t *t, gsp_collective_t c, gsp_forest_
     }
     /* cap_factor: the least integer q with every arc's load at most q cap; the multiplicities
      * are scaled so that the tightest arc meets it exactly (as the general packing's do). */
-    {
+scale : {
         gsp__i128 *load = NULL;
         if ((err = gsp_alloc_array((void **)&load, t->m + 1, sizeof *load, true))) goto done;
         for (int64_t i = 0; i < out->ntrees; i++)

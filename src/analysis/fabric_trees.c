@@ -155,12 +155,13 @@ gsp_err_t gsp__fabric_trees(const gsp_topo_t *t, gsp_collective_t c, int64_t roo
                                                                               "some compute node cannot be reached: no schedule exists");
         goto done;
     }
-    /* Boxes of GPUs on a switch with a NIC each: two-level trees (fabric_boxes.c), kept when
+    /* Boxes of GPUs on a switch with a NIC each: two-level trees (a broadcast's across three
+     * boxes or more: two network hops deep; fabric_boxes.c), kept when
      * their recounted loads reach the optimum exactly. */
     {
         bool ok = false;
         gsp_forest_t bx;
-        if ((err = gsp__forest_boxes(t, c, &bx, &ok))) goto done;
+        if ((err = gsp__forest_boxes(t, c, root, &bx, &ok))) goto done;
         if (ok && bx.num == opt.num && bx.den == opt.den) {
             bx.flows = opt.flows;
             *out = bx;

@@ -892,6 +892,50 @@ static void random_trees(uint64_t seed, int trials, bool oneway_switches, int *e
     }
 }
 
+/* A broadcast across three boxes or more (fabric_boxes.c): trees of k (b - 1) parts that reach
+ * the optimum (a box's NICs, k u), recounted and verified in their round form (check_trees), 4
+ * compute edges deep with at most two network hops from the root to any node — where the
+ * general packing chains the boxes (b - 1 hops, 5 deep on dgx:8x4). Counted here from the
+ * routes: a hop through the one switch every compute node touches. From the first GPU and from
+ * one inside a later box; dgx:8x2 (two boxes) keeps the general packing, 3 deep. */
+static void test_trees_boxes_broadcast(void **state) {
+    (void)state;
+    const struct {
+        const char *spec, *root;
+        int64_t depth, share;
+    } cases[] = {{"dgx:8x4", "b0.gpu0", 4, 8 * 3}, {"dgx:8x4", "b2.gpu5", 4, 8 * 3}, {"dgx:8x3", "b1.gpu0", 4, 8 * 2},
+                 {"dgx:4x4", "b3.gpu3", 4, 4 * 3}, {"dgx:2x5", "b4.gpu1", 4, 2 * 4}, {"dgx:8x2", "b0.gpu0", 3, 0}};
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        gsp_topo_t t = build(cases[i].spec);
+        int64_t root = vertex(&t, cases[i].root), net = -1, N = gsp_topo_compute_count(&t);
+        char what[96];
+        snprintf(what, sizeof what, "%s from %s", cases[i].spec, cases[i].root);
+        check_trees(&t, GSP_COLL_BROADCAST, root, what, NULL);
+        gsp_forest_t f;
+        assert_int_equal(gsp_fabric_trees(&t, GSP_COLL_BROADCAST, root, &f), GSP_OK);
+        if (f.depth != cases[i].depth) fail_msg("%s: %lld deep, want %lld", what, (long long)f.depth, (long long)cases[i].depth);
+        if (cases[i].share && f.share % cases[i].share) fail_msg("%s: %lld parts, not a multiple of %lld", what, (long long)f.share, (long long)cases[i].share);
+        for (int64_t x = 0; x < t.n && net < 0; x++)
+            if (t.is_switch[x] && t.off[x + 1] - t.off[x] == N) net = x;
+        assert_true(net >= 0);
+        int64_t most = 0, *hops = calloc((size_t)t.n, sizeof *hops);
+        for (int64_t k = 0; k < f.ntrees; k++) {
+            const gsp_tree_t *T = &f.trees[k];
+            memset(hops, 0, (size_t)t.n * sizeof *hops);
+            for (int64_t e = 0; e < T->nedges; e++) { /* parents before children */
+                int64_t h = hops[T->from[e]];
+                for (int64_t a = T->hop_off[e]; a < T->hop_off[e + 1]; a++) h += t.adj[T->hops[a]] == net;
+                hops[T->to[e]] = h;
+                if (h > most) most = h;
+            }
+        }
+        if (cases[i].share && most != 2) fail_msg("%s: %lld network hops deep, want 2", what, (long long)most);
+        free(hops);
+        gsp_forest_destroy(&f);
+        gsp_topo_destroy(&t);
+    }
+}
+
 /* Boxes of GPUs on a switch with a NIC each (fabric_boxes.c): allgather and reduce-scatter in
  * trees at most 2 deep that still reach the optimum, recounted independently against the
  * max-flow optimum. dgx:8x2 by hand: the direct tree's share w = (25*7*2 - 300) / (7*325) =
@@ -1240,7 +1284,7 @@ int main(void) {
         cmocka_unit_test(test_maxflow),           cmocka_unit_test(test_optimum_brute_force), cmocka_unit_test(test_broadcast_cut_arcs), cmocka_unit_test(test_published_optima), cmocka_unit_test(test_mi250_pair_cuts),
         cmocka_unit_test(test_cayley_shortcut), cmocka_unit_test(test_optimum_relabelled),
         cmocka_unit_test(test_fabric_families),   cmocka_unit_test(test_fabric_files),        cmocka_unit_test(test_plan_refuses_fabrics), cmocka_unit_test(test_route_width),
-        cmocka_unit_test(test_trees_families),    cmocka_unit_test(test_trees_random),        cmocka_unit_test(test_trees_mwu),        cmocka_unit_test(test_trees_rings),        cmocka_unit_test(test_trees_relieve),        cmocka_unit_test(test_trees_boxes),        cmocka_unit_test(test_reduce_through_switch),
+        cmocka_unit_test(test_trees_families),    cmocka_unit_test(test_trees_random),        cmocka_unit_test(test_trees_mwu),        cmocka_unit_test(test_trees_rings),        cmocka_unit_test(test_trees_relieve),        cmocka_unit_test(test_trees_boxes),        cmocka_unit_test(test_trees_boxes_broadcast),        cmocka_unit_test(test_reduce_through_switch),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
