@@ -50,9 +50,10 @@
  * xGMI arcs the packing happens to fill, on the way to the far dies); mi250:1's trees cross its
  * many pair cuts on 7 edges each, and two in flight there took 343.0 against 332.6. But where
  * every cut arc is a link to a switch (the cuts are the network's), two in flight across them
- * however often a tree crosses: dgx:8x4's trees cross its boxes' NICs on 3 edges each (a chain of
- * boxes), and under SMPI's defaults its 64 MiB broadcast took 517.7 us with one, 453.1 with two
- * (1.54x -> 1.35x the bound). Such a waist (waist_chain) keeps them only where a lane lasts 1
+ * however often a tree crosses: dgx:8x4's trees cross its boxes' NICs on 3 edges each (one into
+ * each box; as a chain of boxes, before fabric_boxes.c planned them two network hops deep, its 64
+ * MiB broadcast under SMPI's defaults took 517.7 us with one, 453.1 with two: 1.54x -> 1.35x the
+ * bound; two hops deep, 399.3). Such a waist (waist_chain) keeps them only where a lane lasts 1
  * to 4 latencies (mpi_engine.c: 1 MiB, and 64 MiB with SMPI's factors at 1, lost by them). An
  * allgather's trees (many roots, not in step) gain nothing (on the arcs at their limit: dgx:8x2
  * 231.5 -> 229.6, mi250:2's shallow trees 241.9 -> 301.7),
