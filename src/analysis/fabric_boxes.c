@@ -203,7 +203,8 @@ gsp_err_t gsp__forest_boxes(const gsp_topo_t *t, gsp_collective_t c, int64_t roo
     out->collective = c;
     out->root = -1;
     if (c == GSP_COLL_BROADCAST) {
-        /* Two boxes: the general packing's trees are as shallow (rt_fabric.c). */
+        /* Two boxes: the general packing's trees reach every box in one network hop already
+         * (dgx:8x2: 3 deep, docs/fabrics.md). */
         if (b < 3 || root < 0 || root >= t->n || B.box[root] < 0) goto done;
         if ((err = broadcast_trees(t, &B, root, out))) goto done;
         goto scale;
