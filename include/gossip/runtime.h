@@ -304,6 +304,11 @@ GSP_API double gsp_cost_beta(const gsp_cost_t *c, double bytes);
 GSP_API gsp_err_t gsp_cost_parse_alpha(const char *name, const char *text, gsp_cost_t *c);
 /** Seconds of latency for a message of `bytes` bytes under c. */
 GSP_API double gsp_cost_alpha(const gsp_cost_t *c, double bytes);
+/** The band of message sizes whose bytes c moves cheapest, where it is a bounded one (a table
+ * whose cheapest entry is not its last: SimGrid SMPI's defaults, 5776 to 9375 bytes): true and
+ * *lo, *hi (messages of lo .. hi - 1 bytes) and *beta (its seconds per byte); false where the
+ * largest messages are cheapest or the band holds fewer than two sizes. */
+GSP_API bool gsp_cost_band(const gsp_cost_t *c, int64_t *lo, int64_t *hi, double *beta);
 
 typedef struct {
     int64_t rounds, transfers;

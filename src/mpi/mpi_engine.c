@@ -280,6 +280,15 @@ typedef struct {
  * reduce-scatter's in-trees: 262.1 -> 275.4 with one, so none); the broadcast 390.3 -> 391.2
  * (its cut is a box's NICs). */
 #define DRAIN_LANES 2
+/* The deep drain: on trees more than GSP__MPI_DEEP_LEVELS deep (lay_t: deep) such a phase streams
+ * every lane on every route, wherever the cut is. Each level's message there is a tree's share of
+ * a block in a lane (mi250:2's ring trees, 9 deep: a third of a block, 64 KiB or more in the
+ * cost model's lanes) and paid a large message's 11.6 latencies a level and lane; in the band's
+ * chunks a level costs one chunk's 2.19, and the band moves bytes at 1.087 of a link. mi250:2's
+ * 64 MiB allgather on its ring trees under SMPI's defaults, in 11 lanes: 318.9 -> 206.1 us (the
+ * shallow trees, 12 deep, whose parts of 1/16 of a block are in the band already: 235.8 ->
+ * 235.8); the cost model reads the same (rt_cost.c: fabric_streams), now takes the rings, in 6
+ * lanes: 219.0 us, 1.16x the bound, where the shallow trees it chose took 235.8. */
 /* Uneven chunks: where the cut is slow links (dgx:8x4: a box's NICs), so that the NICs' streams
  * alone set an allgather's time, a store phase of every rank's blocks (lay_t: drain) cuts its
  * messages in chunks of two sizes in turn, UNEVEN_SHORT and UNEVEN_LONG parts of 2 UNEVEN_MEAN. A
@@ -325,18 +334,6 @@ struct chunks {
     bool uneven;             /* chunks of two sizes in turn (chunk_at) */
 };
 
-/* The cost model's cheapest band per byte, when it is a bounded one: *lo, *hi its sizes, *beta. */
-static bool cheapest_band(const gsp_cost_t *cost, int64_t *lo, int64_t *hi, double *beta) {
-    int best = -1;
-    for (int i = 0; i < cost->nbeta; i++)
-        if (best < 0 || cost->beta_val[i] < cost->beta_val[best]) best = i;
-    if (best < 0 || best + 1 >= cost->nbeta || cost->beta_val[best] <= 0) return false; /* large messages are cheapest */
-    *lo = cost->beta_from[best];
-    *hi = cost->beta_from[best + 1];
-    *beta = cost->beta_val[best];
-    return *hi - *lo >= 2;
-}
-
 /* Whether a route of w GB/s is slow for chunks of `chunk` bytes: CHUNK_SLOW_ROUTE of them in
  * flight carry one's latency at its capacity. */
 static bool slow_route(const gsp_mpi_ctx_t *c, double w, double chunk) {
@@ -368,7 +365,7 @@ static int64_t chunks_of(const gsp_mpi_ctx_t *c, const struct chunks *cs, int64_
 bool gsp__mpi_chunk_streams(const gsp_mpi_ctx_t *c, const lay_t *l, const dtinfo_t *d) {
     int64_t lo, hi;
     double beta, slowest = 0;
-    if (!c->is_fabric || !d->plain || l->lanes < 1 || !cheapest_band(&c->cost, &lo, &hi, &beta)) return false;
+    if (!c->is_fabric || !d->plain || l->lanes < 1 || !gsp_cost_band(&c->cost, &lo, &hi, &beta)) return false;
     /* A lane of one rank's block: what one tree's message carries at most. */
     double piece = (double)whole_len(l, 0) * (double)l->parts * (double)d->size / l->lanes;
     if (piece < 2.0 * (double)lo || gsp_cost_beta(&c->cost, piece) < CHUNK_GAIN * beta) return false;
@@ -625,7 +622,7 @@ static gsp_err_t chunks_init(gsp_mpi_ctx_t *c, const gsp_rt_prog_t *p, const lay
     gsp_err_t err;
     memset(cs, 0, sizeof *cs);
     *extra = 0;
-    if (!c->is_fabric || !d->plain || !cheapest_band(&c->cost, &cs->lo, &cs->hi, &cs->beta)) return GSP_OK;
+    if (!c->is_fabric || !d->plain || !gsp_cost_band(&c->cost, &cs->lo, &cs->hi, &cs->beta)) return GSP_OK;
     if ((err = widths(c))) return err;
     size_t need = (size_t)(2 * K * nS + K * nR + 2 * nS + nS * CHUNK_WINDOW_MAX + 2 * nS + 5 * nR + (int64_t)ahead * nR + 8);
     if ((err = gsp__mpi_reserve((void **)&c->chunk, &c->chunk_cap, need * sizeof *c->chunk))) return err;
@@ -651,7 +648,7 @@ static gsp_err_t chunks_init(gsp_mpi_ctx_t *c, const gsp_rt_prog_t *p, const lay
     bool fast_cut = !slow_route(c, c->cut_widest, (double)(cs->hi - 1));
     for (int pass = 0; pass < 2; pass++) {
         /* Not the first lane: it has no drain (with one lane, a fast route streams nothing). */
-        cs->drain = pass == 0 || !l0->drain || !fast_cut ? K : K - DRAIN_LANES > 1 ? K - DRAIN_LANES : 1;
+        cs->drain = pass == 0 || !l0->drain ? K : l0->deep ? 0 : !fast_cut ? K : K - DRAIN_LANES > 1 ? K - DRAIN_LANES : 1;
         cs->fill = pass == 1 && l0->fill;
         cs->uneven = l0->drain && !fast_cut;
         for (int64_t q = 0; q < nS; q++) {
@@ -1371,7 +1368,7 @@ static int lanes_for(const gsp_mpi_ctx_t *c, const lay_t *l, const dtinfo_t *d) 
 }
 
 lay_t gsp__mpi_layout(const gsp_mpi_ctx_t *c, gsp_rt_layout_t kind, int64_t count, const dtinfo_t *d) {
-    lay_t l = {kind, count, c->size, 1, 0, 1, 0, 0, false, 0, false, false, false};
+    lay_t l = {kind, count, c->size, 1, 0, 1, 0, 0, false, 0, false, false, false, false};
     l.lanes = lanes_for(c, &l, d);
     return l;
 }
@@ -1384,7 +1381,7 @@ static int64_t least_part(const lay_t *l) { return l->parts > 1 ? base_len(l, l-
  * the cost model's segments. */
 static lay_t cost_layout(const gsp_mpi_ctx_t *c, const gsp_rt_phase_t *ph, int64_t count, const dtinfo_t *d) {
     if (!ph->pipelined) {
-        lay_t l = {ph->layout, count, c->size, 1, 0, ph->parts > 1 ? ph->parts : 1, 0, 0, false, 0, false, false, false};
+        lay_t l = {ph->layout, count, c->size, 1, 0, ph->parts > 1 ? ph->parts : 1, 0, 0, false, 0, false, false, false, false};
         if (c->cost.segment > 0 || count == 0) l.lanes = lanes_for(c, &l, d);
         else {
             /* The cost model's lanes (the predictions use the same), never an empty segment. */
@@ -1396,7 +1393,7 @@ static lay_t cost_layout(const gsp_mpi_ctx_t *c, const gsp_rt_phase_t *ph, int64
         return l;
     }
     /* A fabric's trees cut each block into parts (rt_fabric.c); the segments cut the parts. */
-    lay_t l = {ph->layout, count, ph->nblocks > 0 ? ph->nblocks : c->size, 1, 0, ph->parts > 1 ? ph->parts : 1, 0, ph->levels > 0 ? 1 : 0, false, 0, false, false, false};
+    lay_t l = {ph->layout, count, ph->nblocks > 0 ? ph->nblocks : c->size, 1, 0, ph->parts > 1 ? ph->parts : 1, 0, ph->levels > 0 ? 1 : 0, false, 0, false, false, false, false};
     int64_t shortest = least_part(&l), k = gsp_rt_segments(ph, (double)whole_len(&l, 0) * d->size, &c->cost),
             least = (whole_len(&l, 0) * d->size + GSP__MPI_MAX_SEGMENT - 1) / GSP__MPI_MAX_SEGMENT;
     if (k < least) k = least;
@@ -1419,6 +1416,7 @@ static lay_t cost_layout(const gsp_mpi_ctx_t *c, const gsp_rt_phase_t *ph, int64
      * sends and its own earlier lane are of lower keys), so the gate never deadlocks. Phases that
      * take turns (rt_fabric.c: two-level trees, the ring trees) are not gated (run_pipelined). */
     if (ph->levels > 3 && ph->kind == GSP_RT_REDUCE && ph->nrounds % ph->levels == 0) l.gate = ph->nrounds / ph->levels;
+    l.deep = ph->levels > GSP__MPI_DEEP_LEVELS;
     return l;
 }
 
@@ -1457,7 +1455,7 @@ static void uneven_lanes(lay_t *l, gsp_mpi_ctx_t *c, const gsp_rt_phase_t *ph, c
     double beta;
     /* The routes' widths and the cut (widths): on failure (memory) no more lanes here, and the
      * phase's chunks_init fails alike and reports it. */
-    if (ph->kind != GSP_RT_STORE || !gsp__mpi_chunk_streams(c, l, d) || !cheapest_band(&c->cost, &lo, &hi, &beta) || widths(c) ||
+    if (ph->kind != GSP_RT_STORE || !gsp__mpi_chunk_streams(c, l, d) || !gsp_cost_band(&c->cost, &lo, &hi, &beta) || widths(c) ||
         !slow_route(c, c->cut_widest, (double)(hi - 1)))
         return;
     int64_t mean = (hi - 1) * UNEVEN_MEAN / UNEVEN_LONG, k = mean > 0 ? shortest * (int64_t)d->size / (UNEVEN_LANE_CHUNKS * mean) : 0;

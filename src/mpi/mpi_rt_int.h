@@ -41,7 +41,13 @@ typedef struct {
     bool fill;        /* a reduce phase of every rank's blocks on in-trees that take turns: what a
                        * relay passes on may stream on fast routes too (mpi_engine.c: chunks_init) */
     bool narrow;      /* pipelined: the program's wider windows not taken (gsp__mpi_phase_layout) */
+    bool deep;        /* pipelined on trees more than GSP__MPI_DEEP_LEVELS deep: a store phase of
+                       * every rank's blocks streams every lane on every route (chunks_init) */
 } lay_t;
+
+/* Trees deeper than this (rt_int.h: GSP__RT_FILL_LEVELS, which the cost model reads the same) are
+ * deep (lay_t: deep). */
+#define GSP__MPI_DEEP_LEVELS 3
 
 /* A pipelined phase's segments are at most this many bytes, whatever the cost model says: its
  * messages then stay within MPI's int count (mpi_choose.c counts on it). */

@@ -115,6 +115,17 @@ double gsp_cost_beta(const gsp_cost_t *c, double bytes) {
     return b;
 }
 
+bool gsp_cost_band(const gsp_cost_t *c, int64_t *lo, int64_t *hi, double *beta) {
+    int best = -1;
+    for (int i = 0; i < c->nbeta; i++)
+        if (best < 0 || c->beta_val[i] < c->beta_val[best]) best = i;
+    if (best < 0 || best + 1 >= c->nbeta || c->beta_val[best] <= 0) return false; /* large messages are cheapest */
+    *lo = c->beta_from[best];
+    *hi = c->beta_from[best + 1];
+    *beta = c->beta_val[best];
+    return *hi - *lo >= 2;
+}
+
 /* A round through one memory: every block moved, and every block combined, passes through it. */
 static double shared_work(const gsp_rt_phase_t *ph, int64_t r, double blk, const gsp_cost_t *c) {
     double moved = (double)ph->moved[r] * blk;
@@ -199,11 +210,33 @@ static bool fabric_equal(const gsp_rt_phase_t *ph) {
     return true;
 }
 
+/* Whether the MPI engine streams a fabric phase's messages in chunks of the cost model's cheapest
+ * band (src/mpi/mpi_engine.c: the chunked streams, their deep drain), its segment's message seg
+ * bytes (the largest tree's): a store phase of every rank's blocks on trees more than
+ * GSP__RT_FILL_LEVELS deep, whose message moves its bytes STREAM_GAIN dearer than the band and
+ * cuts into 2 to STREAM_CHUNKS chunks of the band, as the engine's chunks_of cuts it. *al: a
+ * chunk's latency, *beta its time per byte. (The engine streams only on a fabric with a route
+ * slow beside the band, a NIC; every fabric generator's has one.) */
+#define STREAM_GAIN 1.05
+#define STREAM_CHUNKS 64
+static bool fabric_streams(const gsp_rt_phase_t *ph, double seg, const gsp_cost_t *c, double *al, double *beta) {
+    int64_t lo, hi;
+    if (ph->kind != GSP_RT_STORE || ph->levels <= GSP__RT_FILL_LEVELS || ph->param[1] <= 0 || !gsp_cost_band(c, &lo, &hi, beta)) return false;
+    double k = ceil(seg / (double)(hi - 1));
+    if (gsp_cost_beta(c, seg) < STREAM_GAIN * *beta || k < 2 || k > STREAM_CHUNKS || seg / k < (double)lo) return false;
+    *al = gsp_cost_alpha(c, (double)(hi - 1));
+    return true;
+}
+
 static double fabric_time(const gsp_rt_phase_t *ph, double M, double blk, double S, const gsp_cost_t *c, bool drain) {
     double w = M * (double)ph->param[5] / ((double)ph->param[4] * 1e9), R = (double)ph->levels;
     double f = ph->param[7] > 0 ? (double)ph->param[6] / (double)ph->param[7] : 1;
-    double seg = ceil(blk * fabric_mult(ph) / S) * 1.01, al = gsp_cost_alpha(c, seg), big = gsp_cost_beta(c, 1e18);
-    if (big > 0) w *= gsp_cost_beta(c, seg) / big;
+    double seg = ceil(blk * fabric_mult(ph) / S) * 1.01, al = gsp_cost_alpha(c, seg), big = gsp_cost_beta(c, 1e18), sb;
+    /* Streamed, every message pays a chunk's latency and moves at the band's rate. */
+    if (fabric_streams(ph, ceil(blk * fabric_mult(ph) / S), c, &al, &sb)) {
+        if (big > 0) w *= sb / big;
+    } else if (big > 0)
+        w *= gsp_cost_beta(c, seg) / big;
     if (R > GSP__RT_FILL_LEVELS && fabric_equal(ph) && ph->param[1] > 0 && !drain) return w + (R - 1) * al + f * w / S + S * al;
     return w + (R - 1) * (al + f * w / S) + S * al;
 }

@@ -389,6 +389,26 @@ static void test_alpha_lanes(void **state) {
     assert_int_equal(gsp_rt_lanes(&ph, 8192, &c), 1);
 }
 
+/* The cost model's cheapest bounded band of sizes (gsp_cost_band), read off its table. */
+static void test_cost_band(void **state) {
+    (void)state;
+    gsp_cost_t c = gsp_cost_default();
+    int64_t lo = 0, hi = 0;
+    double b = 0;
+    assert_false(gsp_cost_band(&c, &lo, &hi, &b)); /* one beta: no band */
+    assert_int_equal(gsp_cost_parse_beta("beta", "0:2e-11,5776:1e-11,9376:1.5e-11,65472:1.2e-11", &c), GSP_OK);
+    assert_true(gsp_cost_band(&c, &lo, &hi, &b));
+    assert_int_equal(lo, 5776);
+    assert_int_equal(hi, 9376);
+    assert_true(b == 1e-11);
+    /* The largest messages cheapest: no bounded band. */
+    assert_int_equal(gsp_cost_parse_beta("beta", "0:2e-11,5776:1e-11,65472:0.9e-11", &c), GSP_OK);
+    assert_false(gsp_cost_band(&c, &lo, &hi, &b));
+    /* A band of one size is none. */
+    assert_int_equal(gsp_cost_parse_beta("beta", "0:2e-11,100:1e-11,101:1.5e-11", &c), GSP_OK);
+    assert_false(gsp_cost_band(&c, &lo, &hi, &b));
+}
+
 static void test_segments(void **state) {
     (void)state;
     gsp_rt_phase_t ph;
@@ -436,6 +456,25 @@ static void test_segments(void **state) {
      * where a fill a level would give sqrt(11 f w / alpha) = 33. Unequal shares that deep: 2. */
     ph.levels = 12;
     assert_int_equal(gsp_rt_segments(&ph, 1e7, &c), 10);
+    /* Where a bounded band of sizes moves bytes cheapest (SMPI's defaults: 5776-9375 bytes), a
+     * store phase of every rank's blocks that deep streams its messages in the band's chunks
+     * (the MPI engine's chunked streams): a chunk's latency a level and the band's rate. Parts
+     * of 4e5 bytes (M = 8e5, w = 8 us at 1.2e-11 s/B), the band 1e-11 s/B and 1 us: w = 6.67,
+     * f w / S + S alpha least at sqrt(3.33) = 1.8: 2 (3.67 us; 4.33 at 1, 4.11 at 3), where a
+     * message of 2e5 bytes is 22 chunks of 9091. Not streamed (three levels deep): w + 2 (alpha
+     * + f w / S) + S alpha by the segment's own size, 23.3 us from 65472 bytes (S <= 6: 85.9 at
+     * 1), 3 us and 1.5e-11 s/B below (w = 10: least at S = 7, 38.4; 41.25 at 8). */
+    gsp_cost_t band = s;
+    band.nalpha = 4, band.alpha_from[1] = 5776, band.alpha_val[1] = 1e-6, band.alpha_from[2] = 9376, band.alpha_val[2] = 3e-6;
+    band.alpha_from[3] = 65472, band.alpha_val[3] = 23.3e-6;
+    band.nbeta = 4, band.beta_from[0] = 0, band.beta_val[0] = 2e-11, band.beta_from[1] = 5776, band.beta_val[1] = 1e-11;
+    band.beta_from[2] = 9376, band.beta_val[2] = 1.5e-11, band.beta_from[3] = 65472, band.beta_val[3] = 1.2e-11;
+    ph.kind = GSP_RT_STORE;
+    assert_int_equal(gsp_rt_segments(&ph, 4e5, &band), 2);
+    ph.levels = 3;
+    assert_int_equal(gsp_rt_segments(&ph, 4e5, &band), 7);
+    ph.levels = 12;
+    ph.kind = 0;
     /* The same trees from one root (a broadcast: param[1] 0) drain once a level, their root's
      * links busy to the end: w + 11 (alpha + f w / S) + S alpha, least at sqrt(11 f w / alpha) =
      * 33.2: 277.33 us at 33, 277.35 at 34. */
@@ -616,6 +655,7 @@ int main(void) {
         cmocka_unit_test(test_multitree_phases),
         cmocka_unit_test(test_routed_phases),
         cmocka_unit_test(test_segments),
+        cmocka_unit_test(test_cost_band),
         cmocka_unit_test(test_alpha_lanes),
         cmocka_unit_test(test_shared_memory),
         cmocka_unit_test(test_choose_is_argmin),
