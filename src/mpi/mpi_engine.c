@@ -647,7 +647,8 @@ static gsp_err_t chunks_init(gsp_mpi_ctx_t *c, const gsp_rt_prog_t *p, const lay
     int64_t nslow = 0;
     bool fast_cut = !slow_route(c, c->cut_widest, (double)(cs->hi - 1));
     for (int pass = 0; pass < 2; pass++) {
-        /* Not the first lane: it has no drain (with one lane, a fast route streams nothing). */
+        /* Not the first lane: it has no drain (with one lane, a fast route streams nothing); on
+         * deep trees every lane (the deep drain, above). */
         cs->drain = pass == 0 || !l0->drain ? K : l0->deep ? 0 : !fast_cut ? K : K - DRAIN_LANES > 1 ? K - DRAIN_LANES : 1;
         cs->fill = pass == 1 && l0->fill;
         cs->uneven = l0->drain && !fast_cut;
