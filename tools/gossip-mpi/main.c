@@ -125,10 +125,12 @@ static int cmp_d(const void *a, const void *b) {
     return (x > y) - (x < y);
 }
 
-static void fill(char *in, int count, MPI_Datatype dt, int rank, int stride) {
+/* Rank RANK's input from element FIRST on: a closed form, so the checks can regenerate any
+ * rank's input locally instead of gathering N inputs (N^2 blocks a rank at scale). */
+static void fill(char *in, int count, MPI_Datatype dt, int rank, long long first) {
     /* Small integers: sums are exact in every type and any order, so results compare bit for bit. */
     for (int i = 0; i < count; i++) {
-        int v = (rank * 7 + i * 3 + stride) % 11 + 1;
+        int v = (int)(((long long)rank * 7 + (first + i) * 3) % 11) + 1;
         if (dt == MPI_DOUBLE) ((double *)in)[i] = v;
         else if (dt == MPI_FLOAT) ((float *)in)[i] = (float)v;
         else if (dt == MPI_INT) ((int *)in)[i] = v;
@@ -379,12 +381,15 @@ int main(int argc, char **argv) {
         bool has = coll != GSP_COLL_REDUCE || rank == root;
         int same = 1, mpi_std = 1, ident = 1;
         if (coll == GSP_COLL_ALLREDUCE || coll == GSP_COLL_REDUCE || coll == GSP_COLL_REDUCE_SCATTER) {
-            /* The standard's result: every input reduced in rank order, integers wrapping. */
-            char *g = malloc(inb * (size_t)size + 1), *ref = malloc(inb + 1);
-            PMPI_Allgather(in, incount, dt, g, incount, dt, MPI_COMM_WORLD);
-            memcpy(ref, g + inb * (size_t)(size - 1), inb);
-            for (int x = size - 2; x >= 0; x--) gsp_mpi_reduce_local(g + inb * (size_t)x, ref, incount, dt, op);
-            const char *want = coll == GSP_COLL_REDUCE_SCATTER ? ref + blk * (size_t)rank : ref;
+            /* The standard's result: every input reduced in rank order, integers wrapping; each
+             * rank's input regenerated here, one block at a time (memory O(block), not N^2). */
+            char *x_in = malloc(blk + 1), *want = malloc(blk + 1);
+            long long first = coll == GSP_COLL_REDUCE_SCATTER ? (long long)count * rank : 0;
+            fill(want, count, dt, size - 1, first);
+            for (int x = size - 2; x >= 0; x--) {
+                fill(x_in, count, dt, x, first);
+                gsp_mpi_reduce_local(x_in, want, count, dt, op);
+            }
             if (has) {
                 if (plan) {
                     /* Register schedules scale by real coefficients: they agree to rounding only. */
@@ -397,15 +402,21 @@ int main(int argc, char **argv) {
                     same = memcmp(a, want, blk) == 0;
                 mpi_std = memcmp(b, want, blk) == 0;
             }
-            free(g);
-            free(ref);
+            free(x_in);
+            free(want);
         } else if (has)
             same = memcmp(a, b, cmp) == 0;
         if (coll != GSP_COLL_REDUCE && coll != GSP_COLL_REDUCE_SCATTER && cmp > 0) {
-            /* The same bits on every rank. */
-            char *g = malloc(cmp * (size_t)size + 1);
-            PMPI_Allgather(a, (int)cmp, MPI_BYTE, g, (int)cmp, MPI_BYTE, MPI_COMM_WORLD);
-            for (int x = 1; x < size; x++) ident &= memcmp(g, g + cmp * (size_t)x, cmp) == 0;
+            /* The same bits on every rank: rank 0's result broadcast in pieces of at most 16 MiB
+             * and compared (memory O(piece), where gathering every rank's would be N results). */
+            size_t piece = cmp < ((size_t)1 << 24) ? cmp : (size_t)1 << 24;
+            char *g = malloc(piece);
+            for (size_t off = 0; off < cmp; off += piece) {
+                size_t n = cmp - off < piece ? cmp - off : piece;
+                if (rank == 0) memcpy(g, a + off, n);
+                PMPI_Bcast(g, (int)n, MPI_BYTE, 0, MPI_COMM_WORLD);
+                ident &= memcmp(g, a + off, n) == 0;
+            }
             free(g);
         }
         int all_std, all_same, all_ident;
