@@ -330,6 +330,9 @@ static gsp_err_t run_algo(gsp_mpi_ctx_t *c, const gsp_rt_algo_t *a, const gsp_rt
         l.drain = a->root < 0 && a->phase[k].kind == GSP_RT_STORE;
         l.fill = a->root < 0 && a->phase[k].kind == GSP_RT_REDUCE && a->phase[k].pipelined && a->phase[k].turn_of && l.gate == 0 &&
                  l.lanes >= a->phase[k].levels;
+        /* Cross first (mpi_engine.c) where it applies: neither the gate nor the fill then. */
+        l.cross = a->root < 0 && !fuse && gsp__mpi_cross_first(c, &a->phase[k], &l, d);
+        if (l.cross) l.gate = 0, l.fill = false;
         if (!(err = fuse ? gsp__mpi_run_fused(c, &pg[0], &pg[1], work, &l, d, op) : gsp__mpi_run_phase(c, &pg[k], k, work, &l, d, op)) && c->in)
             for (int j = 0; j < l.lanes; j++) {
                 l.lane = j;

@@ -241,6 +241,9 @@ typedef struct {
     int64_t glo, gkeys;
     /* Chunked streams (below): NULL cs when none. */
     struct chunks *cs;
+    /* Cross first (lay_t: cross): the FEEDS sends of every lane not yet issued. */
+    bool cross;
+    int64_t cross_left;
 } pipe_t;
 
 /* ---- chunked streams ----
@@ -516,6 +519,17 @@ static bool summed(const pipe_t *pp, int64_t q, int j) {
  * its waist: rt_fabric.c), else the phase's. */
 static int send_window(const pipe_t *pp, int64_t q) { return pp->p->win && !pp->l0->narrow && pp->p->win[q] ? pp->p->win[q] : pp->window; }
 
+static gsp_err_t try_issue(pipe_t *pp, int j);
+
+/* Send q of some lane is issued: the last FEEDS one lets the ENDS ones go, in every lane (cross
+ * first, below). */
+static gsp_err_t cross_issued(pipe_t *pp, int64_t q) {
+    gsp_err_t err = GSP_OK;
+    if (!pp->cross || pp->p->turn[q] != GSP_RT_TURN_FEEDS || --pp->cross_left > 0) return GSP_OK;
+    for (int j = 0; j < pp->l0->lanes && !err; j++) err = try_issue(pp, j);
+    return err;
+}
+
 /* Issues lane j's sends whose block is absorbed and whose window is free. */
 static gsp_err_t try_issue(pipe_t *pp, int j) {
     const gsp_rt_prog_t *p = pp->p;
@@ -538,12 +552,14 @@ static gsp_err_t try_issue(pipe_t *pp, int j) {
         if (pp->last0 && dep < 0 && !summed(pp, q, j)) continue;
         if (pp->feeds && p->turn[q] == GSP_RT_TURN_ENDS && pp->feeds[j] > 0) continue;
         if (pp->gcnt && gate_key(pp, q, j) > pp->glo + GATE_AHEAD) continue;
+        if (pp->cross && p->turn[q] == GSP_RT_TURN_ENDS && pp->cross_left > 0) continue;
         if (nk > 1) {
             chunk_pack(pp, q, j);
             pp->cs->total[(size_t)j * (size_t)nS + (size_t)q] = pp->cs->left[(size_t)j * (size_t)nS + (size_t)q] = nk;
             *st = 1;
             pp->issued++;
             gsp_err_t err = chunk_pump(pp, q);
+            if (!err) err = cross_issued(pp, q);
             if (err) return err;
             continue;
         }
@@ -557,6 +573,7 @@ static gsp_err_t try_issue(pipe_t *pp, int j) {
         pp->issued++;
         /* A lane that went whole lets the arc's stream pass it. */
         if (pp->cs && (err = chunk_pump(pp, q))) return err;
+        if ((err = cross_issued(pp, q))) return err;
     }
     return GSP_OK;
 }
@@ -580,11 +597,40 @@ static gsp_err_t send_done(pipe_t *pp, int64_t s) {
 }
 
 /* Turns: every lane's FEEDS count, in turn[0 .. K) (NULL when p orders none). */
-static int64_t *feeds_init(const gsp_rt_prog_t *p, int64_t *turn, int K) {
-    /* In fewer lanes than turn_lanes the turns only serialize (runtime.h). */
-    if (!p->turn || K < p->turn_lanes) return NULL;
+static int64_t *feeds_init(const gsp_rt_prog_t *p, const lay_t *l0, int64_t *turn, int K) {
+    /* In fewer lanes than turn_lanes the turns only serialize (runtime.h); cross first orders
+     * the sends instead. */
+    if (!p->turn || K < p->turn_lanes || l0->cross) return NULL;
     for (int j = 0; j < K; j++) turn[j] = p->nfeeds;
     return turn;
+}
+
+/* ---- cross first ----
+ * A reduce-scatter's in-trees deeper than GSP__MPI_DEEP_LEVELS whose sends take turns (the ring
+ * trees: rt_fabric.c, switched_turn) carry two kinds of sums on a box's fast links: those with a
+ * NIC still to cross on their way to the root (FEEDS) and those without (ENDS). All of them free
+ * at the start, they shared the links alike, and the NICs, the binding cut's, only started once
+ * the first sums bound for them had come the whole way round their box at half the links' rate:
+ * a trace of mi250:2's 16 MiB reduce-scatter on its ring trees under SimGrid SMPI's defaults had
+ * its NICs idle for the first 61 us of 114. The allgather, the same trees forward, has its NICs
+ * busy from the start while the boxes' links carry their own blocks, and the other box's after
+ * (77 us). Cross first runs the allgather backwards: every lane's FEEDS sends go before any ENDS
+ * send, which waits until all of them are issued (not completed: the last of them, a NIC's, would
+ * hold the box's own sums until the end); every lane streams on every route (the deep drain's
+ * chunks), and neither the gate nor the turns a lane apply. The ENDS sends wait only for issues,
+ * and a FEEDS send never waits for an ENDS one (its sum has a NIC still ahead, so do its
+ * children's), so no rank waits on itself. Measured: gsp__mpi_cross_first. */
+
+/* Whether reduce phase ph (of every rank's blocks, in layout l) runs cross first: deep trees that
+ * take turns and stream (gsp__mpi_chunk_streams). */
+bool gsp__mpi_cross_first(const gsp_mpi_ctx_t *c, const gsp_rt_phase_t *ph, const lay_t *l, const dtinfo_t *d) {
+    return ph->kind == GSP_RT_REDUCE && ph->pipelined && ph->turn_of && l->deep && l->n == c->size && gsp__mpi_chunk_streams(c, l, d);
+}
+
+/* The FEEDS sends of every lane (cross first), which the ENDS sends wait for. */
+static void cross_init(pipe_t *pp) {
+    pp->cross_left = pp->p->turn ? (int64_t)pp->l0->lanes * pp->p->nfeeds : 0;
+    pp->cross = pp->cross_left > 0;
 }
 
 /* Posts receive q of lane j: whole (post_recv), or its chunks. */
@@ -649,7 +695,7 @@ static gsp_err_t chunks_init(gsp_mpi_ctx_t *c, const gsp_rt_prog_t *p, const lay
     for (int pass = 0; pass < 2; pass++) {
         /* Not the first lane: it has no drain (with one lane, a fast route streams nothing); on
          * deep trees every lane (the deep drain, above). */
-        cs->drain = pass == 0 || !l0->drain ? K : l0->deep ? 0 : !fast_cut ? K : K - DRAIN_LANES > 1 ? K - DRAIN_LANES : 1;
+        cs->drain = pass == 0 || !(l0->drain || l0->cross) ? K : l0->deep ? 0 : !fast_cut ? K : K - DRAIN_LANES > 1 ? K - DRAIN_LANES : 1;
         cs->fill = pass == 1 && l0->fill;
         cs->uneven = l0->drain && !fast_cut;
         for (int64_t q = 0; q < nS; q++) {
@@ -736,8 +782,8 @@ static gsp_err_t run_pipelined(gsp_mpi_ctx_t *c, const gsp_rt_prog_t *p, int pha
     c->nreq = (size_t)total;
     cs.rq = c->req + all;
     cs.sq = cs.rq + rx;
-    pipe_t pp = {c, p, phase, base, l0, d, window, state, sstate, sq, 0, c->soff, false, NULL, NULL, 0, feeds_init(p, c->turn, K), NULL, 0, 0,
-                 cs.ns + cs.nr > 0 ? &cs : NULL};
+    pipe_t pp = {c, p, phase, base, l0, d, window, state, sstate, sq, 0, c->soff, false, NULL, NULL, 0, feeds_init(p, l0, c->turn, K), NULL, 0, 0,
+                 cs.ns + cs.nr > 0 ? &cs : NULL, false, 0};
     c->communicated = true;
     lay_t l = *l0;
     /* A receive of lane j is posted once the same receive of lane j - ahead has arrived: its
@@ -764,6 +810,7 @@ static gsp_err_t run_pipelined(gsp_mpi_ctx_t *c, const gsp_rt_prog_t *p, int pha
             for (int64_t q = 0; q < nS; q++) pp.gcnt[gate_key(&pp, q, j)]++;
         while (pp.glo < pp.gkeys && pp.gcnt[pp.glo] == 0) pp.glo++;
     }
+    if (l0->cross) cross_init(&pp);
     for (int j = 0; j < K && !err; j++) err = try_issue(&pp, j);
     if (err) return err;
     while (rdone < (int64_t)K * nR || sdone < (int64_t)K * nS) {
@@ -930,8 +977,8 @@ static gsp_err_t run_fused(gsp_mpi_ctx_t *c, const gsp_rt_prog_t *p0, const gsp_
     /* No turns here: the allgather's sends share the links from the start, and the reduce-scatter's
      * leaves holding back their sends into the roots only delayed the sums the allgather waits
      * for (dgx:8x2's 64 MiB allreduce under SMPI, factors at 1: 440.2 -> 450.8 us). */
-    pipe_t pp0 = {c, p0, 0, base, l0, d, window, st0, ss0, sq0, 0, c->soff, false, NULL, NULL, 0, NULL, NULL, 0, 0, NULL};
-    pipe_t pp1 = {c, p1, 1, base, l0, d, window, st1, ss1, sq1, 0, c->soff + all0, true, last0, st0, nR0, NULL, NULL, 0, 0, NULL};
+    pipe_t pp0 = {c, p0, 0, base, l0, d, window, st0, ss0, sq0, 0, c->soff, false, NULL, NULL, 0, NULL, NULL, 0, 0, NULL, false, 0};
+    pipe_t pp1 = {c, p1, 1, base, l0, d, window, st1, ss1, sq1, 0, c->soff + all0, true, last0, st0, nR0, NULL, NULL, 0, 0, NULL, false, 0};
     fuse_t F = {c, p1, base, l0, d, K, ahead, nR1, nS0, all0, per1, send0, ss0, st1, posted, rq1};
     for (int j = 0; j < ahead && !err; j++) err = post1(&F, j, 0, nR1);
     for (int j = 0; j < K && !err; j++) err = try_issue(&pp0, j);
@@ -1369,7 +1416,7 @@ static int lanes_for(const gsp_mpi_ctx_t *c, const lay_t *l, const dtinfo_t *d) 
 }
 
 lay_t gsp__mpi_layout(const gsp_mpi_ctx_t *c, gsp_rt_layout_t kind, int64_t count, const dtinfo_t *d) {
-    lay_t l = {kind, count, c->size, 1, 0, 1, 0, 0, false, 0, false, false, false, false};
+    lay_t l = {kind, count, c->size, 1, 0, 1, 0, 0, false, 0, false, false, false, false, false};
     l.lanes = lanes_for(c, &l, d);
     return l;
 }
@@ -1382,7 +1429,7 @@ static int64_t least_part(const lay_t *l) { return l->parts > 1 ? base_len(l, l-
  * the cost model's segments. */
 static lay_t cost_layout(const gsp_mpi_ctx_t *c, const gsp_rt_phase_t *ph, int64_t count, const dtinfo_t *d) {
     if (!ph->pipelined) {
-        lay_t l = {ph->layout, count, c->size, 1, 0, ph->parts > 1 ? ph->parts : 1, 0, 0, false, 0, false, false, false, false};
+        lay_t l = {ph->layout, count, c->size, 1, 0, ph->parts > 1 ? ph->parts : 1, 0, 0, false, 0, false, false, false, false, false};
         if (c->cost.segment > 0 || count == 0) l.lanes = lanes_for(c, &l, d);
         else {
             /* The cost model's lanes (the predictions use the same), never an empty segment. */
@@ -1394,7 +1441,7 @@ static lay_t cost_layout(const gsp_mpi_ctx_t *c, const gsp_rt_phase_t *ph, int64
         return l;
     }
     /* A fabric's trees cut each block into parts (rt_fabric.c); the segments cut the parts. */
-    lay_t l = {ph->layout, count, ph->nblocks > 0 ? ph->nblocks : c->size, 1, 0, ph->parts > 1 ? ph->parts : 1, 0, ph->levels > 0 ? 1 : 0, false, 0, false, false, false, false};
+    lay_t l = {ph->layout, count, ph->nblocks > 0 ? ph->nblocks : c->size, 1, 0, ph->parts > 1 ? ph->parts : 1, 0, ph->levels > 0 ? 1 : 0, false, 0, false, false, false, false, false};
     int64_t shortest = least_part(&l), k = gsp_rt_segments(ph, (double)whole_len(&l, 0) * d->size, &c->cost),
             least = (whole_len(&l, 0) * d->size + GSP__MPI_MAX_SEGMENT - 1) / GSP__MPI_MAX_SEGMENT;
     if (k < least) k = least;
@@ -1514,6 +1561,31 @@ static void box_lanes(lay_t *l, gsp_mpi_ctx_t *c, const gsp_rt_phase_t *ph, cons
     uneven_lanes(l, c, ph, d, shortest);
 }
 
+/* A phase run cross first (gsp__mpi_cross_first) in lanes of at most CROSS_LANE_CHUNKS of the
+ * band's largest chunks, at most CROSS_LANES_MAX: the NICs wait for the first lane's sums to come
+ * round their box, and a shorter first lane starts them earlier (the allgather, whose NICs start
+ * at once, wants fewer). mi250:2's reduce-scatter on its ring trees under SimGrid SMPI's defaults
+ * (its band 5776-9375 bytes, a part of a block 174763 bytes at 16 MiB): 16 MiB in 3 lanes (the
+ * cost model's, as the allgather's) 122.9 us, 6 96.4, 7 (this rule) 93.0, 9 89.7, 10 93.8, 12
+ * 91.4; 64 MiB in 12 250.0, 24 235.9, 25 (this rule) ..., 36 243.6, 38 (two chunks a lane) ....
+ * Holding the ENDS sends until the FEEDS ones completed rather than issued: 16 MiB in 6, 9, 12
+ * lanes 100.3, 93.2, 94.5; 64 MiB in 24 240.3. */
+#define CROSS_LANE_CHUNKS 3
+#define CROSS_LANES_MAX 64
+static void cross_lanes(lay_t *l, gsp_mpi_ctx_t *c, const gsp_rt_phase_t *ph, const dtinfo_t *d) {
+    int64_t lo, hi;
+    double beta;
+    if (!gsp__mpi_cross_first(c, ph, l, d) || !gsp_cost_band(&c->cost, &lo, &hi, &beta)) return;
+    int64_t shortest = least_part(l), k = (shortest * (int64_t)d->size + CROSS_LANE_CHUNKS * (hi - 1) - 1) / (CROSS_LANE_CHUNKS * (hi - 1));
+    if (k > CROSS_LANES_MAX) k = CROSS_LANES_MAX;
+    if (k > shortest) k = shortest;
+    if (k <= l->lanes) return;
+    lay_t m = *l;
+    m.lanes = (int)k;
+    /* Still streamed in lanes that short (a lane of a block at least two of the band's least). */
+    if (gsp__mpi_cross_first(c, ph, &m, d)) l->lanes = (int)k;
+}
+
 /* The lane lengths, in latencies, at which a broadcast's waist across a chain of boxes keeps
  * its wider windows (gsp__mpi_phase_layout). */
 #define CHAIN_LATENCIES_MIN 1.0
@@ -1524,6 +1596,7 @@ static void box_lanes(lay_t *l, gsp_mpi_ctx_t *c, const gsp_rt_phase_t *ph, cons
 lay_t gsp__mpi_phase_layout(gsp_mpi_ctx_t *c, const gsp_rt_phase_t *ph, int64_t count, const dtinfo_t *d) {
     lay_t l = cost_layout(c, ph, count, d);
     box_lanes(&l, c, ph, d);
+    cross_lanes(&l, c, ph, d);
     /* A broadcast's wider windows where its trees cross the waist on several edges (a chain of
      * boxes: rt_fabric.c) only where a lane on an arc lasts CHAIN_LATENCIES_MIN to _MAX latencies.
      * Shorter, the call is a few latencies, and a second lane in flight on each crossing only

@@ -43,6 +43,8 @@ typedef struct {
     bool narrow;      /* pipelined: the program's wider windows not taken (gsp__mpi_phase_layout) */
     bool deep;        /* pipelined on trees more than GSP__MPI_DEEP_LEVELS deep: a store phase of
                        * every rank's blocks streams every lane on every route (chunks_init) */
+    bool cross;       /* a reduce phase of every rank's blocks on deep trees that take turns: every
+                       * lane's FEEDS sends go before any ENDS send, every lane streamed (cross first) */
 } lay_t;
 
 /* Trees deeper than this (rt_int.h: GSP__RT_FILL_LEVELS, which the cost model reads the same) are
@@ -292,6 +294,8 @@ lay_t gsp__mpi_phase_layout(gsp_mpi_ctx_t *c, const gsp_rt_phase_t *ph, int64_t 
  * rank: a fabric, a cost model whose cheapest band is a bounded one and cheaper than a lane of a
  * block, and a link of the fabric slow enough to stream. */
 bool gsp__mpi_chunk_streams(const gsp_mpi_ctx_t *c, const lay_t *l, const dtinfo_t *d);
+/* Whether reduce phase ph in layout l runs cross first (mpi_engine.c), decided alike on every rank. */
+bool gsp__mpi_cross_first(const gsp_mpi_ctx_t *c, const gsp_rt_phase_t *ph, const lay_t *l, const dtinfo_t *d);
 double gsp__mpi_lane_latencies(const gsp_mpi_ctx_t *c, const gsp_rt_phase_t *ph, const lay_t *l, const dtinfo_t *d);
 /* The algorithm for coll on bytes and this rank's programs of it, built on first use, agreed
  * on by every rank (vec: the vector's bytes; per_rank: one rank's block). */

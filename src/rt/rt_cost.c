@@ -210,10 +210,18 @@ static bool fabric_equal(const gsp_rt_phase_t *ph) {
     return true;
 }
 
+/* Whether the engine runs reduce phase ph cross first (src/mpi/mpi_engine.c): a reduce-scatter's
+ * in-trees more than GSP__RT_FILL_LEVELS deep that take turns (the ring trees), every lane's sums
+ * with a NIC still to cross before the others, streamed: the allgather backwards, and predicted
+ * as it is (fabric_streams; one fill, not one a level). */
+static bool cross_first(const gsp_rt_phase_t *ph) {
+    return ph->kind == GSP_RT_REDUCE && ph->turn_of && ph->levels > GSP__RT_FILL_LEVELS && ph->param[1] > 0;
+}
+
 /* Whether the MPI engine streams a fabric phase's messages in chunks of the cost model's cheapest
  * band (src/mpi/mpi_engine.c: the chunked streams, their deep drain), its segment's message seg
  * bytes (the largest tree's): a store phase of every rank's blocks on trees more than
- * GSP__RT_FILL_LEVELS deep, whose message moves its bytes STREAM_GAIN dearer than the band and
+ * GSP__RT_FILL_LEVELS deep (or a reduce phase run cross first), whose message moves its bytes STREAM_GAIN dearer than the band and
  * cuts into 2 to STREAM_CHUNKS chunks of the band, as the engine's chunks_of cuts it. *al: a
  * chunk's latency, *beta its time per byte. (The engine streams only on a fabric with a route
  * slow beside the band, a NIC; every fabric generator's has one.) */
@@ -221,7 +229,7 @@ static bool fabric_equal(const gsp_rt_phase_t *ph) {
 #define STREAM_CHUNKS 64
 static bool fabric_streams(const gsp_rt_phase_t *ph, double seg, const gsp_cost_t *c, double *al, double *beta) {
     int64_t lo, hi;
-    if (ph->kind != GSP_RT_STORE || ph->levels <= GSP__RT_FILL_LEVELS || ph->param[1] <= 0 || !gsp_cost_band(c, &lo, &hi, beta)) return false;
+    if ((ph->kind != GSP_RT_STORE && !cross_first(ph)) || ph->levels <= GSP__RT_FILL_LEVELS || ph->param[1] <= 0 || !gsp_cost_band(c, &lo, &hi, beta)) return false;
     double k = ceil(seg / (double)(hi - 1));
     if (gsp_cost_beta(c, seg) < STREAM_GAIN * *beta || k < 2 || k > STREAM_CHUNKS || seg / k < (double)lo) return false;
     *al = gsp_cost_alpha(c, (double)(hi - 1));
@@ -235,6 +243,8 @@ static double fabric_time(const gsp_rt_phase_t *ph, double M, double blk, double
     /* Streamed, every message pays a chunk's latency and moves at the band's rate. */
     if (fabric_streams(ph, ceil(blk * fabric_mult(ph) / S), c, &al, &sb)) {
         if (big > 0) w *= sb / big;
+        /* Cross first, streamed: the allgather backwards, one fill. */
+        if (cross_first(ph)) drain = false;
     } else if (big > 0)
         w *= gsp_cost_beta(c, seg) / big;
     if (R > GSP__RT_FILL_LEVELS && fabric_equal(ph) && ph->param[1] > 0 && !drain) return w + (R - 1) * al + f * w / S + S * al;

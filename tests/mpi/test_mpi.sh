@@ -195,6 +195,21 @@ done
 for m in "GOSSIP_SHARED_MEMORY=0" "GOSSIP_SHARED_MEMORY=1" "GOSSIP_SEGMENT=512"; do
     exact 8 "torus:2x4@1,2" "$m" GOSSIP_ALGORITHM=allreduce=fabric-rings,allgather=fabric-rings,reduce-scatter=fabric-rings
 done
+# Cross first (mpi_engine.c): two boxes of six GPUs on rings of fast links, a slow NIC each into one
+# switch (tests/data/rings-2x6.txt), the ring trees forced (4 levels deep, turns taken); a band of
+# 1000-3999 bytes at half the cost streams every lane of the reduce-scatter's in-trees on every
+# route, the sums with a NIC still to cross (FEEDS) issued before any other. Counted by a
+# temporary print when this was written: every rank's reduce-scatter ran cross first in 51
+# lanes, 306 FEEDS sends held the others back, all 11 sends a lane streamed; the allreduce's
+# first phase in 5 lanes, 30 FEEDS sends.
+for m in --no-shared-memory --shared-memory; do
+    for coll in reduce-scatter allreduce; do
+        for cnt in 100000 77777; do
+            run 12 $coll "file:$(dirname "$0")/../data/rings-2x6.txt" --algorithm fabric-rings $m --alpha 5e-7 \
+                --beta 0:1e-10,1000:5e-11,4000:1e-10 --count $cnt --type double --reps 1
+        done
+    done
+done
 # The optimal packing on an 8-ring with capacities (4 deep for the allgather, 7 for the broadcast,
 # whose trees then run a tree per part), forced: the same exactness.
 for m in "GOSSIP_SHARED_MEMORY=0" "GOSSIP_SHARED_MEMORY=1" "GOSSIP_SEGMENT=512"; do

@@ -409,6 +409,12 @@ static void test_cost_band(void **state) {
     assert_false(gsp_cost_band(&c, &lo, &hi, &b));
 }
 
+/* A turn rule for a phase in the tests: every send any time. */
+static int any_turn(const gsp_rt_phase_t *ph, int64_t rank, int64_t round, int64_t peer) {
+    (void)ph, (void)rank, (void)round, (void)peer;
+    return GSP_RT_TURN_ANY;
+}
+
 static void test_segments(void **state) {
     (void)state;
     gsp_rt_phase_t ph;
@@ -471,6 +477,19 @@ static void test_segments(void **state) {
     band.beta_from[2] = 9376, band.beta_val[2] = 1.5e-11, band.beta_from[3] = 65472, band.beta_val[3] = 1.2e-11;
     ph.kind = GSP_RT_STORE;
     assert_int_equal(gsp_rt_segments(&ph, 4e5, &band), 2);
+    /* A reduce-scatter's in-trees that take turns (the ring trees) run cross first, streamed
+     * (the MPI engine: the allgather backwards): the store phase's 2 and its time; without turns
+     * a relay waits a level for its children's segments, not streamed: w + 11 (alpha + f w / S)
+     * + S alpha by the segment's own size (1.01 x 4e5 / S bytes): whole 8 + 11 (23.3 + 4) + 23.3
+     * = 331.6 us; from S = 7 (below 65472 bytes) 3 us and 1.5e-11 s/B, 10 + 11 (3 + 5 / S) + 3 S,
+     * 71.9 at 7 and rising; from S = 44 (below 9376) in the band, 1 us and 1e-11 s/B, 6.67 + 11
+     * (1 + 3.33 / S) + S = 62.5 at 44 and rising: 44. */
+    ph.kind = GSP_RT_REDUCE;
+    ph.turn_of = any_turn;
+    assert_int_equal(gsp_rt_segments(&ph, 4e5, &band), 2);
+    ph.turn_of = NULL;
+    assert_int_equal(gsp_rt_segments(&ph, 4e5, &band), 44);
+    ph.kind = GSP_RT_STORE;
     ph.levels = 3;
     assert_int_equal(gsp_rt_segments(&ph, 4e5, &band), 7);
     ph.levels = 12;
