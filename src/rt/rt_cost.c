@@ -221,10 +221,10 @@ static bool cross_first(const gsp_rt_phase_t *ph) {
 /* Whether the MPI engine streams a fabric phase's messages in chunks of the cost model's cheapest
  * band (src/mpi/mpi_engine.c: the chunked streams, their deep drain), its segment's message seg
  * bytes (the largest tree's): a store phase of every rank's blocks on trees more than
- * GSP__RT_FILL_LEVELS deep (or a reduce phase run cross first), whose message moves its bytes STREAM_GAIN dearer than the band and
- * cuts into 2 to STREAM_CHUNKS chunks of the band, as the engine's chunks_of cuts it. *al: a
- * chunk's latency, *beta its time per byte. (The engine streams only on a fabric with a route
- * slow beside the band, a NIC; every fabric generator's has one.) */
+ * GSP__RT_FILL_LEVELS deep (or a reduce phase run cross first), whose message moves its bytes
+ * STREAM_GAIN dearer than the band and cuts into 2 to STREAM_CHUNKS chunks of the band, as the
+ * engine's chunks_of cuts it. *al: a chunk's latency, *beta its time per byte. (The engine streams
+ * only on a fabric with a route slow beside the band, a NIC; every fabric generator's has one.) */
 #define STREAM_GAIN 1.05
 #define STREAM_CHUNKS 64
 static bool fabric_streams(const gsp_rt_phase_t *ph, double seg, const gsp_cost_t *c, double *al, double *beta) {
