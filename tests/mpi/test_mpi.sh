@@ -203,12 +203,11 @@ done
 # lanes, 306 FEEDS sends held the others back, all 11 sends a lane streamed; the allreduce's
 # first phase in 5 lanes, 30 FEEDS sends (count 100000, --no-shared-memory; count 77777 under
 # --shared-memory: 64 lanes and 384, 7 lanes and 42).
-for m in --no-shared-memory --shared-memory; do
+for t in "--no-shared-memory 100000" "--shared-memory 77777"; do
+    set -- $t
     for coll in reduce-scatter allreduce; do
-        for cnt in 100000 77777; do
-            run 12 $coll "file:$(dirname "$0")/../data/rings-2x6.txt" --algorithm fabric-rings $m --alpha 5e-7 \
-                --beta 0:1e-10,1000:5e-11,4000:1e-10 --count $cnt --type double --reps 1
-        done
+        run 12 $coll "file:$(dirname "$0")/../data/rings-2x6.txt" --algorithm fabric-rings "$1" --alpha 5e-7 \
+            --beta 0:1e-10,1000:5e-11,4000:1e-10 --count "$2" --type double --reps 1
     done
 done
 # The optimal packing on an 8-ring with capacities (4 deep for the allgather, 7 for the broadcast,
