@@ -1577,7 +1577,8 @@ static void box_lanes(lay_t *l, gsp_mpi_ctx_t *c, const gsp_rt_phase_t *ph, cons
 static void cross_lanes(lay_t *l, gsp_mpi_ctx_t *c, const gsp_rt_phase_t *ph, const dtinfo_t *d) {
     int64_t lo, hi;
     double beta;
-    if (!gsp__mpi_cross_first(c, ph, l, d) || !gsp_cost_band(&c->cost, &lo, &hi, &beta)) return;
+    /* Segments the user set (GOSSIP_SEGMENT) stay as set. */
+    if (c->cost.segment > 0 || !gsp__mpi_cross_first(c, ph, l, d) || !gsp_cost_band(&c->cost, &lo, &hi, &beta)) return;
     int64_t shortest = least_part(l), k = (shortest * (int64_t)d->size + CROSS_LANE_CHUNKS * (hi - 1) - 1) / (CROSS_LANE_CHUNKS * (hi - 1));
     if (k > CROSS_LANES_MAX) k = CROSS_LANES_MAX;
     if (k > shortest) k = shortest;

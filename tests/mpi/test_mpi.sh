@@ -210,6 +210,11 @@ for t in "--no-shared-memory 100000" "--shared-memory 77777"; do
             --beta 0:1e-10,1000:5e-11,4000:1e-10 --count "$2" --type double --reps 1
     done
 done
+# With segments set (GOSSIP_SEGMENT, --segment), cross first keeps them (mpi_engine.c: cross_lanes).
+for coll in reduce-scatter allreduce; do
+    run 12 $coll "file:$(dirname "$0")/../data/rings-2x6.txt" --algorithm fabric-rings --segment 4096 --alpha 5e-7 \
+        --beta 0:1e-10,1000:5e-11,4000:1e-10 --count 77777 --type double --reps 1
+done
 # The optimal packing on an 8-ring with capacities (4 deep for the allgather, 7 for the broadcast,
 # whose trees then run a tree per part), forced: the same exactness.
 for m in "GOSSIP_SHARED_MEMORY=0" "GOSSIP_SHARED_MEMORY=1" "GOSSIP_SEGMENT=512"; do
