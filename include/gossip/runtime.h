@@ -310,6 +310,12 @@ GSP_API double gsp_cost_alpha(const gsp_cost_t *c, double bytes);
  * largest messages are cheapest or the band holds fewer than two sizes. */
 GSP_API bool gsp_cost_band(const gsp_cost_t *c, int64_t *lo, int64_t *hi, double *beta);
 
+/** Streams of chunks of that band (the MPI runtime's, and the cost model's prediction of them):
+ * a message is cut into at most GSP_COST_CHUNK_MAX chunks, and only where the band moves a byte
+ * at least GSP_COST_CHUNK_GAIN times cheaper than the message's own size does. */
+#define GSP_COST_CHUNK_MAX 64
+#define GSP_COST_CHUNK_GAIN 1.05
+
 typedef struct {
     int64_t rounds, transfers;
     double busiest_bytes; /* bytes on the busiest link over the whole collective */

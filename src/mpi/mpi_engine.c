@@ -267,12 +267,12 @@ typedef struct {
 #define CHUNK_IN_FLIGHT 128
 #define CHUNK_WINDOW_MIN 8
 #define CHUNK_WINDOW_MAX 64
-/* At most this many chunks a message (a longer one streams in larger chunks: none). */
-#define CHUNK_MAX 64
+/* At most GSP_COST_CHUNK_MAX chunks a message (a longer one streams in larger chunks: none). */
+#define CHUNK_MAX GSP_COST_CHUNK_MAX
 /* A route is slow where this many chunks in flight carry a chunk's latency at its capacity. */
 #define CHUNK_SLOW_ROUTE 16
 /* The band must move a byte at least this much cheaper than the message's own size. */
-#define CHUNK_GAIN 1.05
+#define CHUNK_GAIN GSP_COST_CHUNK_GAIN
 /* The drain: where a fast link leaves the fabric's allgather binding cut (dgx:8x2: a GPU's
  * NVLink and NIC; not dgx:8x4 or dgx:4x2, whose cut is a box's NICs), the fast links set the
  * phase's time, and its last lanes' messages pay a large message's latency on every hop after

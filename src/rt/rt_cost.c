@@ -222,16 +222,14 @@ static bool cross_first(const gsp_rt_phase_t *ph) {
  * band (src/mpi/mpi_engine.c: the chunked streams, their deep drain), its segment's message seg
  * bytes (the largest tree's): a store phase of every rank's blocks on trees more than
  * GSP__RT_FILL_LEVELS deep (or a reduce phase run cross first), whose message moves its bytes
- * STREAM_GAIN dearer than the band and cuts into 2 to STREAM_CHUNKS chunks of the band, as the
- * engine's chunks_of cuts it. *al: a chunk's latency, *beta its time per byte. (The engine streams
+ * GSP_COST_CHUNK_GAIN dearer than the band and cuts into 2 to GSP_COST_CHUNK_MAX chunks of the
+ * band, as the engine's chunks_of cuts it. *al: a chunk's latency, *beta its time per byte. (The engine streams
  * only on a fabric with a route slow beside the band, a NIC; every fabric generator's has one.) */
-#define STREAM_GAIN 1.05
-#define STREAM_CHUNKS 64
 static bool fabric_streams(const gsp_rt_phase_t *ph, double seg, const gsp_cost_t *c, double *al, double *beta) {
     int64_t lo, hi;
     if ((ph->kind != GSP_RT_STORE && !cross_first(ph)) || ph->levels <= GSP__RT_FILL_LEVELS || ph->param[1] <= 0 || !gsp_cost_band(c, &lo, &hi, beta)) return false;
     double k = ceil(seg / (double)(hi - 1));
-    if (gsp_cost_beta(c, seg) < STREAM_GAIN * *beta || k < 2 || k > STREAM_CHUNKS || seg / k < (double)lo) return false;
+    if (gsp_cost_beta(c, seg) < GSP_COST_CHUNK_GAIN * *beta || k < 2 || k > GSP_COST_CHUNK_MAX || seg / k < (double)lo) return false;
     *al = gsp_cost_alpha(c, (double)(hi - 1));
     return true;
 }
