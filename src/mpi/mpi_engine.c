@@ -241,9 +241,10 @@ typedef struct {
     int64_t glo, gkeys;
     /* Chunked streams (below): NULL cs when none. */
     struct chunks *cs;
-    /* Cross first (lay_t: cross): the FEEDS sends of every lane not yet issued. */
+    /* Cross first (lay_t: cross): per send its arc (the first send to its peer); per arc (at its
+     * first send) the FEEDS sends of every lane on it not yet issued. */
     bool cross;
-    int64_t cross_left;
+    int64_t *cross_arc, *cross_left;
 } pipe_t;
 
 /* ---- chunked streams ----
@@ -521,11 +522,11 @@ static int send_window(const pipe_t *pp, int64_t q) { return pp->p->win && !pp->
 
 static gsp_err_t try_issue(pipe_t *pp, int j);
 
-/* Send q of some lane is issued: the last FEEDS one lets the ENDS ones go, in every lane (cross
- * first, below). */
+/* Send q of some lane is issued: the last FEEDS one on its arc lets the arc's ENDS ones go, in
+ * every lane (cross first, below). */
 static gsp_err_t cross_issued(pipe_t *pp, int64_t q) {
     gsp_err_t err = GSP_OK;
-    if (!pp->cross || pp->p->turn[q] != GSP_RT_TURN_FEEDS || --pp->cross_left > 0) return GSP_OK;
+    if (!pp->cross || pp->p->turn[q] != GSP_RT_TURN_FEEDS || --pp->cross_left[pp->cross_arc[q]] > 0) return GSP_OK;
     for (int j = 0; j < pp->l0->lanes && !err; j++) err = try_issue(pp, j);
     return err;
 }
@@ -552,7 +553,7 @@ static gsp_err_t try_issue(pipe_t *pp, int j) {
         if (pp->last0 && dep < 0 && !summed(pp, q, j)) continue;
         if (pp->feeds && p->turn[q] == GSP_RT_TURN_ENDS && pp->feeds[j] > 0) continue;
         if (pp->gcnt && gate_key(pp, q, j) > pp->glo + GATE_AHEAD) continue;
-        if (pp->cross && p->turn[q] == GSP_RT_TURN_ENDS && pp->cross_left > 0) continue;
+        if (pp->cross && p->turn[q] == GSP_RT_TURN_ENDS && pp->cross_left[pp->cross_arc[q]] > 0) continue;
         if (nk > 1) {
             chunk_pack(pp, q, j);
             pp->cs->total[(size_t)j * (size_t)nS + (size_t)q] = pp->cs->left[(size_t)j * (size_t)nS + (size_t)q] = nk;
@@ -614,14 +615,17 @@ static int64_t *feeds_init(const gsp_rt_prog_t *p, const lay_t *l0, int64_t *tur
  * a trace of mi250:2's 16 MiB reduce-scatter on its ring trees under SimGrid SMPI's defaults had
  * its NICs idle for the first 61 us of 114. The allgather, the same trees forward, has its NICs
  * busy from the start while the boxes' links carry their own blocks, and the other box's after
- * (77 us). Cross first runs the allgather backwards: every lane's FEEDS sends go before any ENDS
- * send, which waits until all of them are issued (not completed: the last of them, a NIC's, would
- * hold the box's own sums until the end); every lane streams on every route (the deep drain's
- * chunks), and neither the gate nor the turns a lane apply. The ENDS sends wait only for issues,
- * and a FEEDS send never waits for an ENDS one (its sum has a NIC still ahead, so do its
- * children's), so no rank waits on itself. mi250:2's 64 MiB reduce-scatter under SMPI's
- * defaults: 282.0 us on the shallow trees (gated), 237.2 on the rings cross first (1.49x ->
- * 1.25x the bound; cross_lanes). */
+ * (77 us). Cross first runs the allgather backwards: on each arc (a peer) every lane's FEEDS
+ * sends go before any ENDS send, which waits until all of them are issued (not completed: the
+ * last of them, a NIC's, would hold the box's own sums until the end); every lane streams on every
+ * route (the deep drain's chunks), and neither the gate nor the turns a lane apply. The ENDS
+ * sends wait only for issues, and a FEEDS send never waits for an ENDS one (its sum has a NIC
+ * still ahead, so do its children's), so no rank waits on itself. mi250:2's 64 MiB
+ * reduce-scatter under SMPI's defaults: 282.0 us on the shallow trees (gated), 237.2 on the rings
+ * cross first (1.49x -> 1.25x the bound; cross_lanes). Held per rank until all its FEEDS sends
+ * were issued, an arc whose own were all out idled while the rank's others waited for sums from
+ * up the ring; held per arc, 16 MiB 93.0 -> 87.9 us (64 MiB 237.2 -> 237.1). A lane's ENDS sends
+ * held only until the FEEDS of two lanes on were out (interleaved by lane): 93.0 at 16 MiB. */
 
 /* Whether reduce phase ph (of every rank's blocks, in layout l) runs cross first: deep trees that
  * take turns and stream (gsp__mpi_chunk_streams). */
@@ -629,10 +633,24 @@ bool gsp__mpi_cross_first(const gsp_mpi_ctx_t *c, const gsp_rt_phase_t *ph, cons
     return ph->kind == GSP_RT_REDUCE && ph->pipelined && ph->turn_of && l->deep && l->n == c->size && gsp__mpi_chunk_streams(c, l, d);
 }
 
-/* The FEEDS sends of every lane (cross first), which the ENDS sends wait for. */
-static void cross_init(pipe_t *pp) {
-    pp->cross_left = pp->p->turn ? (int64_t)pp->l0->lanes * pp->p->nfeeds : 0;
-    pp->cross = pp->cross_left > 0;
+/* Each send's arc and each arc's FEEDS sends of every lane (cross first), which its ENDS sends
+ * wait for; buf holds 2 nsend + the communicator's size. */
+static void cross_init(pipe_t *pp, int64_t *buf) {
+    const gsp_rt_prog_t *p = pp->p;
+    int64_t nS = p->nsend, *first = buf + 2 * nS;
+    pp->cross_arc = buf;
+    pp->cross_left = buf + nS;
+    pp->cross = p->turn && p->nfeeds > 0;
+    if (!pp->cross) return;
+    for (int r = 0; r < pp->c->size; r++) first[r] = -1;
+    for (int64_t q = 0; q < nS; q++) {
+        int64_t *f = &first[p->send[q].peer];
+        if (*f < 0) *f = q;
+        pp->cross_arc[q] = *f;
+        pp->cross_left[q] = 0;
+    }
+    for (int64_t q = 0; q < nS; q++)
+        if (p->turn[q] == GSP_RT_TURN_FEEDS) pp->cross_left[pp->cross_arc[q]] += pp->l0->lanes;
 }
 
 /* Posts receive q of lane j: whole (post_recv), or its chunks. */
@@ -770,7 +788,9 @@ static gsp_err_t run_pipelined(gsp_mpi_ctx_t *c, const gsp_rt_prog_t *p, int pha
         (err = gsp__mpi_reserve((void **)&c->soff, &c->soff_cap, (size_t)(all + 1) * sizeof *c->soff)) ||
         (err = gsp__mpi_reserve((void **)&c->idx, &c->idx_cap, (size_t)(all + 1) * sizeof *c->idx)))
         return err;
-    if ((err = gsp__mpi_reserve((void **)&c->turn, &c->turn_cap, (size_t)(K + 1) * sizeof *c->turn))) return err;
+    /* c->turn: the turns' counts (K), or cross first's arcs (2 nS + size). */
+    size_t nturn = l0->cross ? 2 * (size_t)nS + (size_t)c->size : (size_t)K + 1;
+    if ((err = gsp__mpi_reserve((void **)&c->turn, &c->turn_cap, nturn * sizeof *c->turn))) return err;
     if ((err = stage_and_fresh(c, p, l0, d))) return err;
     /* req: receives of every lane [0, K nR), then sends [K nR, K per). state: receives 0
      * (posted) / 1 (complete) / 2 (absorbed), sends 0 (not issued) / 1 (in flight) / 2 (done). */
@@ -785,7 +805,7 @@ static gsp_err_t run_pipelined(gsp_mpi_ctx_t *c, const gsp_rt_prog_t *p, int pha
     cs.rq = c->req + all;
     cs.sq = cs.rq + rx;
     pipe_t pp = {c, p, phase, base, l0, d, window, state, sstate, sq, 0, c->soff, false, NULL, NULL, 0, feeds_init(p, l0, c->turn, K), NULL, 0, 0,
-                 cs.ns + cs.nr > 0 ? &cs : NULL, false, 0};
+                 cs.ns + cs.nr > 0 ? &cs : NULL, false, NULL, NULL};
     c->communicated = true;
     lay_t l = *l0;
     /* A receive of lane j is posted once the same receive of lane j - ahead has arrived: its
@@ -812,7 +832,7 @@ static gsp_err_t run_pipelined(gsp_mpi_ctx_t *c, const gsp_rt_prog_t *p, int pha
             for (int64_t q = 0; q < nS; q++) pp.gcnt[gate_key(&pp, q, j)]++;
         while (pp.glo < pp.gkeys && pp.gcnt[pp.glo] == 0) pp.glo++;
     }
-    if (l0->cross) cross_init(&pp);
+    if (l0->cross) cross_init(&pp, c->turn);
     for (int j = 0; j < K && !err; j++) err = try_issue(&pp, j);
     if (err) return err;
     while (rdone < (int64_t)K * nR || sdone < (int64_t)K * nS) {
@@ -979,8 +999,8 @@ static gsp_err_t run_fused(gsp_mpi_ctx_t *c, const gsp_rt_prog_t *p0, const gsp_
     /* No turns here: the allgather's sends share the links from the start, and the reduce-scatter's
      * leaves holding back their sends into the roots only delayed the sums the allgather waits
      * for (dgx:8x2's 64 MiB allreduce under SMPI, factors at 1: 440.2 -> 450.8 us). */
-    pipe_t pp0 = {c, p0, 0, base, l0, d, window, st0, ss0, sq0, 0, c->soff, false, NULL, NULL, 0, NULL, NULL, 0, 0, NULL, false, 0};
-    pipe_t pp1 = {c, p1, 1, base, l0, d, window, st1, ss1, sq1, 0, c->soff + all0, true, last0, st0, nR0, NULL, NULL, 0, 0, NULL, false, 0};
+    pipe_t pp0 = {c, p0, 0, base, l0, d, window, st0, ss0, sq0, 0, c->soff, false, NULL, NULL, 0, NULL, NULL, 0, 0, NULL, false, NULL, NULL};
+    pipe_t pp1 = {c, p1, 1, base, l0, d, window, st1, ss1, sq1, 0, c->soff + all0, true, last0, st0, nR0, NULL, NULL, 0, 0, NULL, false, NULL, NULL};
     fuse_t F = {c, p1, base, l0, d, K, ahead, nR1, nS0, all0, per1, send0, ss0, st1, posted, rq1};
     for (int j = 0; j < ahead && !err; j++) err = post1(&F, j, 0, nR1);
     for (int j = 0; j < K && !err; j++) err = try_issue(&pp0, j);

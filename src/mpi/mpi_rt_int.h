@@ -43,8 +43,9 @@ typedef struct {
     bool narrow;      /* pipelined: the program's wider windows not taken (gsp__mpi_phase_layout) */
     bool deep;        /* pipelined on trees more than GSP__MPI_DEEP_LEVELS deep: a store phase of
                        * every rank's blocks streams every lane on every route (chunks_init) */
-    bool cross;       /* a reduce phase of every rank's blocks on deep trees that take turns: every
-                       * lane's FEEDS sends go before any ENDS send, every lane streamed (cross first) */
+    bool cross;       /* a reduce phase of every rank's blocks on deep trees that take turns: on each
+                       * arc every lane's FEEDS sends go before any ENDS send, every lane streamed
+                       * (cross first) */
 } lay_t;
 
 /* Trees deeper than this (rt_int.h: GSP__RT_FILL_LEVELS, which the cost model reads the same) are
@@ -149,7 +150,7 @@ struct gsp_mpi_ctx {
     size_t lane_cap;
     int *idx;
     size_t idx_cap;
-    int64_t *turn; /* pipelined phases' per-lane counts of FEEDS sends (mpi_engine.c) */
+    int64_t *turn; /* pipelined phases' per-lane counts of FEEDS sends, or cross first's arcs (mpi_engine.c) */
     size_t turn_cap;
     int64_t *gate; /* gated pipelined phases' unfinished sends per level + lane (mpi_engine.c) */
     size_t gate_cap;

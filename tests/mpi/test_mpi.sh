@@ -85,11 +85,14 @@ if [ $? = 0 ] && grep -q "all results correct" <<<"$out" && grep -q "GOSSIP_TOPO
 else failn=$((failn + 1)); echo "FAIL: drop-in fall-through"; echo "$out" | tail -5; fi
 # Exactness and conformance through the drop-in (exact_mpi.c): on every topology of the tier,
 # with the cost model's choices and with each algorithm forced; MPI's own first, as a control.
+# EXACT_FLAGS=--no-growth leaves out exact_mpi's repeated calls (its section 12, most of a run's
+# time on fabrics and at large counts: 48 of 55 s for the shallow trees on torus:2x4@1,2); each
+# configuration keeps them in one run.
 exact() { # N SPEC [ENV...]
     local n=$1 spec=$2; shift 2
     local envs=()
     for e in "$@"; do envs+=(-x "$e"); done
-    out=$(timeout 300 mpirun --oversubscribe -n "$n" -x LD_PRELOAD="$PRELOAD" -x GOSSIP_TOPOLOGY="$spec" "${envs[@]}" "$EXACT" "${EXACT_COUNT:-1000}" 2>&1)
+    out=$(timeout 300 mpirun --oversubscribe -n "$n" -x LD_PRELOAD="$PRELOAD" -x GOSSIP_TOPOLOGY="$spec" "${envs[@]}" "$EXACT" "${EXACT_COUNT:-1000}" ${EXACT_FLAGS:-} 2>&1)
     if [ $? = 0 ] && grep -q "every check passed" <<<"$out"; then pass=$((pass + 1));
     else failn=$((failn + 1)); echo "FAIL: exact_mpi on $spec $* (count ${EXACT_COUNT:-1000})"; grep -m5 FAIL <<<"$out"; fi
 }
@@ -153,56 +156,62 @@ exact 8 dgx:4x2 GOSSIP_SHARED_MEMORY=0 GOSSIP_SEGMENT=512
 # (mpi_engine.c: box_lanes, run_fused), under both link models; under the shared-memory one
 # (GOSSIP_SHARED_MEMORY=1) the fused lanes are long beside its latency and go one in flight
 # (mpi_coll.c: one_in_flight).
-for m in "GOSSIP_SHARED_MEMORY=0" "GOSSIP_SHARED_MEMORY=1"; do EXACT_COUNT=100000 exact 8 dgx:4x2 "$m"; done
+# Only the first run makes exact_mpi's repeated calls, here and in every block below (EXACT_FLAGS).
+f=""
+for m in "GOSSIP_SHARED_MEMORY=0" "GOSSIP_SHARED_MEMORY=1"; do EXACT_FLAGS=$f EXACT_COUNT=100000 exact 8 dgx:4x2 "$m"; f=--no-growth; done
 # Chunked streams (mpi_engine.c): a cost model whose 5776-9375-byte band moves a byte at half the
 # cost of larger messages (as SimGrid SMPI's defaults do, 1.087 against 0.94 of a link) sends the
 # NICs' messages as streams of chunks of that band, in flight together about 128 a rank (8 to 64 a stream), and keeps the
 # NVLinks' whole (a chunk's latency there needs more in flight than a stream keeps); the
-# receivers absorb a message once all its chunks are in. Counted by a temporary print when this
-# was written: 12,000 chunks a rank in the first run, 27,000 in the second. dgx:4x2's cut is its
+# receivers absorb a message once all its chunks are in (12,000 chunks a rank in the first run,
+# 27,000 in the second, counted when the runs made exact_mpi's repeated calls). dgx:4x2's cut is its
 # boxes' NICs, so an allgather's and an allreduce's store phases cut their chunks in two sizes in
-# turn (mpi_engine.c: UNEVEN_SHORT): a temporary print counted 2,604 such phases on each odd rank.
-# The reduce-scatter's and the allreduce's in-trees take the fill (a temporary print: 10,448
-# phases, 3 fill streams a rank).
+# turn (mpi_engine.c: UNEVEN_SHORT), and the reduce-scatter's and the allreduce's in-trees take
+# the fill: counted by a temporary print (session 39, without the repeated calls), 16 phases with
+# uneven chunks and 48 with the fill over the ranks, under either link model.
 for m in "GOSSIP_SHARED_MEMORY=0" "GOSSIP_SHARED_MEMORY=1"; do
-    EXACT_COUNT=100000 exact 8 dgx:4x2 "$m" GOSSIP_ALPHA=2e-6 GOSSIP_BETA=0:1e-10,5776:5e-11,9376:1e-10
+    EXACT_FLAGS=--no-growth EXACT_COUNT=100000 exact 8 dgx:4x2 "$m" GOSSIP_ALPHA=2e-6 GOSSIP_BETA=0:1e-10,5776:5e-11,9376:1e-10
 done
 # Uneven chunks in more lanes (mpi_engine.c: uneven_lanes): a band of 500-799 bytes at 0.1 us
 # cuts the store phases' blocks (100 KB and more) in 9 lanes of at least 16 mean chunks, 3 in
-# flight, and the reduce phases take the fill. Counted by a temporary print when this was
-# written: 16,280 such layouts, 10,536 phases with the fill (3 fill streams a rank). One link
+# flight, and the reduce phases take the fill. Counted by a temporary print (session 39, without
+# the repeated calls): 32 such layouts, 120 phases with uneven chunks, 136 with the fill. One link
 # model: the cost model given, both take the same paths (the same counts under
-# GOSSIP_SHARED_MEMORY=1), and a run takes about 100 s.
-EXACT_COUNT=100000 exact 8 dgx:4x2 GOSSIP_SHARED_MEMORY=0 GOSSIP_ALPHA=1e-7 GOSSIP_BETA=0:1e-10,500:5e-11,800:1e-10
+# GOSSIP_SHARED_MEMORY=1 when this was written).
+EXACT_FLAGS=--no-growth EXACT_COUNT=100000 exact 8 dgx:4x2 GOSSIP_SHARED_MEMORY=0 GOSSIP_ALPHA=1e-7 GOSSIP_BETA=0:1e-10,500:5e-11,800:1e-10
 # The drain (mpi_engine.c: DRAIN_LANES): with 60 GB/s NICs a GPU's NVLink and NIC bind the
 # allgather (dgx:4x2:nic=60's cut), so the store phases of the allgather and the allreduce stream
 # their last two lanes on every route, the NVLinks' too, and the NICs' messages stream in every
-# lane (a 1000-3999-byte band, 0.5 us latency: a NIC route is slow, an NVLink fast). Counted by a
-# temporary print when this was written: 497,394 chunks a rank, 403,456 of them the drain's. The
+# lane (a 1000-3999-byte band, 0.5 us latency: a NIC route is slow, an NVLink fast). The
 # reduce-scatter's and the allreduce's in-trees (two levels, turns taken) take the fill too: every
-# message a relay passes on streams (a temporary print: 16 streamed sends a rank in each such
-# phase, 12 of them the fill's, in 1,304 phases of the run).
+# message a relay passes on streams (16 streamed sends a rank in each such phase, 12 of them the
+# fill's, counted when this was written). Counted by a temporary print (session 39, without the
+# repeated calls): 32 phases with the drain and 48 with the fill over the ranks, each link model.
 for m in "GOSSIP_SHARED_MEMORY=0" "GOSSIP_SHARED_MEMORY=1"; do
-    EXACT_COUNT=100000 exact 8 dgx:4x2:nic=60 "$m" GOSSIP_ALPHA=5e-7 GOSSIP_BETA=0:1e-10,1000:5e-11,4000:1e-10
+    EXACT_FLAGS=--no-growth EXACT_COUNT=100000 exact 8 dgx:4x2:nic=60 "$m" GOSSIP_ALPHA=5e-7 GOSSIP_BETA=0:1e-10,1000:5e-11,4000:1e-10
 done
 # The shallow trees (fabric-shallow: where compute nodes have links between them), forced: the
 # same exactness through the same engine.
+f=""
 for m in "GOSSIP_SHARED_MEMORY=0" "GOSSIP_SHARED_MEMORY=1" "GOSSIP_SEGMENT=512"; do
-    exact 8 "torus:2x4@1,2" "$m" GOSSIP_ALGORITHM=allreduce=fabric-shallow,allgather=fabric-shallow,reduce-scatter=fabric-shallow,bcast=fabric-shallow
+    EXACT_FLAGS=$f exact 8 "torus:2x4@1,2" "$m" GOSSIP_ALGORITHM=allreduce=fabric-shallow,allgather=fabric-shallow,reduce-scatter=fabric-shallow,bcast=fabric-shallow
+    f=--no-growth
 done
 # The ring trees (fabric-rings: Hamiltonian rings of a box of linked compute nodes), forced on
 # the same torus with capacities (no broadcast: MPI's own runs it there).
+f=""
 for m in "GOSSIP_SHARED_MEMORY=0" "GOSSIP_SHARED_MEMORY=1" "GOSSIP_SEGMENT=512"; do
-    exact 8 "torus:2x4@1,2" "$m" GOSSIP_ALGORITHM=allreduce=fabric-rings,allgather=fabric-rings,reduce-scatter=fabric-rings
+    EXACT_FLAGS=$f exact 8 "torus:2x4@1,2" "$m" GOSSIP_ALGORITHM=allreduce=fabric-rings,allgather=fabric-rings,reduce-scatter=fabric-rings
+    f=--no-growth
 done
 # Cross first (mpi_engine.c): two boxes of six GPUs on rings of fast links, a slow NIC each into one
 # switch (tests/data/rings-2x6.txt), the ring trees forced (4 levels deep, turns taken); a band of
 # 1000-3999 bytes at half the cost streams every lane of the reduce-scatter's in-trees on every
-# route, the sums with a NIC still to cross (FEEDS) issued before any other. Counted by a
-# temporary print when this was written: every rank's reduce-scatter ran cross first in 51
-# lanes, 306 FEEDS sends held the others back, all 11 sends a lane streamed; the allreduce's
-# first phase in 5 lanes, 30 FEEDS sends (count 100000, --no-shared-memory; count 77777 under
-# --shared-memory: 64 lanes and 384, 7 lanes and 42).
+# route, on each arc the sums with a NIC still to cross (FEEDS) issued before any other. Counted
+# by a temporary print (session 39): every rank's reduce-scatter ran cross first in 64 lanes, its
+# 3 arcs each with FEEDS sends (6 FEEDS sends, 5 others a lane, each held until its arc's FEEDS
+# were all issued); the allreduce's first phase in 6 lanes (count 100000, --no-shared-memory;
+# count 77777 under --shared-memory: 52 lanes, 5).
 for t in "--no-shared-memory 100000" "--shared-memory 77777"; do
     set -- $t
     for coll in reduce-scatter allreduce; do
@@ -217,8 +226,10 @@ for coll in reduce-scatter allreduce; do
 done
 # The optimal packing on an 8-ring with capacities (4 deep for the allgather, 7 for the broadcast,
 # whose trees then run a tree per part), forced: the same exactness.
+f=""
 for m in "GOSSIP_SHARED_MEMORY=0" "GOSSIP_SHARED_MEMORY=1" "GOSSIP_SEGMENT=512"; do
-    exact 8 "cycle:8@1" "$m" GOSSIP_ALGORITHM=allreduce=fabric-trees,allgather=fabric-trees,reduce-scatter=fabric-trees,bcast=fabric-trees
+    EXACT_FLAGS=$f exact 8 "cycle:8@1" "$m" GOSSIP_ALGORITHM=allreduce=fabric-trees,allgather=fabric-trees,reduce-scatter=fabric-trees,bcast=fabric-trees
+    f=--no-growth
 done
 dropin 8 dgx:4x2
 dropin 8 fattree:2x4 GOSSIP_SEGMENT=8192
