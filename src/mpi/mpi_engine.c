@@ -268,12 +268,8 @@ typedef struct {
 #define CHUNK_IN_FLIGHT 128
 #define CHUNK_WINDOW_MIN 8
 #define CHUNK_WINDOW_MAX 64
-/* At most GSP_COST_CHUNK_MAX chunks a message (a longer one streams in larger chunks: none). */
-#define CHUNK_MAX GSP_COST_CHUNK_MAX
 /* A route is slow where this many chunks in flight carry a chunk's latency at its capacity. */
 #define CHUNK_SLOW_ROUTE 16
-/* The band must move a byte at least this much cheaper than the message's own size. */
-#define CHUNK_GAIN GSP_COST_CHUNK_GAIN
 /* The drain: where a fast link leaves the fabric's allgather binding cut (dgx:8x2: a GPU's
  * NVLink and NIC; not dgx:8x4 or dgx:4x2, whose cut is a box's NICs), the fast links set the
  * phase's time, and its last lanes' messages pay a large message's latency on every hop after
@@ -325,7 +321,7 @@ struct chunks {
     int64_t *left, *total;    /* per send (lane-major): chunks not yet done, chunks */
     int64_t *rleft;           /* per receive (lane-major): chunks not yet arrived */
     int64_t *next_lane, *next_k; /* per send: the stream's next chunk */
-    int64_t *slot;            /* per chunked send, window slots: lane * CHUNK_MAX + chunk, -1 free */
+    int64_t *slot;            /* per chunked send, window slots: lane * GSP_COST_CHUNK_MAX + chunk, -1 free */
     int64_t *sidx, *ridx;     /* per send / receive: its index among the chunked ones (-1: never chunked) */
     int64_t *rbase;           /* per chunked receive: its first request slot (ahead * its most chunks) */
     int64_t *rmax, *rlane;    /* per chunked receive: its most chunks; per (lane % ahead, receive): the lane */
@@ -354,13 +350,13 @@ static inline bool passed_on(const gsp_rt_prog_t *p, const gsp_rt_msg_t *x, cons
  * 1: whole. relay: the message is passed on (passed_on). Both ends compute the same (same sizes,
  * the same route, the same cost model). */
 static int64_t chunks_of(const gsp_mpi_ctx_t *c, const struct chunks *cs, int64_t peer, bool in, int64_t bytes, int j, bool relay) {
-    if (!cs || !c->width || gsp_cost_beta(&c->cost, (double)bytes) < CHUNK_GAIN * cs->beta) return 1;
+    if (!cs || !c->width || gsp_cost_beta(&c->cost, (double)bytes) < GSP_COST_CHUNK_GAIN * cs->beta) return 1;
     double w = c->width[(in ? c->size : 0) + peer];
     /* Uneven, the mean chunk is smaller, so that the longer ones stay in the band. */
     int64_t most = cs->uneven ? (cs->hi - 1) * UNEVEN_MEAN / UNEVEN_LONG : cs->hi - 1;
     if (most < 1) most = 1;
     int64_t k = (bytes + most - 1) / most;
-    if (w <= 0 || k < 2 || k > CHUNK_MAX) return 1;
+    if (w <= 0 || k < 2 || k > GSP_COST_CHUNK_MAX) return 1;
     if ((cs->uneven ? bytes * UNEVEN_SHORT / (k * UNEVEN_MEAN) : bytes / k) < cs->lo) return 1;
     if (j >= cs->drain || (relay && cs->fill)) return k;
     return slow_route(c, w, (double)bytes / (double)k) ? k : 1;
@@ -372,7 +368,7 @@ bool gsp__mpi_chunk_streams(const gsp_mpi_ctx_t *c, const lay_t *l, const dtinfo
     if (!c->is_fabric || !d->plain || l->lanes < 1 || !gsp_cost_band(&c->cost, &lo, &hi, &beta)) return false;
     /* A lane of one rank's block: what one tree's message carries at most. */
     double piece = (double)whole_len(l, 0) * (double)l->parts * (double)d->size / l->lanes;
-    if (piece < 2.0 * (double)lo || gsp_cost_beta(&c->cost, piece) < CHUNK_GAIN * beta) return false;
+    if (piece < 2.0 * (double)lo || gsp_cost_beta(&c->cost, piece) < GSP_COST_CHUNK_GAIN * beta) return false;
     /* The fabric's slowest link: the routes that stream cross one. */
     const gsp_topo_t *t = &c->fabric;
     for (int64_t a = 0; a < t->off[t->n]; a++) {
@@ -480,7 +476,7 @@ static gsp_err_t chunk_pump(pipe_t *pp, int64_t q) {
         int rc = MPI_Issend(src + lo * u, (int)(hi - lo), t, p->send[q].peer, tag_of(pp->c, pp->phase, j, p->send[q].round), pp->c->comm,
                             &cs->sq[i * cs->window + w]);
         if (rc != MPI_SUCCESS) return gsp__mpi_fail(pp->c, rc, "MPI_Issend");
-        cs->slot[i * cs->window + w] = (int64_t)j * CHUNK_MAX + k;
+        cs->slot[i * cs->window + w] = (int64_t)j * GSP_COST_CHUNK_MAX + k;
         if (++cs->next_k[q] == n) {
             cs->next_k[q] = 0;
             cs->next_lane[q]++;
@@ -855,7 +851,7 @@ static gsp_err_t run_pipelined(gsp_mpi_ctx_t *c, const gsp_rt_prog_t *p, int pha
         } else if (i >= all) {
             /* A chunk of a send: its slot is free for the stream's next, and the send is done
              * with its last chunk. */
-            int64_t x = i - all - rx, q = cs.sq_of[x / cs.window], j = cs.slot[x] / CHUNK_MAX;
+            int64_t x = i - all - rx, q = cs.sq_of[x / cs.window], j = cs.slot[x] / GSP_COST_CHUNK_MAX;
             cs.slot[x] = -1;
             if (--cs.left[(size_t)j * (size_t)nS + (size_t)q] == 0) {
                 sdone++;

@@ -89,6 +89,11 @@ int main(int argc, char **argv) {
     for (int a = 2; a < argc; a++) {
         if (!strcmp(argv[a], "--big")) big = 1;
         else if (!strcmp(argv[a], "--no-growth")) growth = 0;
+        else {
+            if (rank == 0) fprintf(stderr, "exact_mpi: unknown option %s (usage: exact_mpi [COUNT] [--big] [--no-growth])\n", argv[a]);
+            MPI_Finalize();
+            return 2;
+        }
     }
     double *x = malloc(sizeof *x * (size_t)count * (size_t)size + 8), *y = malloc(sizeof *y * (size_t)count * (size_t)size + 8);
 
