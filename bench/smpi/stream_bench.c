@@ -3,8 +3,10 @@
  * flight: rank 0 sends N messages of B bytes (synchronous sends, each slot reused once its send
  * has completed), rank P (default 8: another box of bench/fabric_platform's dgx:8x2) posts all N
  * receives at once. With GRADE=1 the first W messages are 1/W, 2/W, ..., W/W of B, so that they
- * do not end together. Prints the simulated time and the stream's rate. Why the runtime's chunked
- * streams keep many chunks in flight (src/mpi/mpi_engine.c; bench/README.md):
+ * do not end together; with VARY=P every message i is B less P % of B times the fractional part of
+ * i times the golden ratio (sizes spread evenly over the top P % of B, never two alike in a row),
+ * so that no window of them ends together. Prints the simulated time and the stream's rate. Why
+ * the runtime's chunked streams keep many chunks in flight (src/mpi/mpi_engine.c; bench/README.md):
  *   smpicc -O2 bench/smpi/stream_bench.c -o build-smpi/stream_bench
  *   smpirun -np 16 -platform build-smpi/dgx-8x2.xml -hostfile build-smpi/hosts-dgx-8x2 \
  *       --cfg=smpi/simulate-computation:no build-smpi/stream_bench N B W */
@@ -24,18 +26,24 @@ int main(int argc, char **argv) {
     }
     long n = atol(argv[1]), b = atol(argv[2]), w = atol(argv[3]), peer = argc > 4 ? atol(argv[4]) : 8;
     int grade = getenv("GRADE") && atoi(getenv("GRADE")) == 1;
-    if (n < 1 || b < 1 || w < 1 || peer < 1 || peer >= size) {
-        if (rank == 0) fprintf(stderr, "stream_bench: N, BYTES and IN_FLIGHT at least 1, PEER a rank other than 0\n");
+    int vary = getenv("VARY") ? atoi(getenv("VARY")) : 0;
+    if (n < 1 || b < 1 || w < 1 || peer < 1 || peer >= size || vary < 0 || vary > 99) {
+        if (rank == 0) fprintf(stderr, "stream_bench: N, BYTES and IN_FLIGHT at least 1, PEER a rank other than 0, VARY 0 to 99\n");
         MPI_Finalize();
         return 2;
     }
     char *buf = calloc((size_t)(rank == 0 ? w : n), (size_t)b);
     MPI_Request *r = malloc(sizeof *r * (size_t)(rank == 0 ? w : n));
     MPI_Barrier(MPI_COMM_WORLD);
-    double t0 = MPI_Wtime();
+    double t0 = MPI_Wtime(), total = 0;
     for (long i = 0; rank == 0 && i < w; i++) r[i] = MPI_REQUEST_NULL;
     for (long i = 0; i < n; i++) {
         int len = (int)(grade && i < w ? b * (i + 1) / w : b);
+        if (vary > 0) {
+            double g = (double)i * 0.6180339887498949;
+            len = (int)(b - (double)b * vary / 100.0 * (g - (double)(long)g));
+        }
+        total += len;
         if (rank == 0) {
             long s = i % w;
             if (r[s] != MPI_REQUEST_NULL) MPI_Wait(&r[s], MPI_STATUS_IGNORE);
@@ -47,8 +55,8 @@ int main(int argc, char **argv) {
     if (rank == peer) {
         MPI_Waitall((int)n, r, MPI_STATUSES_IGNORE);
         double t = MPI_Wtime() - t0;
-        printf("stream: %ld messages of %ld bytes, %ld in flight%s: %.2f us, %.2f GB/s\n", n, b, w, grade ? " (graded start)" : "", t * 1e6,
-               (double)n * (double)b / t / 1e9);
+        printf("stream: %ld messages of %s%ld bytes, %ld in flight%s: %.2f us, %.2f GB/s\n", n, vary ? "up to " : "", b, w, grade ? " (graded start)" : "",
+               t * 1e6, total / t / 1e9);
     }
     free(buf);
     free(r);
