@@ -126,6 +126,39 @@ static gsp_err_t build_torus(gsp_topo_t *t, const char *spec, const char *args) 
     return err;
 }
 
+gsp_err_t gsp__topo_check_size(const char *spec, int64_t n, int64_t m);
+
+/* mesh:P1x...xPk: the torus without its wrap-around links (a path in each dimension), indexed
+ * as the torus. Not vertex-transitive (a corner has k neighbours, an inner node 2k): planned as
+ * any graph, with its arcs in ascending neighbour order (gsp_topo_from_edges). */
+static gsp_err_t build_mesh(gsp_topo_t *t, const char *spec, const char *args) {
+    int64_t m[GSP_MAX_DIMS], stride[GSP_MAX_DIMS], n = 1, nedges = 0, *edges = NULL;
+    int k;
+    gsp_err_t err = parse_dims(spec, args, 2, m, &k, "side");
+    if (err) return err;
+    for (int j = k - 1; j >= 0; j--) {
+        stride[j] = n;
+        if (!gsp_mul_ok(n, m[j], &n) || n > GSP_MAX_ARCS)
+            return gsp_error(n > GSP_MAX_ARCS ? GSP_ERR_TOOBIG : GSP_ERR_OVERFLOW, "%s: the number of nodes is too large (limit %lld)", spec,
+                             (long long)GSP_MAX_ARCS);
+    }
+    /* (Pj - 1) N / Pj links along dimension j; 2 k N arcs at most, so no overflow below. */
+    for (int j = 0; j < k; j++) nedges += n / m[j] * (m[j] - 1);
+    if ((err = gsp__topo_check_size(spec, n, 2 * nedges))) return err;
+    if ((err = gsp_alloc_array((void **)&edges, 2 * nedges, sizeof *edges, false))) return err;
+    int64_t e = 0;
+    for (int64_t x = 0; x < n; x++)
+        for (int j = 0; j < k; j++)
+            if ((x / stride[j]) % m[j] + 1 < m[j]) {
+                edges[2 * e] = x;
+                edges[2 * e + 1] = x + stride[j];
+                e++;
+            }
+    err = gsp_topo_from_edges(t, n, edges, nedges, false, spec);
+    gsp_free(edges);
+    return err;
+}
+
 static gsp_err_t build_hypercube(gsp_topo_t *t, const char *spec, const char *args) {
     int64_t K, gens[64];
     const char *p = args;
@@ -509,7 +542,7 @@ static const struct {
     const char *name;
     family_fn build;
 } families[] = {
-    {"torus", build_torus},       {"hypercube", build_hypercube}, {"star", build_star},
+    {"torus", build_torus},       {"mesh", build_mesh},           {"hypercube", build_hypercube}, {"star", build_star},
     {"circulant", build_circulant}, {"optcirc", build_optcirc}, {"cycle", build_cycle},
     {"complete", build_complete}, {"cayley", build_cayley},       {"perm", build_perm},
     {"dgx", gsp__build_dgx},      {"mi250", gsp__build_mi250},    {"fattree", gsp__build_fattree},
@@ -595,12 +628,12 @@ static gsp_err_t from_spec(gsp_topo_t *t, const char *spec) {
     for (size_t i = 0; i < sizeof families / sizeof families[0]; i++)
         if (strlen(families[i].name) == nlen && strncmp(spec, families[i].name, nlen) == 0)
             return families[i].build(t, spec, colon + 1);
-    const char *names[] = {"torus", "hypercube", "star", "circulant", "optcirc", "cycle", "complete", "cayley", "perm", "file",
+    const char *names[] = {"torus", "mesh", "hypercube", "star", "circulant", "optcirc", "cycle", "complete", "cayley", "perm", "file",
                            "dgx", "mi250", "fattree", "dragonfly"};
     const char *near = gsp_nearest(spec, nlen, names, sizeof names / sizeof *names);
     if (near) return gsp_error(GSP_ERR_PARSE, "%s: unknown family '%.*s'; did you mean '%s'?", spec, (int)nlen, spec, near);
     return gsp_error(GSP_ERR_PARSE,
-                     "%s: unknown family '%.*s' (torus, hypercube, star, circulant, optcirc, "
+                     "%s: unknown family '%.*s' (torus, mesh, hypercube, star, circulant, optcirc, "
                      "cycle, complete, cayley, perm, dgx, mi250, fattree, dragonfly, product, file)",
                      spec, (int)nlen, spec);
 }

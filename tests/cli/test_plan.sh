@@ -33,6 +33,11 @@ expect 0 plan allgather complete:20 -o "$tmp/k20.json"
 expect 0 export "$tmp/k20.json" --format msccl-xml -o "$tmp/k20.xml" && grep -q 'nchannels="2"' "$tmp/k20.xml" || fail "threadblocks per channel"
 expect 0 plan allgather complete:120 -o "$tmp/k120.json"
 expect 2 export "$tmp/k120.json" --format msccl-xml -o "$tmp/k120.xml" && grep -q 'needs 239 threadblocks.*216' "$tmp/err" && [ ! -e "$tmp/k120.xml" ] || fail "threadblock limit"
+# mesh: (no symmetry) the greedy, verified again from the file; a corner of degree 2 receives
+# the other 19 blocks, so 10 rounds at least, which it meets.
+expect 0 plan allgather mesh:4x5 -o "$tmp/m45.json" --json
+jqcheck '.rounds == 10 and .lower_bound == 10 and .verified and (.symmetric | not)'
+expect 0 verify "$tmp/m45.json" && grep -q '^correct' "$tmp/out" || fail "mesh verify"
 # verify --json: the same keys whatever the verdict.
 expect 0 plan allgather torus:3x3 -o "$tmp/v33.json"
 expect 0 verify "$tmp/v33.json" --json && jqcheck '.ok and .rule == null and .round == null and .message == null'

@@ -47,6 +47,36 @@ static void test_torus_conventions(void **state) {
     gsp_topo_destroy(&t);
 }
 
+/* mesh: against brute force on coordinates (adjacent iff they differ by one in one coordinate),
+ * the closed-form arc count 2 sum_j (Pj - 1) N / Pj, ascending neighbours. */
+static void test_mesh_conventions(void **state) {
+    (void)state;
+    gsp_topo_t t = build("mesh:3x4x5");
+    assert_int_equal(t.n, 60);
+    assert_int_equal(t.m, 2 * (2 * 20 + 3 * 15 + 4 * 12));
+    assert_null(t.group);
+    for (int64_t x = 0; x < 60; x++) {
+        int64_t cx[3] = {x / 20, x / 5 % 4, x % 5}, want = 0;
+        for (int64_t y = 0; y < 60; y++) {
+            int64_t cy[3] = {y / 20, y / 5 % 4, y % 5}, d = 0;
+            for (int j = 0; j < 3; j++) d += cx[j] > cy[j] ? cx[j] - cy[j] : cy[j] - cx[j];
+            if (d != 1) continue;
+            assert_true(want < t.off[x + 1] - t.off[x]);
+            assert_int_equal(arc(&t, x, (int)want), y); /* ascending */
+            want++;
+        }
+        assert_int_equal(t.off[x + 1] - t.off[x], want);
+    }
+    gsp_topo_destroy(&t);
+    /* One dimension: a path. */
+    t = build("mesh:5");
+    assert_int_equal(t.m, 8);
+    assert_int_equal(t.off[1] - t.off[0], 1);
+    assert_int_equal(arc(&t, 2, 0), 1);
+    assert_int_equal(arc(&t, 2, 1), 3);
+    gsp_topo_destroy(&t);
+}
+
 static void test_hypercube_conventions(void **state) {
     (void)state;
     gsp_topo_t t = build("hypercube:5");
@@ -180,6 +210,11 @@ static void test_bad_specs(void **state) {
     expect_error("circulant:100:99999999999999999999", GSP_ERR_OVERFLOW);
     expect_error("hypercube:99999999999999999999", GSP_ERR_OVERFLOW);
     expect_error("torus:100000x100000", GSP_ERR_TOOBIG);
+    expect_error("mesh:1x4", GSP_ERR_RANGE);
+    expect_error("mesh:3x", GSP_ERR_PARSE);
+    expect_error("mesh:100000x100000", GSP_ERR_TOOBIG);
+    expect_error("mesh:99999999999999999999", GSP_ERR_TOOBIG);
+    expect_error("mesh:3x4@1,1", GSP_ERR_NOTAPPLIC);
     expect_error("circulant:10:", GSP_ERR_PARSE);
     expect_error("circulant:10:0", GSP_ERR_RANGE);
     expect_error("circulant:10:20", GSP_ERR_RANGE);
@@ -499,7 +534,8 @@ static void test_groups_products_hash(void **state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_file_names),
-        cmocka_unit_test(test_torus_conventions),    cmocka_unit_test(test_hypercube_conventions),
+        cmocka_unit_test(test_torus_conventions),    cmocka_unit_test(test_mesh_conventions),
+        cmocka_unit_test(test_hypercube_conventions),
         cmocka_unit_test(test_star_conventions),     cmocka_unit_test(test_circulant_conventions),
         cmocka_unit_test(test_cayley_perm_product_file), cmocka_unit_test(test_bad_specs),
         cmocka_unit_test(test_group_laws),           cmocka_unit_test(test_cayley_match),

@@ -19,7 +19,7 @@ static void usage(FILE *f) {
     for (size_t i = 0; i < NCOMMANDS; i++)
         fprintf(f, "  %-10s %s\n", commands[i]->name, commands[i]->summary);
     fputs("\n'gossip help COMMAND' or 'gossip COMMAND --help' describes one command.\n"
-          "Topology specs: torus:5x5 hypercube:6 star:5 circulant:13:1,5 optcirc:35 cycle:9\n"
+          "Topology specs: torus:5x5 mesh:70x70 hypercube:6 star:5 circulant:13:1,5 optcirc:35 cycle:9\n"
           "  complete:6 cayley:Z4xZ6:(1,0),(0,1) perm:4:(1 0 2 3),(1 2 3 0)\n"
           "  product(cycle:5,complete:2) file:graph.txt\n"
           "Exit codes: 0 ok, 1 a negative answer, 2 usage or input error, 3 runtime error.\n"
