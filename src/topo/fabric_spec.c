@@ -10,8 +10,6 @@
 
 #include "topo/topo_int.h"
 
-gsp_err_t gsp__topo_check_size(const char *spec, int64_t n, int64_t m);
-
 static int64_t gcd(int64_t a, int64_t b) {
     while (b) {
         int64_t r = a % b;

@@ -126,8 +126,6 @@ static gsp_err_t build_torus(gsp_topo_t *t, const char *spec, const char *args) 
     return err;
 }
 
-gsp_err_t gsp__topo_check_size(const char *spec, int64_t n, int64_t m);
-
 /* mesh:P1x...xPk: the torus without its wrap-around links (a path in each dimension), indexed
  * as the torus. Not vertex-transitive (a corner has k neighbours, an inner node 2k): planned as
  * any graph, with its arcs in ascending neighbour order (gsp_topo_from_edges). */
@@ -477,7 +475,6 @@ fail:
 
 gsp_err_t gsp__topo_from_file(gsp_topo_t *t, const char *spec, const char *path);
 gsp_err_t gsp__topo_spec_size(const char *spec, int64_t *n, int64_t *m);
-gsp_err_t gsp__topo_check_size(const char *spec, int64_t n, int64_t m);
 
 /* Splits "A,B" at the comma outside parentheses. */
 static gsp_err_t build_product(gsp_topo_t *t, const char *spec, const char *inner, size_t len) {

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "gossip/topo.h"
+#include "topo/topo_int.h"
 
 void gsp_topo_destroy(gsp_topo_t *t) {
     if (!t) return;

@@ -6,6 +6,9 @@
 
 #include "gossip/topo.h"
 
+/* Whether n nodes and m arcs fit the memory limit (topo.c): the message names the spec. */
+gsp_err_t gsp__topo_check_size(const char *spec, int64_t n, int64_t m);
+
 /* Capacities are read exactly in millionths of their unit. */
 #define GSP__CAP_DECIMALS 6
 #define GSP__CAP_UNIT 1000000LL
