@@ -270,6 +270,20 @@ typedef struct {
 #define CHUNK_WINDOW_MAX 64
 /* A route is slow where this many chunks in flight carry a chunk's latency at its capacity. */
 #define CHUNK_SLOW_ROUTE 16
+/* The deep window: a store phase on deep trees (lay_t: deep) whose binding cut is slow links (the
+ * NICs bind: mi250:4) keeps CHUNK_DEEP_WINDOW chunks in flight on each stream of a slow route, not
+ * its share of CHUNK_IN_FLIGHT. There the receiver of a NIC's stream passes each lane on round its
+ * box's ring only once all the lane's chunks are in, and the NIC, shared alike, moves all its
+ * chunks in flight at once: mi250:4's ring trees give a GPU nine NIC streams (three rings to each
+ * of three boxes), 15 chunks in flight each, so at 16 MiB every NIC held all the call's NIC chunks
+ * from the start, every lane arrived with the last at 50 us, and the rings idled from 20 to 50 us
+ * (a trace under SMPI's defaults). Four a stream (36 a NIC, about four times what a chunk's
+ * latency carries at its rate): the lanes arrive in order and the rings relay them while the NICs
+ * run, 105.0 -> 85.9 us (2 / 6 / 12 a stream: 103.9 / 88.3 / 105.0). Not where fast links bind
+ * (mi250:2, its cut xGMI links): there the NICs' slack is what lets them keep up, and the 64 MiB
+ * allgather took 219.0 -> 255.3 us with four on the NICs' streams, 304.9 with four on every
+ * stream (the twin xGMI links want hundreds in flight). */
+#define CHUNK_DEEP_WINDOW 4
 /* The drain: where a fast link leaves the fabric's allgather binding cut (dgx:8x2: a GPU's
  * NVLink and NIC; not dgx:8x4 or dgx:4x2, whose cut is a box's NICs), the fast links set the
  * phase's time, and its last lanes' messages pay a large message's latency on every hop after
@@ -332,6 +346,8 @@ struct chunks {
     int drain;               /* lanes from this one on stream on every route (the drain); K: none */
     bool fill;               /* a relay's parts stream on every route (the fill) */
     bool uneven;             /* chunks of two sizes in turn (chunk_at) */
+    int64_t nslow;           /* the slow routes' streams: the first nslow */
+    int slow_window;         /* their chunks in flight (the deep window), at most window */
 };
 
 /* Whether a route of w GB/s is slow for chunks of `chunk` bytes: CHUNK_SLOW_ROUTE of them in
@@ -465,9 +481,9 @@ static gsp_err_t chunk_pump(pipe_t *pp, int64_t q) {
             cs->next_k[q] = 0;
             continue;
         }
-        int64_t w = 0;
-        while (w < cs->window && cs->slot[i * cs->window + w] >= 0) w++;
-        if (w == cs->window) break;
+        int64_t w = 0, lim = i < cs->nslow ? cs->slow_window : cs->window;
+        while (w < lim && cs->slot[i * cs->window + w] >= 0) w++;
+        if (w == lim) break;
         int64_t k = cs->next_k[q], n = cs->total[sj], L, u;
         char *src;
         MPI_Datatype t;
@@ -727,12 +743,14 @@ static gsp_err_t chunks_init(gsp_mpi_ctx_t *c, const gsp_rt_prog_t *p, const lay
     for (int64_t q = 0; q < K * nS; q++) cs->total[q] = cs->left[q] = 0;
     /* The window: a rank's slow streams share its slow link (CHUNK_IN_FLIGHT); the drain's and
      * the fill's streams take the same. */
+    cs->nslow = nslow;
     if (nslow == 0) nslow = cs->ns;
     cs->window = CHUNK_WINDOW_MIN;
     if (nslow > 0) cs->window = (int)((CHUNK_IN_FLIGHT + nslow - 1) / nslow);
     if (cs->window < CHUNK_WINDOW_MIN) cs->window = CHUNK_WINDOW_MIN;
     if (cs->window > CHUNK_WINDOW_MAX) cs->window = CHUNK_WINDOW_MAX;
     for (int64_t q = 0; q < cs->ns * cs->window; q++) cs->slot[q] = -1;
+    cs->slow_window = l0->deep && p->kind == GSP_RT_STORE && !fast_cut && CHUNK_DEEP_WINDOW < cs->window ? CHUNK_DEEP_WINDOW : cs->window;
     cs->rbase[0] = 0;
     for (int64_t q = 0; q < nR; q++) {
         int64_t most = 1;

@@ -211,10 +211,14 @@ done
 # by a temporary print (session 39): every rank's reduce-scatter ran cross first in 64 lanes, its
 # 3 arcs each with FEEDS sends (6 FEEDS sends, 5 others a lane, each held until its arc's FEEDS
 # were all issued); the allreduce's first phase in 6 lanes (count 100000, --no-shared-memory;
-# count 77777 under --shared-memory: 52 lanes, 5).
+# count 77777 under --shared-memory: 52 lanes, 5). The allgather's store phase on the same trees
+# (deep) keeps four chunks in flight on each stream of a slow route instead of its share of 128
+# (mpi_engine.c: the deep window; every route is slow under this band): counted by a temporary
+# print (session 41), every rank's allgather in 8 lanes (count 100000) and 7 (77777), 11 streams
+# at 4 in flight instead of 12.
 for t in "--no-shared-memory 100000" "--shared-memory 77777"; do
     set -- $t
-    for coll in reduce-scatter allreduce; do
+    for coll in reduce-scatter allreduce allgather; do
         run 12 $coll "file:$(dirname "$0")/../data/rings-2x6.txt" --algorithm fabric-rings "$1" --alpha 5e-7 \
             --beta 0:1e-10,1000:5e-11,4000:1e-10 --count "$2" --type double --reps 1
     done
