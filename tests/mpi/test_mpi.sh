@@ -223,8 +223,10 @@ for t in "--no-shared-memory 100000" "--shared-memory 77777"; do
             --beta 0:1e-10,1000:5e-11,4000:1e-10 --count "$2" --type double --reps 1
     done
 done
-# With segments set (GOSSIP_SEGMENT, --segment), cross first keeps them (mpi_engine.c: cross_lanes).
-for coll in reduce-scatter allreduce; do
+# With segments set (GOSSIP_SEGMENT, --segment), cross first keeps them (mpi_engine.c: cross_lanes),
+# and the allgather keeps them with its deep window (a temporary print, session 41: 152 lanes,
+# 11 streams, the NIC's at 4 in flight).
+for coll in reduce-scatter allreduce allgather; do
     run 12 $coll "file:$(dirname "$0")/../data/rings-2x6.txt" --algorithm fabric-rings --segment 4096 --alpha 5e-7 \
         --beta 0:1e-10,1000:5e-11,4000:1e-10 --count 77777 --type double --reps 1
 done
