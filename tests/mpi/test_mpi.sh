@@ -215,7 +215,9 @@ done
 # (deep) keeps four chunks in flight on each stream of a slow route instead of its share of 128
 # (mpi_engine.c: the deep window; every route is slow under this band): counted by a temporary
 # print (session 41), every rank's allgather in 8 lanes (count 100000) and 7 (77777), 11 streams
-# at 4 in flight instead of 12.
+# at 4 in flight instead of 12; there its relays pass each streamed block on chunk by chunk as it
+# arrives (mpi_engine.c: cut-through; a temporary print, session 42: lanes started so on every
+# rank, under both link models and with --segment 4096 below).
 for t in "--no-shared-memory 100000" "--shared-memory 77777"; do
     set -- $t
     for coll in reduce-scatter allreduce allgather; do
