@@ -803,7 +803,9 @@ static gsp_err_t chunks_init(gsp_mpi_ctx_t *c, const gsp_rt_prog_t *p, const lay
     if (cs->window < CHUNK_WINDOW_MIN) cs->window = CHUNK_WINDOW_MIN;
     if (cs->window > CHUNK_WINDOW_MAX) cs->window = CHUNK_WINDOW_MAX;
     for (int64_t q = 0; q < cs->ns * cs->window; q++) cs->slot[q] = -1;
-    cs->slow_window = l0->deep && p->kind == GSP_RT_STORE && !fast_cut && CHUNK_DEEP_WINDOW < cs->window ? CHUNK_DEEP_WINDOW : cs->window;
+    /* The deep window's and cut-through's phases. */
+    bool deep_slow = l0->deep && p->kind == GSP_RT_STORE && !fast_cut;
+    cs->slow_window = deep_slow && CHUNK_DEEP_WINDOW < cs->window ? CHUNK_DEEP_WINDOW : cs->window;
     cs->rbase[0] = 0;
     for (int64_t q = 0; q < nR; q++) {
         int64_t most = 1;
@@ -823,13 +825,12 @@ static gsp_err_t chunks_init(gsp_mpi_ctx_t *c, const gsp_rt_prog_t *p, const lay
     }
     /* Cut-through (the deep window's phases): a send that passes on the one block it received
      * (a store phase's relay), both streamed. rpre serves as each receive's count meanwhile. */
-    bool cut = l0->deep && p->kind == GSP_RT_STORE && !fast_cut;
     for (int64_t q = 0; q < K * nR; q++) cs->rtot[q] = cs->rpre[q] = 0;
     for (int64_t q = 0; q <= nR; q++) cs->dep_off[q] = 0;
     for (int64_t q = 0; q < nS; q++) {
         const gsp_rt_msg_t *x = &p->send[q];
         int64_t r = x->prev;
-        cs->cut_ok[q] = cut && !p->exchange && x->n == 1 && r >= 0 && cs->sidx[q] >= 0 && cs->ridx[r] >= 0 && p->recv[r].n == 1 &&
+        cs->cut_ok[q] = deep_slow && !p->exchange && x->n == 1 && r >= 0 && cs->sidx[q] >= 0 && cs->ridx[r] >= 0 && p->recv[r].n == 1 &&
                         p->items[p->recv[r].first] == p->items[x->first];
         if (cs->cut_ok[q]) cs->dep_off[r + 1]++;
     }
