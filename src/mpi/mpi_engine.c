@@ -284,12 +284,22 @@ typedef struct {
  * allgather took 219.0 -> 255.3 us with four on the NICs' streams, 304.9 with four on every
  * stream (the twin xGMI links want hundreds in flight). */
 #define CHUNK_DEEP_WINDOW 4
+/* The deep reduce window, its mirror: a reduce phase on such trees (lay_t: deep) whose binding
+ * cut is slow links keeps CHUNK_DEEP_REDUCE_WINDOW chunks in flight on each stream of a fast
+ * route (the rings' links inside a box, which carry the sums to the NICs), not the slow streams'
+ * share of CHUNK_IN_FLIGHT. A relay sends a lane's sum only once the whole lane is in, and 15
+ * chunks a stream put every lane of a ring's sums on its links at once, shared alike, so the
+ * lanes arrived together and each hop of the ring waited for the last. mi250:4's 16 MiB
+ * reduce-scatter under SimGrid SMPI's defaults: 140.3 -> 101.7 us (2 / 8 a stream: 125.3 /
+ * 104.2; four on the NICs' streams as well, 107.9). */
+#define CHUNK_DEEP_REDUCE_WINDOW 4
 /* Cut-through: in such a phase (the deep window's) a relay passes a block it receives in chunks
  * on chunk by chunk, each once it is in, instead of once the whole lane's message is. The last
  * lanes to cross the NICs go round their box's ring after them (mi250:4: 8 hops), a lane's
  * message a hop; chunk by chunk, a hop costs about a chunk. mi250:4's allgather under SimGrid
  * SMPI's defaults: 16 MiB 85.9 -> 82.7 us. Not a reduce-scatter's in-trees (a relay's chunk
- * combined as it came, cross first: 100.0 -> 141.2 us at 16 MiB). */
+ * combined as it came, cross first: 141.2 us at 16 MiB, against 140.3 without, both before the
+ * deep reduce window). */
 /* The drain: where a fast link leaves the fabric's allgather binding cut (dgx:8x2: a GPU's
  * NVLink and NIC; not dgx:8x4 or dgx:4x2, whose cut is a box's NICs), the fast links set the
  * phase's time, and its last lanes' messages pay a large message's latency on every hop after
@@ -354,6 +364,7 @@ struct chunks {
     bool uneven;             /* chunks of two sizes in turn (chunk_at) */
     int64_t nslow;           /* the slow routes' streams: the first nslow */
     int slow_window;         /* their chunks in flight (the deep window), at most window */
+    int fast_window;         /* the other streams' (the deep reduce window), at most window */
     /* Cut-through (below): per send, whether it passes on its receive's block chunk by chunk;
      * per receive its such sends (dep[dep_off[r] .. dep_off[r + 1])); per (lane, receive) the
      * chunks it was posted in (rtot, 0: whole) and how many of them from the first are in (rpre). */
@@ -528,7 +539,7 @@ static gsp_err_t chunk_pump(pipe_t *pp, int64_t q) {
             cs->next_k[q] = 0;
             continue;
         }
-        int64_t w = 0, lim = i < cs->nslow ? cs->slow_window : cs->window;
+        int64_t w = 0, lim = i < cs->nslow ? cs->slow_window : cs->fast_window;
         while (w < lim && cs->slot[i * cs->window + w] >= 0) w++;
         if (w == lim) break;
         int64_t k = cs->next_k[q], n = cs->total[sj], L, u;
@@ -806,6 +817,8 @@ static gsp_err_t chunks_init(gsp_mpi_ctx_t *c, const gsp_rt_prog_t *p, const lay
     /* The deep window's and cut-through's phases. */
     bool deep_slow = l0->deep && p->kind == GSP_RT_STORE && !fast_cut;
     cs->slow_window = deep_slow && CHUNK_DEEP_WINDOW < cs->window ? CHUNK_DEEP_WINDOW : cs->window;
+    bool deep_reduce = l0->deep && p->kind == GSP_RT_REDUCE && !fast_cut;
+    cs->fast_window = deep_reduce && CHUNK_DEEP_REDUCE_WINDOW < cs->window ? CHUNK_DEEP_REDUCE_WINDOW : cs->window;
     cs->rbase[0] = 0;
     for (int64_t q = 0; q < nR; q++) {
         int64_t most = 1;

@@ -225,6 +225,18 @@ for t in "--no-shared-memory 100000" "--shared-memory 77777"; do
             --beta 0:1e-10,1000:5e-11,4000:1e-10 --count "$2" --type double --reps 1
     done
 done
+# A latency of 1e-6 makes the rings' links fast routes for the band's chunks (the NICs stay slow):
+# the reduce-scatter's in-trees then keep four chunks in flight on each fast stream (mpi_engine.c:
+# the deep reduce window). Counted by a temporary print (session 43): every rank's reduce-scatter
+# with 10 of its 11 streams at 4 instead of 64, in 64 lanes (100000) and 52 (77777), and 152 with
+# --segment 4096; the allreduce's first phase alike (6 and 5 lanes), its second not.
+for t in "--no-shared-memory 100000" "--shared-memory 77777" "--segment=4096 77777"; do
+    set -- $t
+    for coll in reduce-scatter allreduce; do
+        run 12 $coll "file:$(dirname "$0")/../data/rings-2x6.txt" --algorithm fabric-rings ${1/=/ } --alpha 1e-6 \
+            --beta 0:1e-10,1000:5e-11,4000:1e-10 --count "$2" --type double --reps 1
+    done
+done
 # With segments set (GOSSIP_SEGMENT, --segment), cross first keeps them (mpi_engine.c: cross_lanes),
 # and the allgather keeps them with its deep window (a temporary print, session 41: 152 lanes,
 # 11 streams, the NIC's at 4 in flight).
