@@ -118,6 +118,14 @@ GSP_API int gsp_mpi_ctx_mpi_error(const gsp_mpi_ctx_t *ctx);
 /** True when dt has no holes and no offset (what the reductions need). */
 GSP_API bool gsp_mpi_ctx_plain(MPI_Datatype dt);
 
+/** Plans collective coll now, as its first call would: for allgather count is the call's
+ * recvcount, for reduce-scatter its recvcount (a block), for the others its count; op only for
+ * reductions (MPI_OP_NULL otherwise), root only for broadcast and reduce (a rank). Builds this
+ * rank's share of the algorithm the cost model chooses for that size and agrees on it with the
+ * other ranks, moving no data, so that the call itself then only runs (what a first call costs
+ * beyond a later one: MPI-4's persistent collectives' _init). Collective; errors as the call's. */
+GSP_API gsp_err_t gsp_mpi_ctx_prepare(gsp_mpi_ctx_t *ctx, gsp_collective_t coll, int count, MPI_Datatype dt, MPI_Op op, int root);
+
 /** MPI_Allgather's semantics (sendbuf may be MPI_IN_PLACE; types may differ with equal
  * signatures). */
 GSP_API gsp_err_t gsp_mpi_ctx_allgather(gsp_mpi_ctx_t *ctx, const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,

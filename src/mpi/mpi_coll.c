@@ -489,3 +489,47 @@ gsp_err_t gsp_mpi_ctx_reduce(gsp_mpi_ctx_t *c, const void *sendbuf, void *recvbu
     }
     return run_algo(c, a, pg, w, in, n, &d, op, NULL);
 }
+
+/* Everything a first call does but move data: the same bytes as the call computes them, the
+ * same plan, choice and agreement (gsp__mpi_prepare's allreduces), and for the calls the cache
+ * serves (allreduce, broadcast) the same slot. */
+gsp_err_t gsp_mpi_ctx_prepare(gsp_mpi_ctx_t *c, gsp_collective_t coll, int count, MPI_Datatype dt, MPI_Op op, int root) {
+    gsp_err_t err;
+    const gsp_rt_algo_t *a;
+    const gsp_rt_prog_t *pg;
+    dtinfo_t d;
+    int64_t per, bytes;
+    c->mpi_err = 0;
+    c->communicated = false;
+    if (count < 0) return gsp_error(GSP_ERR_INVAL, "a negative count (%d)", count);
+    if ((coll == GSP_COLL_BROADCAST || coll == GSP_COLL_REDUCE) && (root < 0 || root >= c->size))
+        return gsp_error(GSP_ERR_INVAL, "root %d is not a rank of the communicator (%d ranks)", root, c->size);
+    switch (coll) {
+    case GSP_COLL_ALLGATHER:
+    case GSP_COLL_BROADCAST: {
+        gsp__mpi_dt_info(dt, &d);
+        bytes = (int64_t)count * d.size;
+        int64_t whole = coll == GSP_COLL_ALLGATHER ? bytes * c->size : bytes;
+        if (!d.plain && whole > INT_MAX)
+            return gsp_error(GSP_ERR_TOOBIG, "%lld bytes of a datatype with holes: more than MPI_Pack's int", (long long)whole);
+        if (coll == GSP_COLL_ALLGATHER) return gsp__mpi_prepare(c, coll, 0, bytes, (double)bytes, (double)bytes, &a, &pg);
+        int node = (int)gsp_mpi_ctx_node(c, root);
+        if ((err = gsp__mpi_prepare(c, coll, node, bytes, (double)bytes, (double)bytes, &a, &pg))) return err;
+        dtinfo_t db = bytes_type();
+        fast_fill(c, GSP_COLL_BROADCAST, dt, MPI_OP_NULL, count, root, a, pg, &db, bytes);
+        return GSP_OK;
+    }
+    case GSP_COLL_ALLREDUCE:
+    case GSP_COLL_REDUCE_SCATTER:
+    case GSP_COLL_REDUCE:
+        if ((err = reduction_type(c, dt, op, &d, &per))) return err;
+        bytes = (int64_t)count * per * d.size;
+        if (coll == GSP_COLL_REDUCE_SCATTER) return gsp__mpi_prepare(c, coll, 0, bytes, (double)bytes * c->size, (double)bytes, &a, &pg);
+        if (coll == GSP_COLL_REDUCE)
+            return gsp__mpi_prepare(c, coll, (int)gsp_mpi_ctx_node(c, root), bytes, (double)bytes, (double)bytes, &a, &pg);
+        if ((err = gsp__mpi_prepare(c, coll, 0, bytes, (double)bytes, (double)bytes, &a, &pg))) return err;
+        fast_fill(c, GSP_COLL_ALLREDUCE, dt, op, count, 0, a, pg, &d, (int64_t)count * per);
+        return GSP_OK;
+    }
+    return gsp_error(GSP_ERR_INVAL, "no such collective (%d)", (int)coll);
+}

@@ -4,9 +4,11 @@
  * allgather and the broadcast as MPI_Allgather and MPI_Bcast would, and counts the messages and
  * bytes the schedule gives this rank; the three-operand local reduction; a context's placement,
  * its choice of algorithm, the datatype and operation checks, and a refused reduction
- * (MPI_BAND on doubles: MPI_ERR_OP by the standard) that no rank communicated for; a pipelined
+ * (MPI_BAND on doubles: MPI_ERR_OP by the standard) that no rank communicated for; collectives
+ * planned ahead (gsp_mpi_ctx_prepare) chosen before their calls; a pipelined
  * phase sends synchronously only (its windows count completions as deliveries).
- * Usage: mpirun -n N api_mpi SPEC (SPEC a topology of N nodes). Prints "api_mpi: ok" on rank 0. */
+ * Usage: mpirun -n N api_mpi SPEC (SPEC a topology of N nodes), or api_mpi --prepared FABRIC (N
+ * compute nodes; the planned-ahead calls only). Prints "api_mpi: ok" on rank 0. */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -176,6 +178,73 @@ static void repeated(const char *spec, int size) {
     gsp_mpi_ctx_free(ctx);
 }
 
+/* gsp_mpi_ctx_prepare: each collective planned ahead at a size is chosen at that size before
+ * any call (gsp_mpi_ctx_choice), the allreduce and broadcast already served from the call
+ * cache, and each call afterwards gives MPI's own answer and runs the algorithm chosen; bad
+ * arguments are refused before any message, on every rank alike. */
+static void prepared(const char *spec, int size) {
+    gsp_mpi_ctx_t *ctx = NULL;
+    CHECK(gsp_mpi_ctx_create(spec, MPI_COMM_WORLD, &ctx) == GSP_OK);
+    if (!ctx) return;
+    enum { COUNT = 20000 };
+    int64_t bytes = (int64_t)COUNT * (int64_t)sizeof(int);
+    const gsp_collective_t colls[] = {GSP_COLL_ALLGATHER, GSP_COLL_REDUCE_SCATTER, GSP_COLL_ALLREDUCE, GSP_COLL_BROADCAST, GSP_COLL_REDUCE};
+    int root = size - 1;
+    bool no_reduce = false;
+    for (size_t k = 0; k < sizeof colls / sizeof *colls; k++) {
+        gsp_collective_t cc = colls[k];
+        bool red = cc != GSP_COLL_ALLGATHER && cc != GSP_COLL_BROADCAST, rooted = cc == GSP_COLL_BROADCAST || cc == GSP_COLL_REDUCE;
+        int r = rooted ? root : 0;
+        CHECK(gsp_mpi_ctx_choice(ctx, cc, r, bytes) == NULL);
+        gsp_err_t e = gsp_mpi_ctx_prepare(ctx, cc, COUNT, MPI_INT, red ? MPI_SUM : MPI_OP_NULL, r);
+        /* A fabric has no reduce to a root: refused as the call is, so that it falls back. */
+        if (cc == GSP_COLL_REDUCE && e == GSP_ERR_NOTAPPLIC && !strncmp(spec, "dgx:", 4)) {
+            no_reduce = true;
+            continue;
+        }
+        CHECK(e == GSP_OK);
+        const gsp_rt_algo_t *a = gsp_mpi_ctx_choice(ctx, cc, r, bytes);
+        CHECK(a != NULL);
+        if (cc == GSP_COLL_ALLREDUCE) CHECK(gsp_mpi_ctx_cached(ctx, cc, MPI_INT, MPI_SUM, COUNT, 0));
+        if (cc == GSP_COLL_BROADCAST) CHECK(gsp_mpi_ctx_cached(ctx, cc, MPI_INT, MPI_OP_NULL, COUNT, root));
+    }
+    int *in = malloc(sizeof(int) * COUNT * (size_t)size), *out = malloc(sizeof(int) * COUNT * (size_t)size),
+        *ref = malloc(sizeof(int) * COUNT * (size_t)size);
+    for (int i = 0; i < COUNT * size; i++) in[i] = rank * 31 + i % 1013;
+    CHECK(gsp_mpi_ctx_allgather(ctx, in, COUNT, MPI_INT, out, COUNT, MPI_INT) == GSP_OK);
+    MPI_Allgather(in, COUNT, MPI_INT, ref, COUNT, MPI_INT, MPI_COMM_WORLD);
+    CHECK(!memcmp(out, ref, sizeof(int) * COUNT * (size_t)size));
+    CHECK(!strcmp(gsp_mpi_ctx_choice(ctx, GSP_COLL_ALLGATHER, 0, bytes)->name, gsp_mpi_ctx_last(ctx)));
+    CHECK(gsp_mpi_ctx_reduce_scatter_block(ctx, in, out, COUNT, MPI_INT, MPI_SUM) == GSP_OK);
+    MPI_Reduce_scatter_block(in, ref, COUNT, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    CHECK(!memcmp(out, ref, sizeof(int) * COUNT));
+    CHECK(!strcmp(gsp_mpi_ctx_choice(ctx, GSP_COLL_REDUCE_SCATTER, 0, bytes)->name, gsp_mpi_ctx_last(ctx)));
+    CHECK(gsp_mpi_ctx_allreduce(ctx, in, out, COUNT, MPI_INT, MPI_SUM) == GSP_OK);
+    MPI_Allreduce(in, ref, COUNT, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    CHECK(!memcmp(out, ref, sizeof(int) * COUNT));
+    memcpy(out, in, sizeof(int) * COUNT);
+    memcpy(ref, in, sizeof(int) * COUNT);
+    CHECK(gsp_mpi_ctx_bcast(ctx, out, COUNT, MPI_INT, root) == GSP_OK);
+    MPI_Bcast(ref, COUNT, MPI_INT, root, MPI_COMM_WORLD);
+    CHECK(!memcmp(out, ref, sizeof(int) * COUNT));
+    if (no_reduce) CHECK(gsp_mpi_ctx_reduce(ctx, in, out, COUNT, MPI_INT, MPI_SUM, root) == GSP_ERR_NOTAPPLIC);
+    else {
+        CHECK(gsp_mpi_ctx_reduce(ctx, in, out, COUNT, MPI_INT, MPI_SUM, root) == GSP_OK);
+        MPI_Reduce(in, ref, COUNT, MPI_INT, MPI_SUM, root, MPI_COMM_WORLD);
+        CHECK(rank != root || !memcmp(out, ref, sizeof(int) * COUNT));
+    }
+    /* Refused alike on every rank, before any message. */
+    CHECK(gsp_mpi_ctx_prepare(ctx, GSP_COLL_ALLGATHER, -1, MPI_INT, MPI_OP_NULL, 0) == GSP_ERR_INVAL);
+    CHECK(gsp_mpi_ctx_prepare(ctx, GSP_COLL_BROADCAST, COUNT, MPI_INT, MPI_OP_NULL, size) == GSP_ERR_INVAL);
+    CHECK(gsp_mpi_ctx_prepare(ctx, GSP_COLL_ALLREDUCE, COUNT, MPI_DOUBLE, MPI_BAND, 0) != GSP_OK);
+    CHECK(!gsp_mpi_ctx_communicated(ctx) && gsp_mpi_ctx_mpi_error(ctx) == MPI_ERR_OP);
+    CHECK(gsp_mpi_ctx_prepare(ctx, (gsp_collective_t)99, COUNT, MPI_INT, MPI_OP_NULL, 0) == GSP_ERR_INVAL);
+    free(in);
+    free(out);
+    free(ref);
+    gsp_mpi_ctx_free(ctx);
+}
+
 /* The sends libgossip_mpi makes (a static library: these definitions take its calls), by kind. */
 static long isends, issends;
 int MPI_Isend(const void *buf, int count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm, MPI_Request *req) {
@@ -214,16 +283,20 @@ int main(int argc, char **argv) {
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
-    if (argc != 2) {
-        if (rank == 0) fprintf(stderr, "usage: mpirun -n N api_mpi SPEC\n");
+    if (argc != 2 && !(argc == 3 && !strcmp(argv[1], "--prepared"))) {
+        if (rank == 0) fprintf(stderr, "usage: mpirun -n N api_mpi [--prepared] SPEC\n");
         MPI_Finalize();
         return 2;
     }
-    plans(argv[1], size);
-    reduce_local3();
-    context(argv[1], size);
-    repeated(argv[1], size);
-    pipelined_sync(size);
+    if (argc == 3) prepared(argv[2], size); /* a fabric: its contexts only */
+    else {
+        plans(argv[1], size);
+        reduce_local3();
+        context(argv[1], size);
+        repeated(argv[1], size);
+        prepared(argv[1], size);
+        pipelined_sync(size);
+    }
     int total = 0;
     MPI_Allreduce(&failures, &total, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
     if (rank == 0) printf(total ? "api_mpi: %d failures\n" : "api_mpi: ok\n", total);
