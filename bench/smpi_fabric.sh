@@ -92,10 +92,12 @@ for f in "${fabrics[@]}"; do
             done
         done
         [ "${ONLY:-}" = mpi ] && continue
-        # gossip: its first call plans (and is untimed), the second is the time. An hour of real
-        # time: SimGrid charges real time per message and request, and mi250:2's 64 MiB allgather
-        # in the 15 segments its cost model chooses took 22 min for its two calls (2026-11-27).
-        res=$(SMPI_BENCH_AG_TOTAL=1 GOSSIP_TUNING=none GOSSIP_ALPHA=$alpha GOSSIP_BETA=$beta GOSSIP_GAMMA=0 GOSSIP_OVERHEAD=0 timeout 3600 \
+        # gossip: it plans each size first (gsp_mpi_ctx_prepare: SMPI_BENCH_WARMUP=plan), then
+        # the one call is the time — the simulated time of a second call after a warm-up, to the
+        # nanosecond (tests/mpi/test_smpi.sh), at half the simulation. An hour of real time:
+        # SimGrid charges real time per message and request, and mi250:2's 64 MiB allgather in
+        # the 15 segments its cost model chooses took 22 min for two calls (2026-11-27).
+        res=$(SMPI_BENCH_AG_TOTAL=1 SMPI_BENCH_WARMUP=plan GOSSIP_TUNING=none GOSSIP_ALPHA=$alpha GOSSIP_BETA=$beta GOSSIP_GAMMA=0 GOSSIP_OVERHEAD=0 timeout 3600 \
             smpirun -np "$n" -platform "build-smpi/$tag.xml" -hostfile "build-smpi/hosts-$tag" --cfg=smpi/simulate-computation:no "${cfg[@]}" build-smpi/smpi_bench "$coll" "$f" gossip "${sizes[@]}" 2>/dev/null | grep "^$coll gossip " || true)
         if [ -z "$res" ]; then echo "$f $n $coll gossip - - failed" >>"$out"; continue; fi
         while read -r _ _ bytes us ok _; do
