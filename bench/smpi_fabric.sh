@@ -43,15 +43,9 @@ out=bench/out/smpi_fabric.txt
 cfg=()
 if [ "${FACTORS:-}" = 1 ]; then out=bench/out/smpi_fabric_factors1.txt; cfg=(--cfg=smpi/lat-factor:0:1 --cfg=smpi/bw-factor:0:1); fi
 if [ ${#more[@]} -gt 0 ]; then cfg+=("${more[@]}"); out=${out%.txt}_cfg.txt; fi
-lat_s=$(awk -v l="${LAT:-1us}" 'BEGIN { v = l + 0; if (l ~ /us$/) v *= 1e-6; else if (l ~ /ns$/) v *= 1e-9; else if (l ~ /ms$/) v *= 1e-3; printf "%.4g", 2 * v }')
-if [ "${FACTORS:-}" = 1 ]; then
-    alpha=$lat_s beta=1e-11
-else
-    alpha=$(awk -v lat="$lat_s" 'BEGIN { n = split("0:2.01467 257:1.95341 732:1.9503 1426:1.61075 3484:1.88101 5776:2.18796 9376:2.59299 15424:3.48845 65472:11.6436", f, " ");
-        for (i = 1; i <= n; i++) { split(f[i], q, ":"); printf "%s%s:%.4g", (i > 1 ? "," : ""), q[1], lat * q[2] } }')
-    beta=$(awk 'BEGIN { n = split("0:0.812084 257:0.338112 732:0.341987 1426:0.608902 3484:0.77493 5776:1.08739 9376:0.58729 15424:0.697866 65472:0.940694", f, " ");
-        for (i = 1; i <= n; i++) { split(f[i], q, ":"); printf "%s%s:%.4g", (i > 1 ? "," : ""), q[1], 1 / (1e11 * q[2]) } }')
-fi
+# gossip's cost model: alpha and beta from LAT and FACTORS.
+# shellcheck source=bench/smpi_costs.sh
+. bench/smpi_costs.sh
 mkdir -p bench/out build-smpi
 if [ -z "${TABLE_ONLY:-}" ]; then
 if [ -n "${ONLY:-}" ] && [ -f "$out" ]; then

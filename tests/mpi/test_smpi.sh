@@ -80,4 +80,18 @@ for c in "t44.xml hosts-16 16 torus:4x4 reduce-scatter" "dgx.xml hosts-dgx 8 dgx
     [ "$one" = "$two" ] || fail "planned ahead: '$one', after a warm-up call: '$two'"
     echo "planned ahead: $one"
 done
+# bench/smpi_trace.sh: the request log of a call, read back as link loads, against the closed
+# form: dgx:4x2's 1 MiB allgather at the optimum sends each GPU's 128 KiB block across the box
+# cut once, so every NIC link carries 131072 B each way, 5.24 us at 25 GB/s; and the log spans
+# the call (its first request to its last completion within 1 % of the time smpi_bench reports).
+tr=$(cd "$src" && SMPI_BUILD_DIR="$work" GOSSIP_BUILD="$bld" bash bench/smpi_trace.sh dgx:4x2 allgather 1048576 2>"$work/err") ||
+    fail "smpi_trace.sh dgx:4x2: $(tail -3 "$work/err")"
+for dir in up down; do
+    grep -q "^$dir links of 25 GB/s (8): busiest 5.24 us at capacity" <<<"$tr" || fail "smpi_trace.sh: no $dir NIC load of 5.24 us: $tr"
+done
+read -r _ _ _ us ok _ <<<"$(grep '^allgather gossip 1048576 ' <<<"$tr")"
+[ "$ok" = ok ] || fail "smpi_trace.sh: the traced call's result: $tr"
+span=$(sed -n 's/^call \([0-9.]*\) us from the first request.*/\1/p' <<<"$tr")
+awk -v a="$span" -v b="$us" 'BEGIN { exit !(a > 0.99 * b && a < 1.01 * b) }' || fail "smpi_trace.sh: log spans $span us, the call took $us"
+echo "smpi_trace: dgx:4x2 allgather 1 MiB, NIC links 5.24 us at capacity, log $span of $us us"
 echo "test_smpi: all results exact"
