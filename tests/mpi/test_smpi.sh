@@ -69,6 +69,15 @@ done
 for coll in allreduce allgather reduce-scatter; do
     GOSSIP_ALGORITHM=fabric-rings run mi.xml hosts-mi 32 mi250:2 "$coll" 65536
 done
+# Four MI250 boxes (mi250:4, 64 ranks: the NICs bind, the ring trees are 9 deep) with the cost
+# model bench/smpi_fabric.sh gives gossip (SMPI's factors by size: the band of chunks): the
+# chunked streams, the deep reduce window and its small head, whose first lane's chunks are cut
+# unevenly at both ends (mpi_engine.c), on a 4 MiB reduce-scatter; every result exact.
+"$fabric_platform" mi250:4 "$work/hosts-mi4" 1us >"$work/mi4.xml" || fail "fabric_platform mi250:4 failed"
+(
+    cd "$src" && . bench/smpi_costs.sh
+    GOSSIP_ALPHA=$alpha GOSSIP_BETA=$beta GOSSIP_GAMMA=0 GOSSIP_OVERHEAD=0 SMPI_BENCH_WARMUP=plan run mi4.xml hosts-mi4 64 mi250:4 reduce-scatter 4194304
+) || fail "mi250:4 reduce-scatter with the band"
 # Planned ahead (gsp_mpi_ctx_prepare; smpi_bench SMPI_BENCH_WARMUP=plan): the one call takes the
 # simulated time of the second of two (the truth: a warm-up call, then the timed one), to the
 # printed nanosecond, on the torus's round engine and on the fabric's pipelined one; a plan that
