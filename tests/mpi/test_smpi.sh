@@ -25,6 +25,22 @@ for v in foo --cfg=x "--cfg=smpi/ois:0:2e-8:0 bar"; do
         fail "smpi_fabric.sh SMPI_CFG='$v': said '$msg'"
 done
 
+# bench/smpi_trace.sh refuses a bad collective, size or bin with one line and exit 2, before it
+# builds or runs anything.
+for args in "dgx:4x2 allgatherx 1024" "dgx:4x2 allgather 10x" "dgx:4x2 allgather 0" "dgx:4x2 allgather"; do
+    set +e
+    msg=$(cd "$src" && SMPI_BUILD_DIR="$work/none" bash bench/smpi_trace.sh $args 2>&1 >/dev/null)
+    rc=$?
+    set -e
+    [ "$rc" = 2 ] && [ "$(printf '%s\n' "$msg" | wc -l)" = 1 ] || fail "smpi_trace.sh $args: exit $rc, said '$msg'"
+done
+set +e
+msg=$(cd "$src" && BIN_US=0 SMPI_BUILD_DIR="$work/none" bash bench/smpi_trace.sh dgx:4x2 allgather 1024 2>&1 >/dev/null)
+rc=$?
+set -e
+[ "$rc" = 2 ] && [[ $msg == "smpi_trace: BIN_US '0' is not a positive number" ]] || fail "smpi_trace.sh BIN_US=0: exit $rc, said '$msg'"
+[ ! -e "$work/none" ] || fail "smpi_trace.sh built something for bad input"
+
 (cd "$src" && SMPI_BUILD_DIR="$work" GOSSIP_BUILD="$bld" NO_SWING=1 bash bench/smpi_build.sh) || fail "bench/smpi_build.sh failed"
 [ -x "$work/smpi_bench" ] || fail "no smpi_bench built"
 
