@@ -327,6 +327,15 @@ typedef struct {
  * shallow trees, 12 deep, whose parts of 1/16 of a block are in the band already: 235.8 ->
  * 235.8); the cost model reads the same (rt_cost.c: fabric_streams), now takes the rings, in 6
  * lanes: 219.0 us, 1.16x the bound, where the shallow trees it chose took 235.8. */
+/* The deep fill: a reduce phase on such trees streams every lane on every route too, as the deep
+ * drain does a store phase's, whether or not it runs cross first (which streams them already:
+ * mi250:2, mi250:4). Whole, a lane's partial sum crossed each of the ring's levels as one message
+ * of 64 KiB or more, 11.6 latencies a level under SMPI's defaults, where no NIC's stream had
+ * chunked it: the MI250 box alone (mi250:1, 16 GCDs on xGMI links), whose reduce-scatter took
+ * 1.85x its bound at 64 MiB where the allgather, streamed, took 1.21x. Streamed, under SimGrid
+ * SMPI's defaults: reduce-scatter 16 MiB 123.4 -> 67.5 us, 64 MiB 361.1 -> 217.0 (1.11x the
+ * bound 195.7); allreduce 195.9 -> 142.1 and 618.7 -> 471.2 (1.20x); 1 and 4 MiB, whose lanes are
+ * in the band already, unchanged. */
 /* Uneven chunks: where the cut is slow links (dgx:8x4: a box's NICs), so that the NICs' streams
  * alone set an allgather's time, a store phase of every rank's blocks (lay_t: drain) cuts its
  * messages in chunks of two sizes in turn, UNEVEN_SHORT and UNEVEN_LONG parts of 2 UNEVEN_MEAN. A
@@ -808,7 +817,11 @@ static gsp_err_t chunks_init(gsp_mpi_ctx_t *c, const gsp_rt_prog_t *p, const lay
     for (int pass = 0; pass < 2; pass++) {
         /* Not the first lane: it has no drain (with one lane, a fast route streams nothing); on
          * deep trees every lane (the deep drain, above). */
-        cs->drain = pass == 0 || !(l0->drain || l0->cross) ? K : l0->deep ? 0 : !fast_cut ? K : K - DRAIN_LANES > 1 ? K - DRAIN_LANES : 1;
+        cs->drain = pass == 0 || !(l0->drain || l0->cross || (l0->deep && p->kind == GSP_RT_REDUCE)) ? K
+                    : l0->deep                                                                   ? 0
+                    : !fast_cut                                                                  ? K
+                    : K - DRAIN_LANES > 1                                                        ? K - DRAIN_LANES
+                                                                                                 : 1;
         cs->fill = pass == 1 && l0->fill;
         cs->uneven = l0->drain && !fast_cut;
         for (int64_t q = 0; q < nS; q++) {
