@@ -219,27 +219,27 @@ static bool cross_first(const gsp_rt_phase_t *ph) {
 }
 
 /* Whether the MPI engine streams a fabric phase's messages in chunks of the cost model's cheapest
- * band (src/mpi/mpi_engine.c: the chunked streams, their deep drain), its segment's message seg
- * bytes (the largest tree's): a store phase of every rank's blocks on trees more than
- * GSP__RT_FILL_LEVELS deep (or a reduce phase run cross first), whose message moves its bytes
+ * band (src/mpi/mpi_engine.c: the chunked streams, their deep drain and deep fill), its segment's
+ * message seg bytes (the largest tree's): a store or reduce phase on trees more than
+ * GSP__RT_FILL_LEVELS deep, whose message moves its bytes
  * GSP_COST_CHUNK_GAIN dearer than the band and cuts into 2 to GSP_COST_CHUNK_MAX chunks of the
  * band, as the engine's chunks_of cuts it. *al: a chunk's latency, *beta its time per byte. (The engine streams
  * only on a fabric with a route slow beside the band, a NIC; every fabric generator's has one.) */
 static bool fabric_streams(const gsp_rt_phase_t *ph, double seg, const gsp_cost_t *c, double *al, double *beta) {
     int64_t lo, hi;
-    if ((ph->kind != GSP_RT_STORE && !cross_first(ph)) || ph->levels <= GSP__RT_FILL_LEVELS || ph->param[1] <= 0 || !gsp_cost_band(c, &lo, &hi, beta)) return false;
+    if ((ph->kind != GSP_RT_STORE && ph->kind != GSP_RT_REDUCE) || ph->levels <= GSP__RT_FILL_LEVELS || ph->param[1] <= 0 || !gsp_cost_band(c, &lo, &hi, beta)) return false;
     double k = ceil(seg / (double)(hi - 1));
     if (gsp_cost_beta(c, seg) < GSP_COST_CHUNK_GAIN * *beta || k < 2 || k > GSP_COST_CHUNK_MAX || seg / k < (double)lo) return false;
     *al = gsp_cost_alpha(c, (double)(hi - 1));
     return true;
 }
 
-static double fabric_time(const gsp_rt_phase_t *ph, double M, double blk, double S, const gsp_cost_t *c, bool drain) {
+static double fabric_time(const gsp_rt_phase_t *ph, double M, double blk, double S, const gsp_cost_t *c, bool drain, bool whole) {
     double w = M * (double)ph->param[5] / ((double)ph->param[4] * 1e9), R = (double)ph->levels;
     double f = ph->param[7] > 0 ? (double)ph->param[6] / (double)ph->param[7] : 1;
     double seg = ceil(blk * fabric_mult(ph) / S) * 1.01, al = gsp_cost_alpha(c, seg), big = gsp_cost_beta(c, 1e18), sb;
     /* Streamed, every message pays a chunk's latency and moves at the band's rate. */
-    if (fabric_streams(ph, ceil(blk * fabric_mult(ph) / S), c, &al, &sb)) {
+    if (!(whole && !cross_first(ph) && ph->kind == GSP_RT_REDUCE) && fabric_streams(ph, ceil(blk * fabric_mult(ph) / S), c, &al, &sb)) {
         if (big > 0) w *= sb / big;
         /* Cross first, streamed: the allgather backwards, one fill. */
         if (cross_first(ph)) drain = false;
@@ -261,10 +261,10 @@ static double pipelined_time(const gsp_rt_phase_t *ph, double blk, double S, con
 }
 
 /* The segment count whose fabric_time is least (the first on ties). */
-static double fabric_segments(const gsp_rt_phase_t *ph, double M, double blk, const gsp_cost_t *c, bool drain) {
-    double s = 1, bt = fabric_time(ph, M, blk, 1, c, drain);
+static double fabric_segments(const gsp_rt_phase_t *ph, double M, double blk, const gsp_cost_t *c, bool drain, bool whole) {
+    double s = 1, bt = fabric_time(ph, M, blk, 1, c, drain, whole);
     for (double k = 2; k <= GSP_RT_MAX_SEGMENTS && k <= blk; k++) {
-        double t = fabric_time(ph, M, blk, k, c, drain);
+        double t = fabric_time(ph, M, blk, k, c, drain, whole);
         if (t < bt * (1 - 1e-9)) s = k, bt = t;
     }
     return s;
@@ -288,14 +288,29 @@ int64_t gsp_rt_segments(const gsp_rt_phase_t *ph, double blk, const gsp_cost_t *
          * (2 with SMPI's factors, 6-7 at 1); the broadcast's 64 MiB took 753.6 us in 2, 648.3 in
          * 4, 640.6 in the model's choice. Deeper trees of equal shares likewise (fabric_time). */
         double M = blk * fabric_parts(ph);
-        s = fabric_segments(ph, M, blk, c, false);
+        s = fabric_segments(ph, M, blk, c, false, true);
         /* A reduce-scatter's in-trees where segments pay (the one fill chose more than one):
          * a relay sends a segment's sum only once all its children's have arrived, so each level
          * waits for a segment, and the drain a level is the form (mi250:2's 64 MiB
          * reduce-scatter with SMPI's factors at 1: 306.0 us in the 10 segments of the one fill,
          * 279.8 in 20, 278.6 in 31; under its defaults 289.0 in 15, 291.4 in 20; at 1 MiB whole
          * (19.1 us) against 21.9 in the 4 the drain form alone would choose). */
-        if (s > 1 && ph->kind == GSP_RT_REDUCE) s = fabric_segments(ph, M, blk, c, true);
+        if (s > 1 && ph->kind == GSP_RT_REDUCE) s = fabric_segments(ph, M, blk, c, true, true);
+        /* The deep fill (mpi_engine.c): in-trees more than GSP__RT_FILL_LEVELS deep stream their
+         * messages where a message makes two chunks of the band or more. Where the count chosen
+         * as if they went whole leaves them unstreamed, the count chosen streamed, if it streams:
+         * there a lane goes on as chunks, several in flight, where whole it waits for the lane
+         * before. Not always, because the streamed form's count is not always the better one:
+         * SimGrid SMPI's defaults, mi250:1's reduce-scatter, 4 MiB in 10 lanes whole 48.6 us, in
+         * the streamed form's 4 32.2; 64 MiB in 22 lanes (the whole form's, streamed) 217.0, in
+         * the streamed form's 15 227.9 (in 32, 40, 48: 224.0, 226.3, 234.0). Not one lane,
+         * which an allreduce's phases, fused, then run in: 1 MiB 45.2 -> 69.0 us. */
+        double al, sb;
+        if (s > 1 && ph->kind == GSP_RT_REDUCE && !cross_first(ph) && !fabric_streams(ph, ceil(blk * fabric_mult(ph) / s), c, &al, &sb)) {
+            double s2 = fabric_segments(ph, M, blk, c, false, false);
+            if (s2 > 1) s2 = fabric_segments(ph, M, blk, c, true, false);
+            if (s2 > 1 && fabric_streams(ph, ceil(blk * fabric_mult(ph) / s2), c, &al, &sb)) s = s2;
+        }
     } else if (ph->levels > 0) s = 2;
     else {
         /* The count whose predicted time is least (the first on ties), every count: with costs
@@ -366,7 +381,7 @@ void gsp_rt_predict(const gsp_rt_algo_t *a, int64_t nodes, int64_t bytes, const 
             if (a->coll == GSP_COLL_ALLREDUCE && ph->kind == GSP_RT_REDUCE && nx && nx->kind == GSP_RT_STORE && nx->pipelined && nx->levels > 0 &&
                 nx->layout == ph->layout && nx->parts == ph->parts && nx->nblocks == ph->nblocks)
                 S = (double)gsp_rt_segments(nx, blk, c), drain = false;
-            p->seconds += fabric_time(ph, M, blk, S, c, drain);
+            p->seconds += fabric_time(ph, M, blk, S, c, drain, false);
             continue;
         }
         if (ph->pipelined) {

@@ -479,16 +479,19 @@ static void test_segments(void **state) {
     assert_int_equal(gsp_rt_segments(&ph, 4e5, &band), 2);
     /* A reduce-scatter's in-trees that take turns (the ring trees) run cross first, streamed
      * (the MPI engine: the allgather backwards): the store phase's 2 and its time; without turns
-     * a relay waits a level for its children's segments, not streamed: w + 11 (alpha + f w / S)
-     * + S alpha by the segment's own size (1.01 x 4e5 / S bytes): whole 8 + 11 (23.3 + 4) + 23.3
-     * = 331.6 us; from S = 7 (below 65472 bytes) 3 us and 1.5e-11 s/B, 10 + 11 (3 + 5 / S) + 3 S,
-     * 71.9 at 7 and rising; from S = 44 (below 9376) in the band, 1 us and 1e-11 s/B, 6.67 + 11
-     * (1 + 3.33 / S) + S = 62.5 at 44 and rising: 44. */
+     * a relay waits a level for its children's segments: w + 11 (alpha + f w / S) + S alpha.
+     * As if whole, by the segment's own size (1.01 x 4e5 / S bytes): 8 + 11 (23.3 + 4) + 23.3 =
+     * 331.6 us in one; from S = 7 (below 65472 bytes) 3 us and 1.5e-11 s/B, 10 + 11 (3 + 5 / S) +
+     * 3 S, 71.9 at 7 and rising; from S = 44 (below 9376) in the band, 1 us and 1e-11 s/B, 6.67 +
+     * 11 (1 + 3.33 / S) + S = 62.5 at 44 and rising: 44, whose messages of 9.1 KB are one chunk
+     * each, unstreamed. The engine streams such in-trees (the deep fill), and streamed every S
+     * pays the band's 1 us and rate: 6.67 + 11 (1 + 3.33 / S) + S, least at sqrt(36.7) = 6.06: 6
+     * (29.8 us; 30.0 at 5, 29.9 at 7), messages of 67 KB in 8 chunks — taken. */
     ph.kind = GSP_RT_REDUCE;
     ph.turn_of = any_turn;
     assert_int_equal(gsp_rt_segments(&ph, 4e5, &band), 2);
     ph.turn_of = NULL;
-    assert_int_equal(gsp_rt_segments(&ph, 4e5, &band), 44);
+    assert_int_equal(gsp_rt_segments(&ph, 4e5, &band), 6);
     ph.kind = GSP_RT_STORE;
     ph.levels = 3;
     assert_int_equal(gsp_rt_segments(&ph, 4e5, &band), 7);
