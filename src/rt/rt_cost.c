@@ -223,8 +223,9 @@ static bool cross_first(const gsp_rt_phase_t *ph) {
  * message seg bytes (the largest tree's): a store or reduce phase on trees more than
  * GSP__RT_FILL_LEVELS deep, whose message moves its bytes
  * GSP_COST_CHUNK_GAIN dearer than the band and cuts into 2 to GSP_COST_CHUNK_MAX chunks of the
- * band, as the engine's chunks_of cuts it. *al: a chunk's latency, *beta its time per byte. (The engine streams
- * only on a fabric with a route slow beside the band, a NIC; every fabric generator's has one.) */
+ * band, as the engine's chunks_of cuts it. *al: a chunk's latency, *beta its time per byte. (The engine's
+ * streams on slow routes need one slow beside the band, a NIC; the deep drain and fill stream on
+ * every route, a box of fast links alone too: mi250:1.) */
 static bool fabric_streams(const gsp_rt_phase_t *ph, double seg, const gsp_cost_t *c, double *al, double *beta) {
     int64_t lo, hi;
     if ((ph->kind != GSP_RT_STORE && ph->kind != GSP_RT_REDUCE) || ph->levels <= GSP__RT_FILL_LEVELS || ph->param[1] <= 0 || !gsp_cost_band(c, &lo, &hi, beta)) return false;
