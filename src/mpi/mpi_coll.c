@@ -303,6 +303,10 @@ static gsp_err_t run_algo(gsp_mpi_ctx_t *c, const gsp_rt_algo_t *a, const gsp_rt
         if (k == 0 && a->nphases == 2 && a->phase[0].kind == GSP_RT_REDUCE && a->phase[1].kind == GSP_RT_STORE && a->phase[0].pipelined &&
             a->phase[1].pipelined && a->phase[0].levels > 0 && a->phase[1].levels > 0) {
             lay_t l1 = lays ? lays[1] : gsp__mpi_phase_layout(c, &a->phase[1], count, d);
+            /* The deep drain's lanes are for the allgather run alone (mpi_engine.c: deep_lanes):
+             * fused, or to decide, the cost model's. mi250:1's 4 MiB allreduce ran in turn, in 4
+             * and 2 lanes, in 62.1 us; with the allgather's lanes 4 it fused, unstreamed: 96.6. */
+            if (l1.model_lanes > 0) l1.lanes = l1.model_lanes, l1.model_lanes = 0;
             fuse = l1.layout == l.layout && l1.count == l.count && l1.n == l.n && l1.parts == l.parts;
             /* Fused, both phases run in the allgather's segments (a reduce-scatter alone may take
              * more: rt_cost.c); the blocks and parts being the same, they fit both. On a box's

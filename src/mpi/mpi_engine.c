@@ -1573,7 +1573,7 @@ static int lanes_for(const gsp_mpi_ctx_t *c, const lay_t *l, const dtinfo_t *d) 
 }
 
 lay_t gsp__mpi_layout(const gsp_mpi_ctx_t *c, gsp_rt_layout_t kind, int64_t count, const dtinfo_t *d) {
-    lay_t l = {kind, count, c->size, 1, 0, 1, 0, 0, false, 0, false, false, false, false, false};
+    lay_t l = {kind, count, c->size, 1, 0, 1, 0, 0, false, 0, false, false, false, false, false, 0};
     l.lanes = lanes_for(c, &l, d);
     return l;
 }
@@ -1586,7 +1586,7 @@ static int64_t least_part(const lay_t *l) { return l->parts > 1 ? base_len(l, l-
  * the cost model's segments. */
 static lay_t cost_layout(const gsp_mpi_ctx_t *c, const gsp_rt_phase_t *ph, int64_t count, const dtinfo_t *d) {
     if (!ph->pipelined) {
-        lay_t l = {ph->layout, count, c->size, 1, 0, ph->parts > 1 ? ph->parts : 1, 0, 0, false, 0, false, false, false, false, false};
+        lay_t l = {ph->layout, count, c->size, 1, 0, ph->parts > 1 ? ph->parts : 1, 0, 0, false, 0, false, false, false, false, false, 0};
         if (c->cost.segment > 0 || count == 0) l.lanes = lanes_for(c, &l, d);
         else {
             /* The cost model's lanes (the predictions use the same), never an empty segment. */
@@ -1598,7 +1598,7 @@ static lay_t cost_layout(const gsp_mpi_ctx_t *c, const gsp_rt_phase_t *ph, int64
         return l;
     }
     /* A fabric's trees cut each block into parts (rt_fabric.c); the segments cut the parts. */
-    lay_t l = {ph->layout, count, ph->nblocks > 0 ? ph->nblocks : c->size, 1, 0, ph->parts > 1 ? ph->parts : 1, 0, ph->levels > 0 ? 1 : 0, false, 0, false, false, false, false, false};
+    lay_t l = {ph->layout, count, ph->nblocks > 0 ? ph->nblocks : c->size, 1, 0, ph->parts > 1 ? ph->parts : 1, 0, ph->levels > 0 ? 1 : 0, false, 0, false, false, false, false, false, 0};
     int64_t shortest = least_part(&l), k = gsp_rt_segments(ph, (double)whole_len(&l, 0) * d->size, &c->cost),
             least = (whole_len(&l, 0) * d->size + GSP__MPI_MAX_SEGMENT - 1) / GSP__MPI_MAX_SEGMENT;
     if (k < least) k = least;
@@ -1744,6 +1744,51 @@ static void cross_lanes(lay_t *l, gsp_mpi_ctx_t *c, const gsp_rt_phase_t *ph, co
     if (gsp__mpi_cross_first(c, ph, &m, d)) l->lanes = (int)k;
 }
 
+/* The deep drain's lanes (above): a store phase of every rank's blocks on deep trees, streamed,
+ * where the cut is fast links (mi250:1, mi250:2; not the NICs of mi250:4, whose deep window and
+ * cut-through set its pace: forced there, the rule left its 16 MiB allgather at 82.7 us), runs in
+ * lanes of at most DEEP_LANE_CHUNKS of the band's largest chunks (as cross first's: cross_lanes),
+ * at most DEEP_LANES_MAX. A relay passes a lane on only once all of it is in, so each level of the
+ * trees waits a lane, while the next lane's chunks already fly (a stream's window spans its lanes:
+ * chunk_pump), so a lane more costs far less than the latency the cost model charges it (rt_cost.c:
+ * one fill and a latency a lane), whose count is too few. mi250:1's 64 MiB allgather on its ring
+ * trees (8 deep, a part of a block 1398101 bytes) under SimGrid SMPI's defaults, in lanes: 5 245.1
+ * us, 6 (the model's) 236.6, 8 221.2, 10 213.4, 12 212.6, 16 208.2, 18 215.7, 20 201.8, 24 205.1,
+ * 30 201.8, 32 201.5, 38 201.4, 40 201.8, 50 (this rule) 201.5 (1.21x -> 1.03x the bound); 16 MiB
+ * 72.5 -> 59.8 (3 lanes -> 13); 4 MiB 29.9 -> 29.7 (2 -> 4; in 8 the messages fall below two chunks
+ * and go whole: 54.8, hence deep_streams). mi250:2's (rings 9 deep), 64 MiB in 6 (the model's),
+ * 12, 19, 20, 25 (this rule) lanes: 219.0, 205.5, 211.4, 205.4, 208.0; 16 MiB 77.3 -> 68.9; 4 MiB
+ * 36.3 either way. Their allreduces run their allgather phase so (not fused: mpi_coll.c): mi250:1
+ * 64 MiB 471.2 -> 440.7 (1.20x -> 1.13x), 16 MiB 142.1 -> 127.3, 4 MiB 62.1 -> 61.9; mi250:2 64 MiB
+ * 465.6 -> 451.3 (1.23x -> 1.19x). */
+#define DEEP_LANE_CHUNKS 3
+#define DEEP_LANES_MAX 64
+/* Whether the deep drain streams a lane of layout l's least part (chunks_of's test: at least two
+ * of the band's chunks, a byte of it dearer than the band's). */
+static bool deep_streams(const gsp_mpi_ctx_t *c, const lay_t *l, const dtinfo_t *d, int64_t lo, int64_t hi, double beta) {
+    int64_t bytes = least_part(l) * (int64_t)d->size / l->lanes, k = (bytes + hi - 2) / (hi - 1);
+    return gsp_cost_beta(&c->cost, (double)bytes) >= GSP_COST_CHUNK_GAIN * beta && k >= 2 && k <= GSP_COST_CHUNK_MAX && bytes / k >= lo;
+}
+
+static void deep_lanes(lay_t *l, gsp_mpi_ctx_t *c, const gsp_rt_phase_t *ph, const dtinfo_t *d) {
+    int64_t lo, hi;
+    double beta;
+    if (c->cost.segment > 0 || !ph->pipelined || ph->kind != GSP_RT_STORE || !l->deep || ph->nblocks > 0 || l->n != c->size ||
+        !c->is_fabric || !d->plain || !gsp_cost_band(&c->cost, &lo, &hi, &beta) || widths(c) || slow_route(c, c->cut_widest, (double)(hi - 1)))
+        return;
+    int64_t shortest = least_part(l), k = (shortest * (int64_t)d->size + DEEP_LANE_CHUNKS * (hi - 1) - 1) / (DEEP_LANE_CHUNKS * (hi - 1));
+    if (k > DEEP_LANES_MAX) k = DEEP_LANES_MAX;
+    if (k > shortest) k = shortest;
+    if (k <= l->lanes) return;
+    lay_t m = *l;
+    m.lanes = (int)k;
+    /* Only where its lanes stream, and still in lanes that short. */
+    if (deep_streams(c, l, d, lo, hi, beta) && deep_streams(c, &m, d, lo, hi, beta)) {
+        l->model_lanes = l->lanes;
+        l->lanes = (int)k;
+    }
+}
+
 /* The lane lengths, in latencies, at which a broadcast's waist across a chain of boxes keeps
  * its wider windows (gsp__mpi_phase_layout). */
 #define CHAIN_LATENCIES_MIN 1.0
@@ -1755,6 +1800,7 @@ lay_t gsp__mpi_phase_layout(gsp_mpi_ctx_t *c, const gsp_rt_phase_t *ph, int64_t 
     lay_t l = cost_layout(c, ph, count, d);
     box_lanes(&l, c, ph, d);
     cross_lanes(&l, c, ph, d);
+    deep_lanes(&l, c, ph, d);
     /* A broadcast's wider windows where its trees cross the waist on several edges (a chain of
      * boxes: rt_fabric.c) only where a lane on an arc lasts CHAIN_LATENCIES_MIN to _MAX latencies.
      * Shorter, the call is a few latencies, and a second lane in flight on each crossing only

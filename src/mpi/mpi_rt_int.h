@@ -46,6 +46,8 @@ typedef struct {
     bool cross;       /* a reduce phase of every rank's blocks on deep trees that take turns: on each
                        * arc every lane's FEEDS sends go before any ENDS send, every lane streamed
                        * (cross first) */
+    int model_lanes;  /* the lanes before the deep drain's (deep_lanes, mpi_engine.c), which an
+                       * allreduce's phases run in when fused (mpi_coll.c); 0: not changed */
 } lay_t;
 
 /* Trees deeper than this (rt_int.h: GSP__RT_FILL_LEVELS, which the cost model reads the same) are
