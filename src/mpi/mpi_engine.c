@@ -1718,6 +1718,14 @@ static void box_lanes(lay_t *l, gsp_mpi_ctx_t *c, const gsp_rt_phase_t *ph, cons
     uneven_lanes(l, c, ph, d, shortest);
 }
 
+/* The lanes that cut layout l's least part into lanes of at most `chunks` of the band's largest
+ * chunks (hi - 1 bytes), at most `most` and at most the part's elements. */
+static int64_t band_lanes(const lay_t *l, const dtinfo_t *d, int64_t hi, int64_t chunks, int64_t most) {
+    int64_t shortest = least_part(l), k = (shortest * (int64_t)d->size + chunks * (hi - 1) - 1) / (chunks * (hi - 1));
+    if (k > most) k = most;
+    return k > shortest ? shortest : k;
+}
+
 /* A phase run cross first (gsp__mpi_cross_first) in lanes of at most CROSS_LANE_CHUNKS of the
  * band's largest chunks, at most CROSS_LANES_MAX: the NICs wait for the first lane's sums to come
  * round their box, and a shorter first lane starts them earlier (the allgather, whose NICs start
@@ -1734,9 +1742,7 @@ static void cross_lanes(lay_t *l, gsp_mpi_ctx_t *c, const gsp_rt_phase_t *ph, co
     double beta;
     /* Segments the user set (GOSSIP_SEGMENT) stay as set. */
     if (c->cost.segment > 0 || !gsp__mpi_cross_first(c, ph, l, d) || !gsp_cost_band(&c->cost, &lo, &hi, &beta)) return;
-    int64_t shortest = least_part(l), k = (shortest * (int64_t)d->size + CROSS_LANE_CHUNKS * (hi - 1) - 1) / (CROSS_LANE_CHUNKS * (hi - 1));
-    if (k > CROSS_LANES_MAX) k = CROSS_LANES_MAX;
-    if (k > shortest) k = shortest;
+    int64_t k = band_lanes(l, d, hi, CROSS_LANE_CHUNKS, CROSS_LANES_MAX);
     if (k <= l->lanes) return;
     lay_t m = *l;
     m.lanes = (int)k;
@@ -1776,9 +1782,7 @@ static void deep_lanes(lay_t *l, gsp_mpi_ctx_t *c, const gsp_rt_phase_t *ph, con
     if (c->cost.segment > 0 || !ph->pipelined || ph->kind != GSP_RT_STORE || !l->deep || ph->nblocks > 0 || l->n != c->size ||
         !c->is_fabric || !d->plain || !gsp_cost_band(&c->cost, &lo, &hi, &beta) || widths(c) || slow_route(c, c->cut_widest, (double)(hi - 1)))
         return;
-    int64_t shortest = least_part(l), k = (shortest * (int64_t)d->size + DEEP_LANE_CHUNKS * (hi - 1) - 1) / (DEEP_LANE_CHUNKS * (hi - 1));
-    if (k > DEEP_LANES_MAX) k = DEEP_LANES_MAX;
-    if (k > shortest) k = shortest;
+    int64_t k = band_lanes(l, d, hi, DEEP_LANE_CHUNKS, DEEP_LANES_MAX);
     if (k <= l->lanes) return;
     lay_t m = *l;
     m.lanes = (int)k;
