@@ -111,7 +111,7 @@ awk -v t="$us" -v b="$algbw" 'BEGIN { bound = 16777216 / (b * 1e9) * 1e6; exit !
 echo "$line (algbw $algbw)"
 # The deep drain's lanes (mpi_engine.c: deep_lanes): the allgather on the same rings runs in lanes
 # of a few of the band's chunks, not the cost model's few long ones, in which each level of the
-# rings waited for a whole lane (16 MiB: 72.5 us in 3 lanes, 1.48x the bound; in 10, 60.3). Every
+# rings waited for a whole lane (16 MiB: 72.5 us in 3 lanes, 1.48x the bound; in 13, 59.8). Every
 # block checked (SMPI_BENCH_SHARED_FROM: no shared output buffer at this size), within 1.3x.
 algbw=$("$bld/gossip" info mi250:1 --json | jq -r .optimum.allgather.algbw_value) || fail "gossip info mi250:1 --json failed"
 line=$(
