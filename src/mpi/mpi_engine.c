@@ -345,8 +345,9 @@ typedef struct {
  * allgather under SMPI's defaults: each GPU's NIC issued 1.2 MB of chunks at 0, 40, 100, 140 and
  * 200 us and nothing between, and was done at 266 us of 351). Of two sizes, a window's chunks end
  * apart, and later ones overlap the earlier ones' successors' latency: dgx:8x4 allgather 351.2 ->
- * 330.9 us, allreduce 707.1 -> 687.2. Not a reduce phase (dgx:8x4's reduce-scatter 358.6 -> 442.3,
- * its allreduce's first phase alike), nor where the fast links set the time (dgx:8x2's allgather,
+ * 330.9 us, allreduce 707.1 -> 687.2. Not a reduce phase in box_lanes' lanes (dgx:8x4's
+ * reduce-scatter 358.6 -> 442.3, its allreduce's first phase alike; since the fill, 307.0 ->
+ * 415.0), only in uneven_lanes' (lay_t: uneven), nor where the fast links set the time (dgx:8x2's allgather,
  * with the drain, 223.1 -> 234.2). A third size (16, 20, 24) changed nothing (330.9). */
 #define UNEVEN_SHORT 17
 #define UNEVEN_LONG 23
@@ -456,8 +457,12 @@ static gsp_err_t widths(gsp_mpi_ctx_t *c) {
     gsp_optimum_t o;
     if (!err && gsp_optimum(t, GSP_COLL_ALLGATHER, -1, &o) == GSP_OK) { /* else no drain */
         memset(v, 0, (size_t)n * sizeof *v);
-        for (int64_t i = 0; i < o.cut_len; i++) v[o.cut[i]] = 1;
         c->cut_widest = 0;
+        c->cut_compute = 0;
+        for (int64_t i = 0; i < o.cut_len; i++) {
+            v[o.cut[i]] = 1;
+            if (!(t->is_switch && t->is_switch[o.cut[i]])) c->cut_compute++;
+        }
         for (int64_t x = 0; x < n; x++)
             for (int64_t a = t->off[x]; v[x] != 0 && a < t->off[x + 1]; a++) {
                 double cw = t->cap ? (double)t->cap[a] / (double)t->cap_scale : 1.0;
@@ -823,7 +828,7 @@ static gsp_err_t chunks_init(gsp_mpi_ctx_t *c, const gsp_rt_prog_t *p, const lay
                     : K - DRAIN_LANES > 1                                                        ? K - DRAIN_LANES
                                                                                                  : 1;
         cs->fill = pass == 1 && l0->fill;
-        cs->uneven = l0->drain && !fast_cut;
+        cs->uneven = (l0->drain || l0->uneven) && !fast_cut;
         for (int64_t q = 0; q < nS; q++) {
             if (pass == 0) cs->sidx[q] = -1;
             cs->next_lane[q] = cs->next_k[q] = 0;
@@ -1573,7 +1578,7 @@ static int lanes_for(const gsp_mpi_ctx_t *c, const lay_t *l, const dtinfo_t *d) 
 }
 
 lay_t gsp__mpi_layout(const gsp_mpi_ctx_t *c, gsp_rt_layout_t kind, int64_t count, const dtinfo_t *d) {
-    lay_t l = {kind, count, c->size, 1, 0, 1, 0, 0, false, 0, false, false, false, false, false, 0};
+    lay_t l = {kind, count, c->size, 1, 0, 1, 0, 0, false, 0, false, false, false, false, false, 0, false};
     l.lanes = lanes_for(c, &l, d);
     return l;
 }
@@ -1586,7 +1591,7 @@ static int64_t least_part(const lay_t *l) { return l->parts > 1 ? base_len(l, l-
  * the cost model's segments. */
 static lay_t cost_layout(const gsp_mpi_ctx_t *c, const gsp_rt_phase_t *ph, int64_t count, const dtinfo_t *d) {
     if (!ph->pipelined) {
-        lay_t l = {ph->layout, count, c->size, 1, 0, ph->parts > 1 ? ph->parts : 1, 0, 0, false, 0, false, false, false, false, false, 0};
+        lay_t l = {ph->layout, count, c->size, 1, 0, ph->parts > 1 ? ph->parts : 1, 0, 0, false, 0, false, false, false, false, false, 0, false};
         if (c->cost.segment > 0 || count == 0) l.lanes = lanes_for(c, &l, d);
         else {
             /* The cost model's lanes (the predictions use the same), never an empty segment. */
@@ -1598,7 +1603,7 @@ static lay_t cost_layout(const gsp_mpi_ctx_t *c, const gsp_rt_phase_t *ph, int64
         return l;
     }
     /* A fabric's trees cut each block into parts (rt_fabric.c); the segments cut the parts. */
-    lay_t l = {ph->layout, count, ph->nblocks > 0 ? ph->nblocks : c->size, 1, 0, ph->parts > 1 ? ph->parts : 1, 0, ph->levels > 0 ? 1 : 0, false, 0, false, false, false, false, false, 0};
+    lay_t l = {ph->layout, count, ph->nblocks > 0 ? ph->nblocks : c->size, 1, 0, ph->parts > 1 ? ph->parts : 1, 0, ph->levels > 0 ? 1 : 0, false, 0, false, false, false, false, false, 0, false};
     int64_t shortest = least_part(&l), k = gsp_rt_segments(ph, (double)whole_len(&l, 0) * d->size, &c->cost),
             least = (whole_len(&l, 0) * d->size + GSP__MPI_MAX_SEGMENT - 1) / GSP__MPI_MAX_SEGMENT;
     if (k < least) k = least;
@@ -1655,20 +1660,66 @@ double gsp__mpi_lane_latencies(const gsp_mpi_ctx_t *c, const gsp_rt_phase_t *ph,
 #define UNEVEN_LANE_CHUNKS 16
 #define UNEVEN_LANES_MAX 16
 #define UNEVEN_WINDOW 3
+/* A reduce-scatter's in-trees there (the fill's, two levels: a box's sums to its NICs, then the
+ * other box's), where each GPU's NIC streams to two boxes or more, in uneven chunks too, in lanes
+ * of at least UNEVEN_REDUCE_LANE_CHUNKS mean chunks, UNEVEN_WINDOW in flight, where that gives
+ * more lanes than box_lanes' (a block of 1.2 MB or more). In box_lanes' six lanes, two in flight,
+ * each GPU's NIC streams to the other three boxes of dgx:8x4 went in waves of a lane's chunks
+ * started together and ended together, the first only once the first lane's sums had come round
+ * the box over NVLink (31 us: a sixth of every block), and each wave paid its latency with the
+ * NIC idle (a trace of dgx:8x4's 64 MiB reduce-scatter under SimGrid SMPI's defaults: the NICs'
+ * first bytes in at 55.8 us, the call 307.0). dgx:8x4's 64 MiB reduce-scatter, lanes x in
+ * flight, equal chunks: 6 x 2 (box_lanes) 307.0 us, 6 x 3 307.0, 8 x 3 351.2, 10 x 3 296.3, 12 x
+ * 2 321.5, 12 x 3 285.1, 12 x 4 285.1, 14 x 3 349.8, 16 x 3 352.6; uneven: 6 x 2 415.0, 10 x 3
+ * 298.4, 11 x 3 (this rule) 276.0, 12 x 3 277.8, 13 x 3 293.9, 16 x 3 315.4. A jagged landscape
+ * again (equal messages on a link end together in SimGrid), whose one plateau, 10 to 13 lanes
+ * uneven, is all within 1.2x the bound 251.7; the rule takes its middle. Not where the NIC streams
+ * to one box (dgx:4x2, the same blocks of 2 MiB at 16 MiB: 109.6 us in box_lanes' lanes, 121.6 in
+ * this rule's). */
+#define UNEVEN_REDUCE_LANE_CHUNKS 22
+/* Both rules (the allgather's lanes above, the reduce-scatter's) only where each GPU's NIC streams
+ * to UNEVEN_BOXES boxes or more: where it streams to one (dgx:4x2), the allgather's 16 lanes of
+ * 16 chunks were far too many (8 MiB: 105.3 us in its 8, 81.7 in box_lanes' 5; 16 MiB: 186.1 in
+ * its 16, 124.2 in the 7 that stream, below). */
+#define UNEVEN_BOXES 2
+/* Every such phase (either kind) in lanes enough that each lane's messages stream, at most
+ * GSP_COST_CHUNK_MAX chunks each (chunks_of: more go whole, a large message's latency and no
+ * stream), a staggered odd block's last lane one and a half lanes long (stagger_cut). dgx:4x2 (two
+ * boxes of four GPUs, a rank's block 8 MiB) at 64 MiB under SimGrid SMPI's defaults: its
+ * allgather in UNEVEN_LANES_MAX (16) lanes went whole, 543.2 us (1.62x the bound 335.5); in 17,
+ * 20, 24, 25 (this rule), 26, 32: 366.1, 365.0, 511.9, 359.3, 359.1, 417.6 (1.07x); its
+ * reduce-scatter in box_lanes' six 498.7, in equal chunks x 3 in flight, 14, 15, 21 (this rule),
+ * 22: 419.5, 399.6, 380.0, 359.2 (1.13x). */
+static int64_t stream_lanes(const lay_t *l, const dtinfo_t *d, int64_t chunk) {
+    int64_t most = (int64_t)GSP_COST_CHUNK_MAX * chunk, bytes = least_part(l) * (int64_t)d->size;
+    return (3 * bytes + 2 * most - 1) / (2 * most);
+}
+
 static void uneven_lanes(lay_t *l, gsp_mpi_ctx_t *c, const gsp_rt_phase_t *ph, const dtinfo_t *d, int64_t shortest) {
     int64_t lo, hi;
     double beta;
     /* The routes' widths and the cut (widths): on failure (memory) no more lanes here, and the
      * phase's chunks_init fails alike and reports it. */
-    if (ph->kind != GSP_RT_STORE || !gsp__mpi_chunk_streams(c, l, d) || !gsp_cost_band(&c->cost, &lo, &hi, &beta) || widths(c) ||
-        !slow_route(c, c->cut_widest, (double)(hi - 1)))
+    if ((ph->kind != GSP_RT_STORE && ph->kind != GSP_RT_REDUCE) || !gsp__mpi_chunk_streams(c, l, d) || !gsp_cost_band(&c->cost, &lo, &hi, &beta) ||
+        widths(c) || !slow_route(c, c->cut_widest, (double)(hi - 1)))
         return;
-    int64_t mean = (hi - 1) * UNEVEN_MEAN / UNEVEN_LONG, k = mean > 0 ? shortest * (int64_t)d->size / (UNEVEN_LANE_CHUNKS * mean) : 0;
+    int64_t mean = (hi - 1) * UNEVEN_MEAN / UNEVEN_LONG, k = 0;
+    /* The boxes a NIC streams to, from the binding cut (the same on every rank, so that both
+     * ends of every message agree): the other boxes on its side S, one box off it (dgx:8x4: 24
+     * GPUs and 8, dgx:4x2: 4 and 4). */
+    bool boxes = c->cut_compute >= UNEVEN_BOXES * (c->size - c->cut_compute);
+    if (boxes && mean > 0) k = shortest * (int64_t)d->size / ((ph->kind == GSP_RT_STORE ? UNEVEN_LANE_CHUNKS : UNEVEN_REDUCE_LANE_CHUNKS) * mean);
     if (k > UNEVEN_LANES_MAX) k = UNEVEN_LANES_MAX;
+    /* A store phase's chunks are uneven wherever the cut is slow (chunks_init), a reduce phase's
+     * only with the rule above. */
+    int64_t least = stream_lanes(l, d, ph->kind == GSP_RT_STORE || boxes ? mean : hi - 1);
+    if (k < least) k = least;
+    if (k > shortest) k = shortest;
     if (k <= l->lanes) return;
     l->lanes = (int)k;
     l->stagger = shortest >= 2 * k;
     l->window = UNEVEN_WINDOW;
+    l->uneven = boxes && ph->kind == GSP_RT_REDUCE;
 }
 
 /* An allgather's or a reduce-scatter's phase on trees two or three levels deep (boxes of GPUs:

@@ -48,6 +48,8 @@ typedef struct {
                        * (cross first) */
     int model_lanes;  /* the lanes before the deep drain's (deep_lanes, mpi_engine.c), which an
                        * allreduce's phases run in when fused (mpi_coll.c); 0: not changed */
+    bool uneven;      /* a reduce phase's chunks of two sizes in turn, as a store phase's where the
+                       * cut is slow links (mpi_engine.c: uneven_lanes) */
 } lay_t;
 
 /* Trees deeper than this (rt_int.h: GSP__RT_FILL_LEVELS, which the cost model reads the same) are
@@ -185,6 +187,8 @@ struct gsp_mpi_ctx {
     double *width;
     /* The widest arc leaving the fabric's allgather binding cut (GB/s), with width; 0: none. */
     double cut_widest;
+    /* The compute nodes in that cut (its side S), with cut_widest. */
+    int64_t cut_compute;
     int64_t *chunk;
     size_t chunk_cap;
 };

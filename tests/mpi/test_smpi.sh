@@ -122,6 +122,26 @@ read -r _ _ _ us _ <<<"$line"
 awk -v t="$us" -v b="$algbw" 'BEGIN { bound = 16777216 / (b * 1e9) * 1e6; exit !(b > 0 && t <= 1.3 * bound) }' ||
     fail "mi250:1 allgather 16 MiB: $us us, more than 1.3x the bound at algbw $algbw"
 echo "$line (algbw $algbw)"
+# Lanes that stream (mpi_engine.c: stream_lanes): dgx:4x2's 64 MiB allgather and reduce-scatter
+# (a rank's block 8 MiB) in lanes few enough that each lane's message to another box held more
+# than GSP_COST_CHUNK_MAX chunks went whole, a large message's latency and no stream: 543.2 and
+# 498.7 us, 1.62x and 1.49x the bound; in lanes that stream, 359.3 and 380.0. Every block checked
+# (SMPI_BENCH_SHARED_FROM), each within 1.2x its bound; and the 16 MiB allgather, which the
+# rule of three boxes and more (uneven_lanes) had cut into 16 lanes (186.1 us, 2.2x; in the 7 that
+# stream, 124.2), within 1.6x.
+for c in "allgather 67108864 1.2" "reduce-scatter 67108864 1.2" "allgather 16777216 1.6"; do
+    read -r coll size most <<<"$c"
+    key=${coll/-/_}
+    algbw=$("$bld/gossip" info dgx:4x2 --json | jq -r ".optimum.$key.algbw_value") || fail "gossip info dgx:4x2 --json failed"
+    line=$(
+        cd "$src" && . bench/smpi_costs.sh
+        GOSSIP_ALPHA=$alpha GOSSIP_BETA=$beta GOSSIP_GAMMA=0 GOSSIP_OVERHEAD=0 SMPI_BENCH_WARMUP=plan SMPI_BENCH_SHARED_FROM=134217728 run dgx.xml hosts-dgx 8 dgx:4x2 "$coll" "$size"
+    ) || fail "dgx:4x2 $coll $size with the band: $line"
+    read -r _ _ _ us _ <<<"$line"
+    awk -v t="$us" -v b="$algbw" -v m="$size" -v x="$most" 'BEGIN { bound = m / (b * 1e9) * 1e6; exit !(b > 0 && t <= x * bound) }' ||
+        fail "dgx:4x2 $coll $size: $us us, more than ${most}x the bound at algbw $algbw"
+    echo "$line (algbw $algbw)"
+done
 # Planned ahead (gsp_mpi_ctx_prepare; smpi_bench SMPI_BENCH_WARMUP=plan): the one call takes the
 # simulated time of the second of two (the truth: a warm-up call, then the timed one), to the
 # printed nanosecond, on the torus's round engine and on the fabric's pipelined one; a plan that
