@@ -1661,7 +1661,7 @@ double gsp__mpi_lane_latencies(const gsp_mpi_ctx_t *c, const gsp_rt_phase_t *ph,
 #define UNEVEN_LANES_MAX 16
 #define UNEVEN_WINDOW 3
 /* A reduce-scatter's in-trees there (the fill's, two levels: a box's sums to its NICs, then the
- * other box's), where each GPU's NIC streams to two boxes or more, in uneven chunks too, in lanes
+ * other box's), where each GPU's NIC streams to three boxes or more, in uneven chunks too, in lanes
  * of at least UNEVEN_REDUCE_LANE_CHUNKS mean chunks, UNEVEN_WINDOW in flight, where that gives
  * more lanes than box_lanes' (a block of 1.2 MB or more). In box_lanes' six lanes, two in flight,
  * each GPU's NIC streams to the other three boxes of dgx:8x4 went in waves of a lane's chunks
@@ -1677,11 +1677,13 @@ double gsp__mpi_lane_latencies(const gsp_mpi_ctx_t *c, const gsp_rt_phase_t *ph,
  * to one box (dgx:4x2, the same blocks of 2 MiB at 16 MiB: 109.6 us in box_lanes' lanes, 121.6 in
  * this rule's). */
 #define UNEVEN_REDUCE_LANE_CHUNKS 22
-/* Both rules (the allgather's lanes above, the reduce-scatter's) only where each GPU's NIC streams
- * to UNEVEN_BOXES boxes or more: where it streams to one (dgx:4x2), the allgather's 16 lanes of
- * 16 chunks were far too many (8 MiB: 105.3 us in its 8, 81.7 in box_lanes' 5; 16 MiB: 186.1 in
- * its 16, 124.2 in the 7 that stream, below). */
+/* The allgather's rule above only where each GPU's NIC streams to UNEVEN_BOXES boxes or more:
+ * where it streams to one (dgx:4x2), its 16 lanes of 16 chunks were far too many (8 MiB: 105.3 us
+ * in its 8, 81.7 in box_lanes' 5; 16 MiB: 186.1 in its 16, 124.2 in the 7 that stream, below).
+ * The reduce-scatter's only where it streams to UNEVEN_REDUCE_BOXES or more: on dgx:8x3 (two) its
+ * 15 lanes took the 64 MiB reduce-scatter 300.0 -> 372.6 us. */
 #define UNEVEN_BOXES 2
+#define UNEVEN_REDUCE_BOXES 3
 /* Every such phase (either kind) in lanes enough that each lane's messages stream, at most
  * GSP_COST_CHUNK_MAX chunks each (chunks_of: more go whole, a large message's latency and no
  * stream), a staggered odd block's last lane one and a half lanes long (stagger_cut). dgx:4x2 (two
@@ -1707,7 +1709,7 @@ static void uneven_lanes(lay_t *l, gsp_mpi_ctx_t *c, const gsp_rt_phase_t *ph, c
     /* The boxes a NIC streams to, from the binding cut (the same on every rank, so that both
      * ends of every message agree): the other boxes on its side S, one box off it (dgx:8x4: 24
      * GPUs and 8, dgx:4x2: 4 and 4). */
-    bool boxes = c->cut_compute >= UNEVEN_BOXES * (c->size - c->cut_compute);
+    bool boxes = c->cut_compute >= (ph->kind == GSP_RT_STORE ? UNEVEN_BOXES : UNEVEN_REDUCE_BOXES) * (c->size - c->cut_compute);
     if (boxes && mean > 0) k = shortest * (int64_t)d->size / ((ph->kind == GSP_RT_STORE ? UNEVEN_LANE_CHUNKS : UNEVEN_REDUCE_LANE_CHUNKS) * mean);
     if (k > UNEVEN_LANES_MAX) k = UNEVEN_LANES_MAX;
     /* A store phase's chunks are uneven wherever the cut is slow (chunks_init), a reduce phase's
