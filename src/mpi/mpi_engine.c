@@ -347,8 +347,9 @@ typedef struct {
  * apart, and later ones overlap the earlier ones' successors' latency: dgx:8x4 allgather 351.2 ->
  * 330.9 us, allreduce 707.1 -> 687.2. Not a reduce phase in box_lanes' lanes (dgx:8x4's
  * reduce-scatter 358.6 -> 442.3, its allreduce's first phase alike; since the fill, 307.0 ->
- * 415.0), only in uneven_lanes' (lay_t: uneven), nor where the fast links set the time (dgx:8x2's allgather,
- * with the drain, 223.1 -> 234.2). A third size (16, 20, 24) changed nothing (330.9). */
+ * 415.0), only in uneven_lanes' (lay_t: uneven), nor where the fast links set the time
+ * (dgx:8x2's allgather, with the drain, 223.1 -> 234.2). A third size (16, 20, 24) changed
+ * nothing (330.9). */
 #define UNEVEN_SHORT 17
 #define UNEVEN_LONG 23
 #define UNEVEN_MEAN 20
