@@ -112,6 +112,11 @@ typedef struct gsp_rt_phase {
      * in flight delays every crossing: the runtime takes the wider windows only where a lane
      * lasts 1 to 4 latencies (mpi_engine.c). */
     bool waist_chain;
+    /* Pipelined, a fabric broadcast's few trees each at least as wide as the fabric's slowest
+     * link (fabric-streams: rt_fabric_streams.c): the runtime may stream every tree edge in
+     * chunks, a relay passing each chunk on as it arrives (mpi_engine.c), and the cost model
+     * predicts it so (rt_cost.c). */
+    bool streams;
 } gsp_rt_phase_t;
 
 /** A send's turn within its lane (gsp_rt_phase_t: turn_of; gsp_rt_prog_t: turn): any time
@@ -343,6 +348,16 @@ GSP_API int gsp_rt_choose(const gsp_rt_algos_t *a, int64_t nodes, int64_t bytes,
  * of one arc in flight at once (GSP_RT_PIPE_WINDOW; 1 on a fabric's trees). */
 GSP_API int64_t gsp_rt_segments(const gsp_rt_phase_t *ph, double blk, const gsp_cost_t *c);
 #define GSP_RT_MAX_SEGMENTS 256
+/** Whether a streamed broadcast phase (gsp_rt_phase_t: streams) on blocks of blk bytes streams
+ * under cost model c, and then each tree edge's chunks in flight (*window: its tree's rate, the
+ * phase's algbw over its blocks taken as GB/s, times the latency of a chunk of the cheapest band,
+ * in such chunks, at least GSP_RT_STREAM_WINDOW_MIN) and the band's largest chunk (*chunk,
+ * bytes): where the band exists (gsp_cost_band), the window is that large and a block holds
+ * GSP_RT_STREAM_BLOCK_WINDOWS windows of chunks. The MPI runtime streams it so and the
+ * predictions (gsp_rt_predict) charge it the band's rate and a chunk's latency per level. */
+GSP_API bool gsp_rt_stream_window(const gsp_rt_phase_t *ph, double blk, const gsp_cost_t *c, int64_t *window, int64_t *chunk);
+#define GSP_RT_STREAM_WINDOW_MIN 8
+#define GSP_RT_STREAM_BLOCK_WINDOWS 2
 /** Segments of one arc in flight at once in a pipelined phase (the executor and the predictions
  * share it): each waits for the one GSP_RT_PIPE_WINDOW before it to arrive. */
 #define GSP_RT_PIPE_WINDOW 4

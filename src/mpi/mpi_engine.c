@@ -823,13 +823,13 @@ static gsp_err_t chunks_init(gsp_mpi_ctx_t *c, const gsp_rt_prog_t *p, const lay
     for (int pass = 0; pass < 2; pass++) {
         /* Not the first lane: it has no drain (with one lane, a fast route streams nothing); on
          * deep trees every lane (the deep drain, above). */
-        cs->drain = pass == 0 || !(l0->drain || l0->cross || (l0->deep && p->kind == GSP_RT_REDUCE)) ? K
+        cs->drain = pass == 0 || !(l0->drain || l0->cross || l0->wide || (l0->deep && p->kind == GSP_RT_REDUCE)) ? K
                     : l0->deep                                                                   ? 0
                     : !fast_cut                                                                  ? K
                     : K - DRAIN_LANES > 1                                                        ? K - DRAIN_LANES
                                                                                                  : 1;
         cs->fill = pass == 1 && l0->fill;
-        cs->uneven = (l0->drain || l0->uneven) && !fast_cut;
+        cs->uneven = ((l0->drain || l0->uneven) && !fast_cut) || l0->wide;
         for (int64_t q = 0; q < nS; q++) {
             if (pass == 0) cs->sidx[q] = -1;
             cs->next_lane[q] = cs->next_k[q] = 0;
@@ -849,9 +849,11 @@ static gsp_err_t chunks_init(gsp_mpi_ctx_t *c, const gsp_rt_prog_t *p, const lay
     if (nslow > 0) cs->window = (int)((CHUNK_IN_FLIGHT + nslow - 1) / nslow);
     if (cs->window < CHUNK_WINDOW_MIN) cs->window = CHUNK_WINDOW_MIN;
     if (cs->window > CHUNK_WINDOW_MAX) cs->window = CHUNK_WINDOW_MAX;
+    /* A streamed broadcast's wide trees: their own window (wide_lanes). */
+    if (l0->wide) cs->window = l0->wide;
     for (int64_t q = 0; q < cs->ns * cs->window; q++) cs->slot[q] = -1;
     /* The deep window's and cut-through's phases. */
-    bool deep_slow = l0->deep && p->kind == GSP_RT_STORE && !fast_cut;
+    bool deep_slow = l0->deep && p->kind == GSP_RT_STORE && !fast_cut && !l0->wide;
     cs->slow_window = deep_slow && CHUNK_DEEP_WINDOW < cs->window ? CHUNK_DEEP_WINDOW : cs->window;
     bool deep_reduce = l0->deep && p->kind == GSP_RT_REDUCE && !fast_cut;
     cs->fast_window = deep_reduce && CHUNK_DEEP_REDUCE_WINDOW < cs->window ? CHUNK_DEEP_REDUCE_WINDOW : cs->window;
@@ -875,14 +877,14 @@ static gsp_err_t chunks_init(gsp_mpi_ctx_t *c, const gsp_rt_prog_t *p, const lay
             cs->nr++;
         }
     }
-    /* Cut-through (the deep window's phases): a send that passes on the one block it received
+    /* Cut-through (the deep window's phases, a streamed broadcast's wide trees): a send that passes on the one block it received
      * (a store phase's relay), both streamed. rpre serves as each receive's count meanwhile. */
     for (int64_t q = 0; q < K * nR; q++) cs->rtot[q] = cs->rpre[q] = 0;
     for (int64_t q = 0; q <= nR; q++) cs->dep_off[q] = 0;
     for (int64_t q = 0; q < nS; q++) {
         const gsp_rt_msg_t *x = &p->send[q];
         int64_t r = x->prev;
-        cs->cut_ok[q] = deep_slow && !p->exchange && x->n == 1 && r >= 0 && cs->sidx[q] >= 0 && cs->ridx[r] >= 0 && p->recv[r].n == 1 &&
+        cs->cut_ok[q] = (deep_slow || l0->wide) && !p->exchange && x->n == 1 && r >= 0 && cs->sidx[q] >= 0 && cs->ridx[r] >= 0 && p->recv[r].n == 1 &&
                         p->items[p->recv[r].first] == p->items[x->first];
         if (cs->cut_ok[q]) cs->dep_off[r + 1]++;
     }
@@ -1579,7 +1581,7 @@ static int lanes_for(const gsp_mpi_ctx_t *c, const lay_t *l, const dtinfo_t *d) 
 }
 
 lay_t gsp__mpi_layout(const gsp_mpi_ctx_t *c, gsp_rt_layout_t kind, int64_t count, const dtinfo_t *d) {
-    lay_t l = {kind, count, c->size, 1, 0, 1, 0, 0, false, 0, false, false, false, false, false, 0, false};
+    lay_t l = {kind, count, c->size, 1, 0, 1, 0, 0, false, 0, false, false, false, false, false, 0, false, 0};
     l.lanes = lanes_for(c, &l, d);
     return l;
 }
@@ -1592,7 +1594,7 @@ static int64_t least_part(const lay_t *l) { return l->parts > 1 ? base_len(l, l-
  * the cost model's segments. */
 static lay_t cost_layout(const gsp_mpi_ctx_t *c, const gsp_rt_phase_t *ph, int64_t count, const dtinfo_t *d) {
     if (!ph->pipelined) {
-        lay_t l = {ph->layout, count, c->size, 1, 0, ph->parts > 1 ? ph->parts : 1, 0, 0, false, 0, false, false, false, false, false, 0, false};
+        lay_t l = {ph->layout, count, c->size, 1, 0, ph->parts > 1 ? ph->parts : 1, 0, 0, false, 0, false, false, false, false, false, 0, false, 0};
         if (c->cost.segment > 0 || count == 0) l.lanes = lanes_for(c, &l, d);
         else {
             /* The cost model's lanes (the predictions use the same), never an empty segment. */
@@ -1604,7 +1606,7 @@ static lay_t cost_layout(const gsp_mpi_ctx_t *c, const gsp_rt_phase_t *ph, int64
         return l;
     }
     /* A fabric's trees cut each block into parts (rt_fabric.c); the segments cut the parts. */
-    lay_t l = {ph->layout, count, ph->nblocks > 0 ? ph->nblocks : c->size, 1, 0, ph->parts > 1 ? ph->parts : 1, 0, ph->levels > 0 ? 1 : 0, false, 0, false, false, false, false, false, 0, false};
+    lay_t l = {ph->layout, count, ph->nblocks > 0 ? ph->nblocks : c->size, 1, 0, ph->parts > 1 ? ph->parts : 1, 0, ph->levels > 0 ? 1 : 0, false, 0, false, false, false, false, false, 0, false, 0};
     int64_t shortest = least_part(&l), k = gsp_rt_segments(ph, (double)whole_len(&l, 0) * d->size, &c->cost),
             least = (whole_len(&l, 0) * d->size + GSP__MPI_MAX_SEGMENT - 1) / GSP__MPI_MAX_SEGMENT;
     if (k < least) k = least;
@@ -1847,6 +1849,39 @@ static void deep_lanes(lay_t *l, gsp_mpi_ctx_t *c, const gsp_rt_phase_t *ph, con
     }
 }
 
+/* A streamed broadcast's wide trees (gsp_rt_phase_t: streams; rt_fabric_streams.c), where they
+ * stream (gsp_rt_stream_window): every route streams in uneven chunks, a relay passes each chunk
+ * on as it arrives (cut-through), each stream keeps the window's chunks in flight, and a lane
+ * holds about a window of the band's largest chunks (at least the lanes that stream:
+ * stream_lanes). Equal chunks started together on a link end together in SimGrid: a stream's
+ * window went in batches that each paid a latency with the link idle, and a tree moved at 33 of
+ * its 50 GB/s; of two sizes they drift apart. The window about a latency of the tree's rate: more
+ * in flight share the link alike and each chunk's hop takes longer, fewer leave it idle. mi250:1's
+ * 64 MiB broadcast (six trees of 50 GB/s, 13 deep) under SimGrid SMPI's defaults: equal chunks,
+ * 40 lanes, the rank's share of 128 in flight (21 a stream at the root) 393.3 us; 32 / 40 / 64
+ * in flight 364.1 / 360.2 / 368.2; uneven, 16 / 20 / 24 / 28 / 32 / 48 in flight 288.9 / 281.5 /
+ * 281.1 / 277.9 / 286.6 / 302.0; 27 in flight, 36 / 43 / 45 / 50 / 52 / 58 / 60 / 86 lanes 280.0
+ * / 286.0 / 278.9 / 282.2 / 280.8 / 284.3 / 407.6 / 286.5 (a jagged point at 60, a tree's lane
+ * 23 chunks); 16 MiB in 11 / 16 / 22 lanes 113.4 / 114.3 / 113.6; 4 MiB in 3 / 4 / 6 / 8 / 10
+ * lanes 79.1 / 70.7 / 72.0 / 70.4 / 73.5. */
+static void wide_lanes(lay_t *l, gsp_mpi_ctx_t *c, const gsp_rt_phase_t *ph, const dtinfo_t *d) {
+    int64_t win, chunk;
+    if (!ph->streams || !c->is_fabric || !d->plain || ph->kind != GSP_RT_STORE || l->parts > 1 ||
+        !gsp_rt_stream_window(ph, (double)least_part(l) * (double)d->size, &c->cost, &win, &chunk))
+        return;
+    int64_t lo, hi;
+    double beta;
+    if (!gsp_cost_band(&c->cost, &lo, &hi, &beta)) return;
+    int64_t shortest = least_part(l), bytes = shortest * (int64_t)d->size, k = (bytes + win * chunk - 1) / (win * chunk),
+            least = stream_lanes(l, d, (hi - 1) * UNEVEN_MEAN / UNEVEN_LONG);
+    if (k < least) k = least;
+    if (k > shortest) k = shortest;
+    if (win > CHUNK_WINDOW_MAX) win = CHUNK_WINDOW_MAX;
+    l->lanes = (int)k;
+    l->stagger = l->stagger && shortest >= 2 * k;
+    l->wide = (int)win;
+}
+
 /* The lane lengths, in latencies, at which a broadcast's waist across a chain of boxes keeps
  * its wider windows (gsp__mpi_phase_layout). */
 #define CHAIN_LATENCIES_MIN 1.0
@@ -1859,6 +1894,7 @@ lay_t gsp__mpi_phase_layout(gsp_mpi_ctx_t *c, const gsp_rt_phase_t *ph, int64_t 
     box_lanes(&l, c, ph, d);
     cross_lanes(&l, c, ph, d);
     deep_lanes(&l, c, ph, d);
+    wide_lanes(&l, c, ph, d);
     /* A broadcast's wider windows where its trees cross the waist on several edges (a chain of
      * boxes: rt_fabric.c) only where a lane on an arc lasts CHAIN_LATENCIES_MIN to _MAX latencies.
      * Shorter, the call is a few latencies, and a second lane in flight on each crossing only

@@ -50,6 +50,9 @@ typedef struct {
                        * allreduce's phases run in when fused (mpi_coll.c); 0: not changed */
     bool uneven;      /* a reduce phase's chunks of two sizes in turn, as a store phase's where the
                        * cut is slow links (mpi_engine.c: uneven_lanes) */
+    int wide;         /* a streamed broadcast's wide trees (mpi_engine.c: wide_lanes): each stream's
+                       * chunks in flight, every route streamed in uneven chunks, relays cutting
+                       * through; 0: not so */
 } lay_t;
 
 /* Trees deeper than this (rt_int.h: GSP__RT_FILL_LEVELS, which the cost model reads the same) are

@@ -235,6 +235,32 @@ static bool fabric_streams(const gsp_rt_phase_t *ph, double seg, const gsp_cost_
     return true;
 }
 
+bool gsp_rt_stream_window(const gsp_rt_phase_t *ph, double blk, const gsp_cost_t *c, int64_t *window, int64_t *chunk) {
+    int64_t lo, hi;
+    double beta;
+    *window = *chunk = 0;
+    if (!ph->streams || !ph->pipelined || ph->nblocks <= 0 || ph->param[4] <= 0 || ph->param[5] <= 0 || c->shared || c->segment > 0 ||
+        !gsp_cost_band(c, &lo, &hi, &beta) || hi < 2)
+        return false;
+    double rate = (double)ph->param[4] * 1e9 / ((double)ph->param[5] * (double)ph->nblocks), k = (double)(hi - 1);
+    double w = ceil(rate * gsp_cost_alpha(c, k) / k);
+    if (w < GSP_RT_STREAM_WINDOW_MIN || blk < GSP_RT_STREAM_BLOCK_WINDOWS * w * k) return false;
+    *window = (int64_t)w;
+    *chunk = hi - 1;
+    return true;
+}
+
+/* A streamed broadcast phase that streams (gsp_rt_stream_window): its trees' load at the band's
+ * rate, and a chunk's latency per level, which a relay passing each chunk on as it arrives pays
+ * once however many chunks follow. Under SimGrid SMPI's defaults, mi250:1 (13 levels), measured
+ * against this: 64 MiB 280 us against 250, 16 MiB 113.4 against 105, 4 MiB 70.4 against 69. */
+static double stream_time(const gsp_rt_phase_t *ph, double M, const gsp_cost_t *c, int64_t chunk) {
+    int64_t lo, hi;
+    double sb, big = gsp_cost_beta(c, 1e18), w = M * (double)ph->param[5] / ((double)ph->param[4] * 1e9);
+    if (gsp_cost_band(c, &lo, &hi, &sb) && big > 0) w *= sb / big;
+    return w + (double)ph->levels * gsp_cost_alpha(c, (double)chunk);
+}
+
 static double fabric_time(const gsp_rt_phase_t *ph, double M, double blk, double S, const gsp_cost_t *c, bool drain, bool whole) {
     double w = M * (double)ph->param[5] / ((double)ph->param[4] * 1e9), R = (double)ph->levels;
     double f = ph->param[7] > 0 ? (double)ph->param[6] / (double)ph->param[7] : 1;
@@ -382,7 +408,9 @@ void gsp_rt_predict(const gsp_rt_algo_t *a, int64_t nodes, int64_t bytes, const 
             if (a->coll == GSP_COLL_ALLREDUCE && ph->kind == GSP_RT_REDUCE && nx && nx->kind == GSP_RT_STORE && nx->pipelined && nx->levels > 0 &&
                 nx->layout == ph->layout && nx->parts == ph->parts && nx->nblocks == ph->nblocks)
                 S = (double)gsp_rt_segments(nx, blk, c), drain = false;
-            p->seconds += fabric_time(ph, M, blk, S, c, drain, false);
+            int64_t win, chunk;
+            if (gsp_rt_stream_window(ph, blk, c, &win, &chunk)) p->seconds += stream_time(ph, M, c, chunk);
+            else p->seconds += fabric_time(ph, M, blk, S, c, drain, false);
             continue;
         }
         if (ph->pipelined) {

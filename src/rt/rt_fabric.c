@@ -385,6 +385,7 @@ static gsp_err_t forest_phase(gsp_rt_algo_t *al, int64_t N, const gsp_topo_t *fa
     /* And where switched edges keep a wider window, the sums that have a NIC still to cross go
      * first (see the top). */
     if (reduce && p->twin && (flags & GSP__RT_FOREST_WIDE_SWITCHED)) p->turn_of = switched_turn;
+    p->streams = f->collective == GSP_COLL_BROADCAST && (flags & GSP__RT_FOREST_STREAMS);
     p->nrounds = R;
     for (int64_t r = 0; r < R; r++) p->ntransfers += p->moved[r];
     p->pipelined = true;
@@ -584,7 +585,7 @@ gsp_err_t gsp_rt_fabric_algos(const gsp_topo_t *fabric, const gsp_topo_t *ranks,
     if (!(gsp__rt_fabric.colls & GSP__RT_COLL(c)))
         return gsp_error(GSP_ERR_NOTAPPLIC, "no runtime algorithm for %s on a fabric (%s)", gsp_collective_name(c), fabric->spec);
     /* The fabric's algorithms, in the registry's order (ties go to the first). */
-    static const gsp__rt_method_t *const fab_methods[] = {&gsp__rt_fabric, &gsp__rt_fabric_shallow, &gsp__rt_fabric_rings};
+    static const gsp__rt_method_t *const fab_methods[] = {&gsp__rt_fabric, &gsp__rt_fabric_shallow, &gsp__rt_fabric_rings, &gsp__rt_fabric_streams};
     bool rooted = c == GSP_COLL_BROADCAST;
     if (rooted && (root < 0 || root >= nc)) return gsp_error(GSP_ERR_RANGE, "root %lld outside 0..%lld", (long long)root, (long long)nc - 1);
     gsp__rt_ctx_t x;
@@ -598,7 +599,14 @@ gsp_err_t gsp_rt_fabric_algos(const gsp_topo_t *fabric, const gsp_topo_t *ranks,
     for (size_t i = 0; i < sizeof fab_methods / sizeof *fab_methods; i++) {
         gsp_rt_algo_t *al;
         if (!(fab_methods[i]->colls & GSP__RT_COLL(c)) || !fab_methods[i]->applies(&x)) continue;
-        if ((err = gsp__rt_add_algo(out, fab_methods[i]->name, c, x.root, &al)) || (err = fab_methods[i]->add(&x, al))) {
+        if (!(err = gsp__rt_add_algo(out, fab_methods[i]->name, c, x.root, &al)) && (err = fab_methods[i]->add(&x, al)) == GSP_ERR_NOTAPPLIC) {
+            /* Declined once its forest was built (fabric-streams: not few wide trees). */
+            for (int k = 0; k < al->nphases; k++) gsp__rt_phase_destroy(&al->phase[k]);
+            out->n--;
+            gsp_error_clear();
+            continue;
+        }
+        if (err) {
             gsp_rt_algos_destroy(out);
             return err;
         }

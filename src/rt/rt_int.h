@@ -64,7 +64,9 @@ gsp_err_t gsp__rt_forest_algo(const gsp__rt_ctx_t *x, gsp_rt_algo_t *al, gsp__rt
 /* flags of gsp__rt_forest_algo: an allgather's or reduce-scatter's tree edges routed through a
  * switch keep GSP_RT_WIDE_WINDOW segments in flight (rt_fabric.c). */
 #define GSP__RT_FOREST_WIDE_SWITCHED 1u
-extern const gsp__rt_method_t gsp__rt_fabric, gsp__rt_fabric_shallow, gsp__rt_fabric_rings;
+/* flags of gsp__rt_forest_algo: a broadcast's phase is marked to stream (gsp_rt_phase_t: streams). */
+#define GSP__RT_FOREST_STREAMS 2u
+extern const gsp__rt_method_t gsp__rt_fabric, gsp__rt_fabric_shallow, gsp__rt_fabric_rings, gsp__rt_fabric_streams;
 
 /* The registry, in the order candidates are listed and ties are broken. */
 extern const gsp__rt_method_t *const gsp__rt_methods[];

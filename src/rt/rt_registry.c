@@ -9,12 +9,12 @@
 
 extern const gsp__rt_method_t gsp__rt_packet, gsp__rt_rs_ag, gsp__rt_flood, gsp__rt_rs_ag_flood, gsp__rt_gather, gsp__rt_rings,
     gsp__rt_tree, gsp__rt_flat, gsp__rt_doubling, gsp__rt_swing, gsp__rt_dims, gsp__rt_scatter_allgather, gsp__rt_rs_gather, gsp__rt_multitree, gsp__rt_fabric,
-    gsp__rt_fabric_shallow, gsp__rt_fabric_rings;
+    gsp__rt_fabric_shallow, gsp__rt_fabric_rings, gsp__rt_fabric_streams;
 
 const gsp__rt_method_t *const gsp__rt_methods[] = {&gsp__rt_packet, &gsp__rt_rs_ag,  &gsp__rt_flood, &gsp__rt_rs_ag_flood,
                                                    &gsp__rt_gather, &gsp__rt_rings, &gsp__rt_doubling, &gsp__rt_swing, &gsp__rt_tree,  &gsp__rt_flat,
                                                    &gsp__rt_dims,   &gsp__rt_scatter_allgather, &gsp__rt_rs_gather, &gsp__rt_multitree,
-                                                   &gsp__rt_fabric, &gsp__rt_fabric_shallow, &gsp__rt_fabric_rings};
+                                                   &gsp__rt_fabric, &gsp__rt_fabric_shallow, &gsp__rt_fabric_rings, &gsp__rt_fabric_streams};
 const int gsp__rt_nmethods = (int)(sizeof gsp__rt_methods / sizeof *gsp__rt_methods);
 
 const gsp__rt_method_t *gsp__rt_method_find(const char *name) {

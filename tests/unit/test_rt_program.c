@@ -405,7 +405,13 @@ static void check_fabric(const char *spec) {
         free(seen);
         free(stack);
         bool rings = colls[c] != GSP_COLL_BROADCAST && ((nsw == 0 && N <= 32) || (boxes && alike && comp >= 2));
-        assert_int_equal(al.n, 1 + direct + rings);
+        /* fabric-streams: a broadcast's packing as packed where it is two or more trees deeper
+         * than 3 levels, of one share each, each at least as wide as the slowest link (checked
+         * below); mi250:1's is (six trees of 50 GB/s from each GCD), and no other collective's. */
+        bool streams = gsp_rt_find(&al, "fabric-streams") >= 0;
+        if (colls[c] != GSP_COLL_BROADCAST) assert_false(streams);
+        if (colls[c] == GSP_COLL_BROADCAST && !strcmp(spec, "mi250:1")) assert_true(streams);
+        assert_int_equal(al.n, 1 + direct + rings + streams);
         assert_string_equal(al.v[0].name, "fabric-trees");
         if (direct) assert_string_equal(al.v[1].name, "fabric-shallow");
         if (rings) assert_string_equal(al.v[al.n - 1].name, "fabric-rings");
@@ -478,6 +484,17 @@ static void check_fabric(const char *spec) {
                     if (!(f.is_switch && f.is_switch[v]) && q++ == root) rv = v;
                 assert_int_equal(gsp_optimum(&f, oc, oc == GSP_COLL_BROADCAST ? rv : -1, &o), GSP_OK);
                 __int128 pn = a->phase[p].param[4], pd = a->phase[p].param[5];
+                if (!strcmp(a->name, "fabric-streams")) {
+                    /* The optimum itself, as few trees (a block each) each at least as wide as
+                     * the fabric's slowest arc, deeper than 3 levels, marked to stream. */
+                    int64_t slow = 0;
+                    for (int64_t e = 0; e < f.off[f.n]; e++)
+                        if (e == 0 || (f.cap ? f.cap[e] : 1) < slow) slow = f.cap ? f.cap[e] : 1;
+                    assert_true(ph->streams && ph->levels > 3 && ph->nblocks >= 2 && ph->param[0] == ph->nblocks);
+                    if (pn != o.num || pd != o.den) fail_msg("%s: algbw %lld/%lld, optimum %lld/%lld", what, (long long)pn, (long long)pd, (long long)o.num, (long long)o.den);
+                    if (pn * (f.cap_scale > 0 ? f.cap_scale : 1) < pd * ph->nblocks * (__int128)slow) fail_msg("%s: trees narrower than a link", what);
+                } else
+                    assert_false(a->phase[p].streams);
                 if (ai == 0 && (pn != o.num || pd != o.den)) fail_msg("%s: algbw %lld/%lld, optimum %lld/%lld", what, (long long)pn, (long long)pd, (long long)o.num, (long long)o.den);
                 if (pn <= 0 || pd <= 0 || pn * o.den > (__int128)o.num * pd) fail_msg("%s: algbw %lld/%lld beyond the optimum", what, (long long)pn, (long long)pd);
                 gsp_optimum_destroy(&o);
