@@ -91,6 +91,14 @@ gsp_err_t gsp__forest_shallow(const gsp_topo_t *t, gsp_forest_t *f);
 /* Trades parents between trees of f on t where that makes the deepest trees shallower
  * (fabric_swap.c): every arc keeps its load; trees may be split (at most 4x as many). */
 gsp_err_t gsp__forest_swap(const gsp_topo_t *t, gsp_forest_t *f);
+/* A broadcast's trees of one multiplicity on a fabric without switches, at most
+ * GSP__SAT_DEPTH_TREES trees and GSP__SAT_DEPTH_NODES vertices, made as shallow as a SAT solver
+ * finds within GSP__SAT_DEPTH_CONFLICTS conflicts a depth, each arc within the packing's load
+ * (fabric_sat_depth.c); elsewhere, or where it finds none shallower, f as it was. */
+gsp_err_t gsp__forest_sat_shallow(const gsp_topo_t *t, gsp_forest_t *f);
+#define GSP__SAT_DEPTH_TREES 8
+#define GSP__SAT_DEPTH_NODES 32
+#define GSP__SAT_DEPTH_CONFLICTS 4000
 /* Moves compute nodes of f's trees (cut into trees of one unit) to other parents where that
  * lowers the loads of the most loaded arcs, no arc above the forest's largest load over capacity
  * and no tree deeper than the forest's deepest (fabric_relieve.c); equal trees merged back.

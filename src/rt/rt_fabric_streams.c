@@ -6,16 +6,17 @@
  * Each tree carries one block as one stream per edge: the MPI runtime cuts its messages in chunks
  * of the cost model's cheapest band on every route, a relay passes each chunk on as it arrives,
  * and each stream keeps about a latency's worth of its tree's rate in flight (mpi_engine.c:
- * wide_lanes). The phase is marked (gsp_rt_phase_t: streams) for the engine and the cost model
- * (rt_cost.c).
+ * wide_lanes). On a box of linked compute nodes the trees are made shallower by SAT first
+ * (fabric_sat_depth.c: 13 -> 10 levels on mi250:1). The phase is marked (gsp_rt_phase_t: streams)
+ * for the engine and the cost model (rt_cost.c).
  *
  * Why beside `fabric-trees`, which runs the same optimum relieved and traded as a tree per part
  * (rt_fabric.c: mi250:1's 300 trees of one part each): there every arc carries dozens of trees'
  * messages at once, shared alike, so a lane's message on it moves at a 50th of the arc, and each
  * of the 13 levels waits a lane (about 10 us under SimGrid SMPI's defaults at 64 MiB: the call
  * 371.3 us, 1.66x the bound 223.7). A tree as wide as a link passes a chunk on per hop at about
- * a chunk's latency instead: 64 MiB in 278-286 us, 16 MiB 130.4 -> 113.4, 4 MiB 75.2 -> 70.4
- * (bench/README.md). At 1 MiB a tree's block is fewer chunks than a stream keeps in flight, and
+ * a chunk's latency instead: 64 MiB 371.3 -> 282.2 us, 16 MiB 130.4 -> 111.3, 4 MiB 75.2 -> 68.1;
+ * 10 levels deep, 277.0, 105.5, 63.8 (bench/README.md). At 1 MiB a tree's block is fewer chunks than a stream keeps in flight, and
  * the relieved trees stay faster (43.4 us against 48.4): the cost model chooses between the two.
  * Declines (GSP_ERR_NOTAPPLIC: the method is then not a candidate) where the packing is not so
  * (mi250:2's 72 trees of multiplicities 1 to 15; dgx:8x4's 24 trees of 8.3 GB/s each). */
@@ -46,7 +47,10 @@ static gsp_err_t packed(const gsp_topo_t *fab, gsp_collective_t c, int64_t root,
         gsp_forest_destroy(out);
         return gsp_error(GSP_ERR_NOTAPPLIC, "%s: the broadcast's packing is not a few trees each as wide as a link", fab->spec);
     }
-    return GSP_OK;
+    /* Shallower by SAT where the fabric is a box of linked compute nodes (each level costs a
+     * chunk's latency streamed). */
+    if ((err = gsp__forest_sat_shallow(fab, out))) gsp_forest_destroy(out);
+    return err;
 }
 
 static bool applies(const gsp__rt_ctx_t *x) { return x->fabric != NULL && x->coll == GSP_COLL_BROADCAST; }

@@ -493,6 +493,40 @@ static void check_fabric(const char *spec) {
                     assert_true(ph->streams && ph->levels > 3 && ph->nblocks >= 2 && ph->param[0] == ph->nblocks);
                     if (pn != o.num || pd != o.den) fail_msg("%s: algbw %lld/%lld, optimum %lld/%lld", what, (long long)pn, (long long)pd, (long long)o.num, (long long)o.den);
                     if (pn * (f.cap_scale > 0 ? f.cap_scale : 1) < pd * ph->nblocks * (__int128)slow) fail_msg("%s: trees narrower than a link", what);
+                    /* Recounted from the trees' edges (made shallow by SAT: fabric_sat_depth.c):
+                     * on every pair of compute nodes, the trees times a tree's rate (algbw over
+                     * the trees) within the pair's capacity; and on mi250:1 shallower than its
+                     * packing as packed (13 levels; the root's eccentricity bounds it below). */
+                    int64_t *cv = calloc((size_t)f.n, sizeof *cv), nc = 0, ntr = ph->param[0];
+                    assert_non_null(cv);
+                    for (int64_t v = 0; v < f.n; v++)
+                        if (!(f.is_switch && f.is_switch[v])) cv[nc++] = v;
+                    for (int64_t e = 0; e < ph->tchild_off[ntr]; e++) {
+                        int64_t u = cv[ph->tparent[2 * e]], v = cv[ph->tparent[2 * e + 1]], same = 0;
+                        __int128 capuv = 0;
+                        for (int64_t g = f.off[u]; g < f.off[u + 1]; g++)
+                            if (f.adj[g] == v) capuv += f.cap ? f.cap[g] : 1;
+                        for (int64_t e2 = 0; e2 < ph->tchild_off[ntr]; e2++) same += ph->tparent[2 * e2] == ph->tparent[2 * e] && ph->tparent[2 * e2 + 1] == ph->tparent[2 * e + 1];
+                        if (capuv == 0 || (__int128)same * pn * (f.cap_scale > 0 ? f.cap_scale : 1) > capuv * pd * ntr)
+                            fail_msg("%s: %lld trees on %lld -> %lld beyond its capacity", what, (long long)same, (long long)u, (long long)v);
+                    }
+                    free(cv);
+                    if (!strcmp(spec, "mi250:1") && ph->levels >= 13) fail_msg("%s: %lld deep, no shallower than packed", what, (long long)ph->levels);
+                    /* Its window under SimGrid SMPI's default factors (bench/smpi_costs.sh, links
+                     * of 1 us: a route 2 us), by hand: a tree of 300 / 6 = 50 GB/s over the
+                     * latency of the band's largest chunk (9375 bytes: 2.18796 x 2 us) is
+                     * 50e9 x 4.37592e-6 / 9375 = 23.3 chunks, so 24; a block of 16 MiB / 6 holds
+                     * 2 x 24 such chunks and streams, one of 1 MiB / 6 does not. */
+                    if (!strcmp(spec, "mi250:1")) {
+                        gsp_cost_t sm = gsp_cost_default();
+                        int64_t win = -1, chunk = -1;
+                        assert_int_equal(gsp_cost_parse_alpha("alpha", "0:4.029e-06,257:3.907e-06,732:3.901e-06,1426:3.221e-06,3484:3.762e-06,5776:4.37592e-06,9376:5.186e-06,15424:6.977e-06,65472:2.329e-05", &sm), GSP_OK);
+                        assert_int_equal(gsp_cost_parse_beta("beta", "0:1.231e-11,257:2.958e-11,732:2.924e-11,1426:1.642e-11,3484:1.29e-11,5776:9.196e-12,9376:1.703e-11,15424:1.433e-11,65472:1.063e-11", &sm), GSP_OK);
+                        assert_true(gsp_rt_stream_window(ph, 16777216.0 / 6, &sm, &win, &chunk));
+                        assert_int_equal(win, 24);
+                        assert_int_equal(chunk, 9375);
+                        assert_false(gsp_rt_stream_window(ph, 1048576.0 / 6, &sm, &win, &chunk));
+                    }
                 } else
                     assert_false(a->phase[p].streams);
                 if (ai == 0 && (pn != o.num || pd != o.den)) fail_msg("%s: algbw %lld/%lld, optimum %lld/%lld", what, (long long)pn, (long long)pd, (long long)o.num, (long long)o.den);
