@@ -96,6 +96,8 @@ gsp_err_t gsp__forest_swap(const gsp_topo_t *t, gsp_forest_t *f);
  * finds within GSP__SAT_DEPTH_CONFLICTS conflicts a depth, each arc within the packing's load
  * (fabric_sat_depth.c); elsewhere, or where it finds none shallower, f as it was. */
 gsp_err_t gsp__forest_sat_shallow(const gsp_topo_t *t, gsp_forest_t *f);
+/* Releases trees[0 .. n) and the array (gsp_forest_destroy's part; NULL: nothing). */
+void gsp__trees_destroy(gsp_tree_t *trees, int64_t n);
 #define GSP__SAT_DEPTH_TREES 8
 #define GSP__SAT_DEPTH_NODES 32
 #define GSP__SAT_DEPTH_CONFLICTS 4000

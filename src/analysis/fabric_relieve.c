@@ -281,13 +281,7 @@ static gsp_err_t write_back(relieve_t *R, gsp_forest_t *f) {
     f->hop_depth = hdepth;
     nt = NULL;
 done:
-    if (nt) { /* the new trees, on an error */
-        gsp_forest_t partial;
-        memset(&partial, 0, sizeof partial);
-        partial.trees = nt;
-        partial.ntrees = ng;
-        gsp_forest_destroy(&partial);
-    }
+    gsp__trees_destroy(nt, ng); /* the new trees, on an error */
     gsp_free(sg);
     gsp_free(grp);
     gsp_free(cnt);

@@ -191,13 +191,7 @@ gsp_err_t gsp__forest_sat_shallow(const gsp_topo_t *t, gsp_forest_t *f) {
         }
     }
 done:
-    if (nt) {
-        gsp_forest_t junk;
-        memset(&junk, 0, sizeof junk);
-        junk.trees = nt;
-        junk.ntrees = T;
-        gsp_forest_destroy(&junk);
-    }
+    gsp__trees_destroy(nt, T); /* the new trees, or the old ones replaced */
     gsp_free(tail);
     gsp_free(kcap);
     gsp_free(par);

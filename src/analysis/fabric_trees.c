@@ -329,15 +329,19 @@ done:
     return err;
 }
 
+void gsp__trees_destroy(gsp_tree_t *trees, int64_t n) {
+    for (int64_t i = 0; trees && i < n; i++) {
+        gsp_free(trees[i].from);
+        gsp_free(trees[i].to);
+        gsp_free(trees[i].hop_off);
+        gsp_free(trees[i].hops);
+    }
+    gsp_free(trees);
+}
+
 void gsp_forest_destroy(gsp_forest_t *f) {
     if (!f) return;
-    for (int64_t i = 0; i < f->ntrees; i++) {
-        gsp_free(f->trees[i].from);
-        gsp_free(f->trees[i].to);
-        gsp_free(f->trees[i].hop_off);
-        gsp_free(f->trees[i].hops);
-    }
-    gsp_free(f->trees);
+    gsp__trees_destroy(f->trees, f->ntrees);
     f->trees = NULL;
     f->ntrees = 0;
 }
