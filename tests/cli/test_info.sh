@@ -66,7 +66,8 @@ expect 2 info "file:$tmp/g3.txt" && grep -q "NUL byte" "$tmp/err" || fail "NUL b
 printf '0 1 x\n' >"$tmp/g4.txt"
 expect 2 info "file:$tmp/g4.txt" && grep -q "after the edge: 'x'$" "$tmp/err" || fail "0 1 x"
 expect 2 info file:/dev/zero && grep -q "NUL byte" "$tmp/err" || fail "/dev/zero"
-head -c 10000 /dev/urandom | tr -d '\n\000' >"$tmp/g5.txt"
+# (No '<': a file whose first byte that is not a space is '<' reads as GraphML, about one run in 250.)
+head -c 10000 /dev/urandom | tr -d '\n\000<' >"$tmp/g5.txt"
 expect 2 info "file:$tmp/g5.txt" && grep -q "longer than 4096 bytes" "$tmp/err" || fail "a line without end"
 printf 'nodes 1073741823\n' >"$tmp/g6.txt"
 expect 2 info "file:$tmp/g6.txt" && grep -q "above the memory limit" "$tmp/err" || fail "nodes 1073741823"
