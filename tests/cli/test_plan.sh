@@ -379,6 +379,12 @@ grepcheck '^ +16 MiB +\*?[0-9.]+ ms' && grepcheck '^  from 8 B: doubling$' && gr
 expect 2 plan allreduce torus:3x4 --bytes 1M --algorithm swing && errline "plan: --algorithm swing does not apply to allreduce on torus:3x4"
 expect 0 plan allreduce torus:4x8 --bytes 1M --algorithm swing --json
 jqcheck '.choice == "swing" and .forced == true'
+# fabric-streams only where the broadcast's packing is a few wide trees (mi250:1; mi250:2's are 72
+# of unequal multiplicities): forced elsewhere it is refused, and never offered for an allgather.
+expect 2 plan broadcast mi250:2 --bytes 1M --algorithm fabric-streams && errline "plan: --algorithm fabric-streams does not apply to broadcast on mi250:2"
+expect 2 plan allgather mi250:1 --bytes 1M --algorithm fabric-streams
+expect 0 plan broadcast mi250:1 --bytes 16M --algorithm fabric-streams --json
+jqcheck '.choice == "fabric-streams" and .forced == true'
 # The picture: well-formed SVG, one polyline per algorithm, a disc per size, the legend.
 expect 0 plan allreduce torus:8x8 --bytes 8:16MiB --svg "$tmp/sweep.svg" && grepcheck "^written $tmp/sweep.svg\$"
 xmllint --noout "$tmp/sweep.svg" 2>"$tmp/xml" || fail "sweep SVG is not well-formed XML: $(head -3 "$tmp/xml")"
