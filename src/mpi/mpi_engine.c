@@ -877,8 +877,9 @@ static gsp_err_t chunks_init(gsp_mpi_ctx_t *c, const gsp_rt_prog_t *p, const lay
             cs->nr++;
         }
     }
-    /* Cut-through (the deep window's phases, a streamed broadcast's wide trees): a send that passes on the one block it received
-     * (a store phase's relay), both streamed. rpre serves as each receive's count meanwhile. */
+    /* Cut-through (the deep window's phases, a streamed broadcast's wide trees): a send that
+     * passes on the one block it received (a store phase's relay), both streamed. rpre serves as
+     * each receive's count meanwhile. */
     for (int64_t q = 0; q < K * nR; q++) cs->rtot[q] = cs->rpre[q] = 0;
     for (int64_t q = 0; q <= nR; q++) cs->dep_off[q] = 0;
     for (int64_t q = 0; q < nS; q++) {
@@ -1870,7 +1871,10 @@ static void deep_lanes(lay_t *l, gsp_mpi_ctx_t *c, const gsp_rt_phase_t *ph, con
  * 281.1 / 277.9 / 286.6 / 302.0; 27 in flight, 36 / 43 / 45 / 50 / 52 / 58 / 60 / 86 lanes 280.0
  * / 286.0 / 278.9 / 282.2 / 280.8 / 284.3 / 407.6 / 286.5 (a jagged point at 60, a tree's lane
  * 23 chunks); 16 MiB in 11 / 16 / 22 lanes 113.4 / 114.3 / 113.6; 4 MiB in 3 / 4 / 6 / 8 / 10
- * lanes 79.1 / 70.7 / 72.0 / 70.4 / 73.5. */
+ * lanes 79.1 / 70.7 / 72.0 / 70.4 / 73.5. On the trees made 10 deep (fabric_sat_depth.c), 64 MiB,
+ * 20 / 24 (this rule) / 26 / 27 / 28 / 32 in flight: 302.2 / 277.0 / 275.6 / 286.2 / 275.4 /
+ * 280.8; a stream opening with fewer in flight, one more per chunk done, from 2 / 4 / 8 / 12:
+ * 280.8 / 287.5 / 277.9 / 279.6 (not kept). */
 static void wide_lanes(lay_t *l, gsp_mpi_ctx_t *c, const gsp_rt_phase_t *ph, const dtinfo_t *d) {
     int64_t win, chunk;
     if (!ph->streams || !c->is_fabric || !d->plain || ph->kind != GSP_RT_STORE || l->parts > 1 ||
