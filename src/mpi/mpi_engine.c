@@ -1880,11 +1880,9 @@ static void wide_lanes(lay_t *l, gsp_mpi_ctx_t *c, const gsp_rt_phase_t *ph, con
     if (!ph->streams || !c->is_fabric || !d->plain || ph->kind != GSP_RT_STORE || l->parts > 1 ||
         !gsp_rt_stream_window(ph, (double)least_part(l) * (double)d->size, &c->cost, &win, &chunk))
         return;
-    int64_t lo, hi;
-    double beta;
-    if (!gsp_cost_band(&c->cost, &lo, &hi, &beta)) return;
+    /* chunk: the band's largest (gsp_rt_stream_window), whose uneven mean sets the floor. */
     int64_t shortest = least_part(l), bytes = shortest * (int64_t)d->size, k = (bytes + win * chunk - 1) / (win * chunk),
-            least = stream_lanes(l, d, (hi - 1) * UNEVEN_MEAN / UNEVEN_LONG);
+            least = stream_lanes(l, d, chunk * UNEVEN_MEAN / UNEVEN_LONG);
     if (k < least) k = least;
     if (k > shortest) k = shortest;
     if (win > CHUNK_WINDOW_MAX) win = CHUNK_WINDOW_MAX;
