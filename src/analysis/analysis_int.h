@@ -101,6 +101,17 @@ void gsp__trees_destroy(gsp_tree_t *trees, int64_t n);
 #define GSP__SAT_DEPTH_TREES 8
 #define GSP__SAT_DEPTH_NODES 32
 #define GSP__SAT_DEPTH_CONFLICTS 4000
+/* A broadcast on a fabric whose switches link only compute nodes, where its optimum is T times
+ * the slowest link (2 <= T <= GSP__SAT_SWITCHED_TREES): T trees of one multiplicity, each edge a
+ * link or a route through one switch, each arc carrying at most floor(cap / slowest) tree edges,
+ * as shallow as a SAT solver finds (fabric_sat_switched.c): depths from the farthest compute
+ * node's distance up to GSP__SAT_SWITCHED_SLACK more, GSP__SAT_SWITCHED_CONFLICTS conflicts a
+ * depth. out [out] owns its trees. GSP_ERR_NOTAPPLIC where it does not apply or finds none. */
+gsp_err_t gsp__forest_sat_switched(const gsp_topo_t *t, int64_t root, gsp_forest_t *out);
+#define GSP__SAT_SWITCHED_TREES 32
+#define GSP__SAT_SWITCHED_NODES 64
+#define GSP__SAT_SWITCHED_CONFLICTS 100000
+#define GSP__SAT_SWITCHED_SLACK 8
 /* Moves compute nodes of f's trees (cut into trees of one unit) to other parents where that
  * lowers the loads of the most loaded arcs, no arc above the forest's largest load over capacity
  * and no tree deeper than the forest's deepest (fabric_relieve.c); equal trees merged back.

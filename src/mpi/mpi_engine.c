@@ -389,6 +389,7 @@ struct chunks {
      * chunks it was posted in (rtot, 0: whole) and how many of them from the first are in (rpre). */
     int64_t *cut_ok, *dep_off, *dep, *rtot, *rpre;
     bool head;               /* the small head (above): lane 0 opens with a small chunk */
+    int64_t *swin;           /* a streamed broadcast's wide trees: per chunked send, its window */
 };
 
 /* Whether a route of w GB/s is slow for chunks of `chunk` bytes: CHUNK_SLOW_ROUTE of them in
@@ -446,8 +447,15 @@ static gsp_err_t widths(gsp_mpi_ctx_t *c) {
     for (int64_t x = 0; x < n && me < 0; x++)
         if (!(t->is_switch && t->is_switch[x]) && k++ == c->rank) me = x;
     if (me < 0) return gsp_error(GSP_ERR_INTERNAL, "rank %d is no compute node of the fabric", c->rank);
-    if ((err = gsp_alloc_array((void **)&w, 2 * (int64_t)c->size, sizeof *w, true)) || (err = gsp_alloc_array((void **)&v, n, sizeof *v, false)))
+    if ((err = gsp_alloc_array((void **)&w, 3 * (int64_t)c->size, sizeof *w, true)) || (err = gsp_alloc_array((void **)&v, n, sizeof *v, false)))
         goto out;
+    /* w[2 size + r]: 1 where a link joins this rank's node to rank r's (no switch between). */
+    for (int64_t x = 0, r = 0; x < n; x++) {
+        if (t->is_switch && t->is_switch[x]) continue;
+        for (int64_t a = t->off[me]; a < t->off[me + 1]; a++)
+            if (t->adj[a] == x) w[2 * (int64_t)c->size + r] = 1;
+        r++;
+    }
     for (int side = 0; side < 2 && !err; side++) {
         if ((err = gsp_fabric_route_width(t, me, side == 1, v))) break;
         k = 0;
@@ -569,7 +577,7 @@ static gsp_err_t chunk_pump(pipe_t *pp, int64_t q) {
             cs->next_k[q] = 0;
             continue;
         }
-        int64_t w = 0, lim = i < cs->nslow ? cs->slow_window : cs->fast_window;
+        int64_t w = 0, lim = pp->l0->wide ? cs->swin[i] : i < cs->nslow ? cs->slow_window : cs->fast_window;
         while (w < lim && cs->slot[i * cs->window + w] >= 0) w++;
         if (w == lim) break;
         int64_t k = cs->next_k[q], n = cs->total[sj], L, u;
@@ -782,6 +790,20 @@ static gsp_err_t post_lane_recv(pipe_t *pp, int64_t q, int j, MPI_Request *slot)
     return GSP_OK;
 }
 
+/* A streamed broadcast's wide trees (wide_lanes): a stream's chunks in flight. The window of
+ * gsp_rt_stream_window is a tree's rate over the cost model's latency, which stands for a route
+ * through a switch (two links: bench/smpi_costs.sh); it is about twice what a link between the
+ * two nodes takes to cross, and twice is what a stream there wants: mi250:1's six trees of 50
+ * GB/s, 10 deep, under SimGrid SMPI's defaults at 64 MiB in flight 20 / 24 (the window) / 28 /
+ * 32: 302.2 / 277.0 / 275.4 / 280.8 us (bench/README.md). A route through a switch takes twice
+ * that: mi250:2's 16 trees of a NIC's 16 GB/s each (fabric_sat_switched.c), every stream at 8
+ * (the window) / 12 / 16 / 20 / 24 in flight: 406.5 / 318.2 / 307.2 / 316.9 / 326.8 us, the NICs
+ * at 72 % of their capacity with 8. */
+static int64_t stream_window(const gsp_mpi_ctx_t *c, int64_t wide, int64_t peer) {
+    int64_t w = c->width && c->width[2 * (int64_t)c->size + peer] > 0 ? wide : 2 * wide;
+    return w < CHUNK_WINDOW_MAX ? w : CHUNK_WINDOW_MAX;
+}
+
 /* Which of the phase's sends and receives stream in chunks in some lane (cs, in c->chunk), and
  * the request slots they need: *extra. cs->ns == cs->nr == 0: none. */
 static gsp_err_t chunks_init(gsp_mpi_ctx_t *c, const gsp_rt_prog_t *p, const lay_t *l0, const dtinfo_t *d, int ahead, struct chunks *cs,
@@ -793,7 +815,7 @@ static gsp_err_t chunks_init(gsp_mpi_ctx_t *c, const gsp_rt_prog_t *p, const lay
     *extra = 0;
     if (!c->is_fabric || !d->plain || !gsp_cost_band(&c->cost, &cs->lo, &cs->hi, &cs->beta)) return GSP_OK;
     if ((err = widths(c))) return err;
-    size_t need = (size_t)(2 * K * nS + K * nR + 2 * nS + nS * CHUNK_WINDOW_MAX + 2 * nS + 5 * nR + (int64_t)ahead * nR + 8 + 2 * K * nR + 2 * nS + nR + 1);
+    size_t need = (size_t)(2 * K * nS + K * nR + 2 * nS + nS * CHUNK_WINDOW_MAX + 2 * nS + 5 * nR + (int64_t)ahead * nR + 8 + 2 * K * nR + 3 * nS + nR + 1);
     if ((err = gsp__mpi_reserve((void **)&c->chunk, &c->chunk_cap, need * sizeof *c->chunk))) return err;
     int64_t *m = c->chunk;
     cs->left = m, m += K * nS;
@@ -813,6 +835,7 @@ static gsp_err_t chunks_init(gsp_mpi_ctx_t *c, const gsp_rt_prog_t *p, const lay
     cs->cut_ok = m, m += nS;
     cs->dep = m, m += nS;
     cs->dep_off = m, m += nR + 1;
+    cs->swin = m, m += nS;
     cs->rlane = m;
     cs->ahead = ahead;
     /* The streams of slow routes (their count sets the window) first, then the drain's (where a
@@ -850,7 +873,13 @@ static gsp_err_t chunks_init(gsp_mpi_ctx_t *c, const gsp_rt_prog_t *p, const lay
     if (cs->window < CHUNK_WINDOW_MIN) cs->window = CHUNK_WINDOW_MIN;
     if (cs->window > CHUNK_WINDOW_MAX) cs->window = CHUNK_WINDOW_MAX;
     /* A streamed broadcast's wide trees: their own window (wide_lanes). */
-    if (l0->wide) cs->window = l0->wide;
+    if (l0->wide) {
+        cs->window = l0->wide;
+        for (int64_t i = 0; i < cs->ns; i++) {
+            cs->swin[i] = stream_window(c, l0->wide, p->send[cs->sq_of[i]].peer);
+            if (cs->swin[i] > cs->window) cs->window = (int)cs->swin[i];
+        }
+    }
     for (int64_t q = 0; q < cs->ns * cs->window; q++) cs->slot[q] = -1;
     /* The deep window's and cut-through's phases. */
     bool deep_slow = l0->deep && p->kind == GSP_RT_STORE && !fast_cut && !l0->wide;
@@ -1881,7 +1910,13 @@ static void wide_lanes(lay_t *l, gsp_mpi_ctx_t *c, const gsp_rt_phase_t *ph, con
         !gsp_rt_stream_window(ph, (double)least_part(l) * (double)d->size, &c->cost, &win, &chunk))
         return;
     /* chunk: the band's largest (gsp_rt_stream_window), whose uneven mean sets the floor. */
-    int64_t shortest = least_part(l), bytes = shortest * (int64_t)d->size, k = (bytes + win * chunk - 1) / (win * chunk),
+    /* A lane holds about the widest stream's window of chunks: twice the window where a route
+     * crosses a switch (stream_window). mi250:2's 64 MiB broadcast, the streams there 16 in
+     * flight, the others 8: lanes of 8 chunks 336.3 us, of 16 300.0. */
+    bool switched = false;
+    for (int64_t x = 0; c->fabric.is_switch && x < c->fabric.n && !switched; x++) switched = c->fabric.is_switch[x] != 0;
+    int64_t lw = switched ? 2 * win : win;
+    int64_t shortest = least_part(l), bytes = shortest * (int64_t)d->size, k = (bytes + lw * chunk - 1) / (lw * chunk),
             least = stream_lanes(l, d, chunk * UNEVEN_MEAN / UNEVEN_LONG);
     if (k < least) k = least;
     if (k > shortest) k = shortest;

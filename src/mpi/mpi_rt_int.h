@@ -186,7 +186,8 @@ struct gsp_mpi_ctx {
     gsp_topo_t fabric;
     /* A fabric's routes (mpi_engine.c: chunked streams): width[v] the bottleneck capacity of the
      * widest route from this rank to rank v, width[size + v] from v to this rank (NULL: not yet
-     * computed). chunk: the chunked streams' bookkeeping, reused by every call. */
+     * computed); width[2 size + v] 1 where a link joins the two nodes, no switch between (0
+     * otherwise). chunk: the chunked streams' bookkeeping, reused by every call. */
     double *width;
     /* The widest arc leaving the fabric's allgather binding cut (GB/s), with width; 0: none. */
     double cut_widest;

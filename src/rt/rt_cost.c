@@ -299,8 +299,15 @@ static double fabric_segments(const gsp_rt_phase_t *ph, double M, double blk, co
 
 int64_t gsp_rt_segments(const gsp_rt_phase_t *ph, double blk, const gsp_cost_t *c) {
     if (!ph->pipelined || blk <= 0) return 1;
-    double s;
+    double s, band_beta;
+    int64_t lo, hi, win, chunk;
     if (c->segment > 0) s = ceil(blk / (double)c->segment);
+    /* A streamed broadcast's few wide trees where a cost model with a band has them too short to
+     * stream (gsp_rt_stream_window): whole, a level each. They exist to stream: below, a tree per
+     * part does better, and so predicted they are not chosen there. mi250:2 (16 trees of a NIC,
+     * 9 deep) under SimGrid SMPI's defaults at 1 MiB: 48.7 us in the segments of deeper trees,
+     * against 38.9 on the 256 trees of one part (bench/README.md, session 50). */
+    else if (ph->streams && !c->shared && gsp_cost_band(c, &lo, &hi, &band_beta) && !gsp_rt_stream_window(ph, blk, c, &win, &chunk)) s = 1;
     /* A fabric's trees (levels set) pipeline already: each tree's parts go on as they arrive,
      * and the parts of a block are many. Two segments, sent one after the other on each arc
      * (mpi_engine.c), let a tree's next level start halfway; more only multiply the messages,

@@ -18,8 +18,13 @@
  * a chunk's latency instead: 64 MiB 371.3 -> 282.2 us, 16 MiB 130.4 -> 111.3, 4 MiB 75.2 -> 68.1;
  * 10 levels deep, 277.0, 105.5, 63.8 (bench/README.md). At 1 MiB a tree's block is fewer chunks than a stream keeps in flight, and
  * the relieved trees stay faster (43.4 us against 48.4): the cost model chooses between the two.
- * Declines (GSP_ERR_NOTAPPLIC: the method is then not a candidate) where the packing is not so
- * (mi250:2's 72 trees of multiplicities 1 to 15; dgx:8x4's 24 trees of 8.3 GB/s each). */
+ * On a fabric with switches whose optimum is a whole number of its slowest links (mi250:2: 256 =
+ * 16 NICs of 16 GB/s) the trees are made so first, one such link wide each, by SAT
+ * (fabric_sat_switched.c: 16 trees, 9 deep): the packing there is 72 trees of multiplicities 1
+ * to 15, which the relieved trees run as 256 of one part, 340.9 us at 64 MiB (1.30x the bound
+ * 262.1); streamed, the 16 trees take 300.0. Declines (GSP_ERR_NOTAPPLIC: the method is then not
+ * a candidate) where neither is so (mi250:4, whose trees cross the switch more than once; dgx:8x4's
+ * 24 trees of 8.3 GB/s each). */
 #include <string.h>
 
 #include "analysis/analysis_int.h"
@@ -41,7 +46,13 @@ static bool wide(const gsp_topo_t *fab, const gsp_forest_t *f) {
 }
 
 static gsp_err_t packed(const gsp_topo_t *fab, gsp_collective_t c, int64_t root, gsp_forest_t *out) {
-    gsp_err_t err = gsp__fabric_trees(fab, c, root, false, out);
+    gsp_err_t err;
+    /* A NIC wide each, through the switches (see the top), where that applies. */
+    if (fab->is_switch && c == GSP_COLL_BROADCAST) {
+        err = gsp__forest_sat_switched(fab, root, out);
+        if (err != GSP_ERR_NOTAPPLIC) return err;
+    }
+    err = gsp__fabric_trees(fab, c, root, false, out);
     if (err) return err;
     if (!wide(fab, out)) {
         gsp_forest_destroy(out);
@@ -62,7 +73,7 @@ static gsp_err_t add(const gsp__rt_ctx_t *x, gsp_rt_algo_t *al) {
 const gsp__rt_method_t gsp__rt_fabric_streams = {
     "fabric-streams",
     GSP__RT_COLL(GSP_COLL_BROADCAST),
-    "fabrics whose broadcast packing at the optimum is two or more trees deeper than 3 levels, of one multiplicity, each at least as wide as the slowest link: ranks are the compute nodes",
+    "fabrics whose broadcast optimum is two or more trees deeper than 3 levels, of one multiplicity, each at least as wide as the slowest link (the packing, or through one switch level by SAT): ranks are the compute nodes",
     "the deepest tree, pipelined",
     "the spanning trees that reach the fabric's throughput optimum as packed (gsp_fabric_trees), a block each, every tree edge a stream of chunks that each relay passes on as they arrive",
     applies, add, NULL};

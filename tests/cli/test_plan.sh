@@ -379,9 +379,13 @@ grepcheck '^ +16 MiB +\*?[0-9.]+ ms' && grepcheck '^  from 8 B: doubling$' && gr
 expect 2 plan allreduce torus:3x4 --bytes 1M --algorithm swing && errline "plan: --algorithm swing does not apply to allreduce on torus:3x4"
 expect 0 plan allreduce torus:4x8 --bytes 1M --algorithm swing --json
 jqcheck '.choice == "swing" and .forced == true'
-# fabric-streams only where the broadcast's packing is a few wide trees (mi250:1; mi250:2's are 72
-# of unequal multiplicities): forced elsewhere it is refused, and never offered for an allgather.
-expect 2 plan broadcast mi250:2 --bytes 1M --algorithm fabric-streams && errline "plan: --algorithm fabric-streams does not apply to broadcast on mi250:2"
+# fabric-streams only where the broadcast's optimum is a few wide trees (mi250:1's packing; on
+# mi250:2 sixteen trees of a NIC each, by SAT; dgx:8x2's packing is ten trees of unequal
+# multiplicities, three deep, and past its cut the GPUs talk through their NVSwitch alone): forced elsewhere it is refused, and never offered for an
+# allgather. On mi250:2 at 64 MiB the cost model takes it.
+expect 2 plan broadcast dgx:8x2 --bytes 1M --algorithm fabric-streams && errline "plan: --algorithm fabric-streams does not apply to broadcast on dgx:8x2"
+expect 0 plan broadcast mi250:2 --bytes 64M --json
+jqcheck '.choice == "fabric-streams" and .forced == false'
 expect 2 plan allgather mi250:1 --bytes 1M --algorithm fabric-streams
 expect 0 plan broadcast mi250:1 --bytes 16M --algorithm fabric-streams --json
 jqcheck '.choice == "fabric-streams" and .forced == true'

@@ -1235,6 +1235,73 @@ static int64_t widest_brute(const gsp_topo_t *t, int64_t u, int64_t v, int64_t w
 /* gsp_fabric_route_width (the runtime's chunked streams) against every simple path, both ways,
  * on fabrics with switches, one-way links and links between compute nodes; and dgx:2x2 by hand:
  * a GPU's route to its box neighbour is its NVLink (300), to the other box its NIC (25). */
+/* A broadcast's trees of one NIC each through the switch, by SAT (fabric_sat_switched.c, the
+ * runtime's fabric-streams on mi250:2). Checked against truths outside it: the loads recounted
+ * (recount) give the optimum of gsp_optimum, the trees number optimum / slowest link, each of one
+ * part; the round form passes the verifier; the same trees on a second call (every rank plans
+ * them). Depth against a closed form: two rings of six GPUs, each GPU's NIC (10) into one switch
+ * (tests/data/rings-2x6.txt): the root's box's six NICs are the binding cut, one tree each, so
+ * the tree crossing at the GPU opposite the root walks 3 ring hops, the NIC, and 3 more in the
+ * other ring: 7 levels at least, and 7 are found. On mi250:2, 16 trees of 16 GB/s, 9 deep (no
+ * 8: bench/README.md, session 50). Refused (GSP_ERR_NOTAPPLIC) where no switch (mi250:1),
+ * switches linked to switches (fattree:2x4), the trees would cross the switch more than once
+ * (mi250:4: three boxes past the cut) or past the cut the GPUs talk through a switch alone
+ * (dgx:8x2's NVSwitch). */
+static void test_trees_sat_switched(void **state) {
+    (void)state;
+    const char *specs[] = {"file:" GOSSIP_TEST_DATA "/rings-2x6.txt", "mi250:2"};
+    const int64_t trees[] = {6, 16}, depth[] = {7, 9};
+    for (size_t i = 0; i < sizeof specs / sizeof *specs; i++) {
+        gsp_topo_t t = build(specs[i]);
+        int64_t root = 0;
+        while (t.is_switch && t.is_switch[root]) root++;
+        gsp_forest_t f, g;
+        gsp_optimum_t o;
+        gsp_sched_t s;
+        gsp_report_t rep;
+        char what[160];
+        snprintf(what, sizeof what, "%s broadcast (switched SAT trees)", specs[i]);
+        if (gsp__forest_sat_switched(&t, root, &f)) fail_msg("%s: %s", what, gsp_errmsg());
+        assert_int_equal(gsp_optimum(&t, GSP_COLL_BROADCAST, root, &o), GSP_OK);
+        recount(&t, &f, &o, what);
+        assert_int_equal(f.num, o.num);
+        assert_int_equal(f.den, o.den);
+        assert_int_equal(f.ntrees, trees[i]);
+        assert_int_equal(f.share, trees[i]);
+        assert_int_equal(f.depth, depth[i]);
+        for (int64_t k = 0; k < f.ntrees; k++) {
+            assert_int_equal(f.trees[k].mult, 1);
+            assert_true(f.trees[k].depth <= f.depth);
+        }
+        assert_int_equal(gsp_forest_sched(&t, &f, 2, &s), GSP_OK);
+        assert_int_equal(s.nrounds, 2 + f.hop_depth - 1);
+        assert_int_equal(gsp_sched_verify(&s, &t, 1, &rep), GSP_OK);
+        if (!rep.ok) fail_msg("%s: round form: %s", what, rep.message);
+        gsp_sched_destroy(&s);
+        assert_int_equal(gsp__forest_sat_switched(&t, root, &g), GSP_OK);
+        assert_int_equal(g.ntrees, f.ntrees);
+        for (int64_t k = 0; k < f.ntrees; k++) {
+            assert_int_equal(g.trees[k].nedges, f.trees[k].nedges);
+            assert_memory_equal(g.trees[k].from, f.trees[k].from, (size_t)f.trees[k].nedges * sizeof *f.trees[k].from);
+            assert_memory_equal(g.trees[k].to, f.trees[k].to, (size_t)f.trees[k].nedges * sizeof *f.trees[k].to);
+            assert_memory_equal(g.trees[k].hops, f.trees[k].hops, (size_t)f.trees[k].hop_off[f.trees[k].nedges] * sizeof *f.trees[k].hops);
+        }
+        gsp_forest_destroy(&g);
+        gsp_forest_destroy(&f);
+        gsp_optimum_destroy(&o);
+        gsp_topo_destroy(&t);
+    }
+    const char *no[] = {"mi250:1", "fattree:2x4", "mi250:4", "dgx:8x2"};
+    for (size_t i = 0; i < sizeof no / sizeof *no; i++) {
+        gsp_topo_t t = build(no[i]);
+        int64_t root = 0;
+        gsp_forest_t f;
+        while (t.is_switch && t.is_switch[root]) root++;
+        if (gsp__forest_sat_switched(&t, root, &f) != GSP_ERR_NOTAPPLIC) fail_msg("%s: switched SAT trees not refused", no[i]);
+        gsp_topo_destroy(&t);
+    }
+}
+
 static void test_route_width(void **state) {
     (void)state;
     const char *specs[] = {"dgx:2x2", "fattree:2x4", "torus:2x4@1,2", "cycle:6@1", "mi250:1", NULL};
@@ -1284,7 +1351,7 @@ int main(void) {
         cmocka_unit_test(test_maxflow),           cmocka_unit_test(test_optimum_brute_force), cmocka_unit_test(test_broadcast_cut_arcs), cmocka_unit_test(test_published_optima), cmocka_unit_test(test_mi250_pair_cuts),
         cmocka_unit_test(test_cayley_shortcut), cmocka_unit_test(test_optimum_relabelled),
         cmocka_unit_test(test_fabric_families),   cmocka_unit_test(test_fabric_files),        cmocka_unit_test(test_plan_refuses_fabrics), cmocka_unit_test(test_route_width),
-        cmocka_unit_test(test_trees_families),    cmocka_unit_test(test_trees_random),        cmocka_unit_test(test_trees_mwu),        cmocka_unit_test(test_trees_rings),        cmocka_unit_test(test_trees_relieve),        cmocka_unit_test(test_trees_boxes),        cmocka_unit_test(test_trees_boxes_broadcast),        cmocka_unit_test(test_reduce_through_switch),
+        cmocka_unit_test(test_trees_families),    cmocka_unit_test(test_trees_random),        cmocka_unit_test(test_trees_mwu),        cmocka_unit_test(test_trees_rings),        cmocka_unit_test(test_trees_relieve),        cmocka_unit_test(test_trees_boxes),        cmocka_unit_test(test_trees_boxes_broadcast), cmocka_unit_test(test_trees_sat_switched),        cmocka_unit_test(test_reduce_through_switch),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -410,7 +410,7 @@ static void check_fabric(const char *spec) {
          * below); mi250:1's is (six trees of 50 GB/s from each GCD), and no other collective's. */
         bool streams = gsp_rt_find(&al, "fabric-streams") >= 0;
         if (colls[c] != GSP_COLL_BROADCAST) assert_false(streams);
-        if (colls[c] == GSP_COLL_BROADCAST && !strcmp(spec, "mi250:1")) assert_true(streams);
+        if (colls[c] == GSP_COLL_BROADCAST && (!strcmp(spec, "mi250:1") || !strcmp(spec, "mi250:2"))) assert_true(streams);
         assert_int_equal(al.n, 1 + direct + rings + streams);
         assert_string_equal(al.v[0].name, "fabric-trees");
         if (direct) assert_string_equal(al.v[1].name, "fabric-shallow");
@@ -493,23 +493,30 @@ static void check_fabric(const char *spec) {
                     assert_true(ph->streams && ph->levels > 3 && ph->nblocks >= 2 && ph->param[0] == ph->nblocks);
                     if (pn != o.num || pd != o.den) fail_msg("%s: algbw %lld/%lld, optimum %lld/%lld", what, (long long)pn, (long long)pd, (long long)o.num, (long long)o.den);
                     if (pn * (f.cap_scale > 0 ? f.cap_scale : 1) < pd * ph->nblocks * (__int128)slow) fail_msg("%s: trees narrower than a link", what);
-                    /* Recounted from the trees' edges (made shallow by SAT: fabric_sat_depth.c):
-                     * on every pair of compute nodes, the trees times a tree's rate (algbw over
-                     * the trees) within the pair's capacity; and on mi250:1 shallower than its
-                     * packing as packed (13 levels; the root's eccentricity bounds it below). */
-                    int64_t *cv = calloc((size_t)f.n, sizeof *cv), nc = 0, ntr = ph->param[0];
+                    /* Recounted from the trees' edges (made shallow by SAT: fabric_sat_depth.c,
+                     * fabric_sat_switched.c): each edge a link between its compute nodes or,
+                     * where there is none, the route through a switch both link to; on every
+                     * arc, the trees times a tree's rate (algbw over the trees) within its
+                     * capacity; and on mi250:1 shallower than its packing as packed (13 levels;
+                     * the root's eccentricity bounds it below). */
+                    int64_t *cv = calloc((size_t)f.n, sizeof *cv), nc = 0, ntr = ph->param[0], *load = calloc((size_t)f.off[f.n] + 1, sizeof *load);
                     assert_non_null(cv);
+                    assert_non_null(load);
                     for (int64_t v = 0; v < f.n; v++)
                         if (!(f.is_switch && f.is_switch[v])) cv[nc++] = v;
                     for (int64_t e = 0; e < ph->tchild_off[ntr]; e++) {
-                        int64_t u = cv[ph->tparent[2 * e]], v = cv[ph->tparent[2 * e + 1]], same = 0;
-                        __int128 capuv = 0;
-                        for (int64_t g = f.off[u]; g < f.off[u + 1]; g++)
-                            if (f.adj[g] == v) capuv += f.cap ? f.cap[g] : 1;
-                        for (int64_t e2 = 0; e2 < ph->tchild_off[ntr]; e2++) same += ph->tparent[2 * e2] == ph->tparent[2 * e] && ph->tparent[2 * e2 + 1] == ph->tparent[2 * e + 1];
-                        if (capuv == 0 || (__int128)same * pn * (f.cap_scale > 0 ? f.cap_scale : 1) > capuv * pd * ntr)
-                            fail_msg("%s: %lld trees on %lld -> %lld beyond its capacity", what, (long long)same, (long long)u, (long long)v);
+                        int64_t u = cv[ph->tparent[2 * e]], v = cv[ph->tparent[2 * e + 1]], via = -1;
+                        for (int64_t g = f.off[u]; g < f.off[u + 1] && via < 0; g++)
+                            if (f.adj[g] == v) load[g]++, via = g;
+                        for (int64_t g = f.off[u]; g < f.off[u + 1] && via < 0; g++)
+                            for (int64_t h = f.is_switch && f.is_switch[f.adj[g]] ? f.off[f.adj[g]] : 0; h < f.off[f.adj[g] + 1] && via < 0 && f.is_switch && f.is_switch[f.adj[g]]; h++)
+                                if (f.adj[h] == v) load[g]++, load[h]++, via = h;
+                        if (via < 0) fail_msg("%s: no route %lld -> %lld", what, (long long)u, (long long)v);
                     }
+                    for (int64_t g = 0; g < f.off[f.n]; g++)
+                        if ((__int128)load[g] * pn * (f.cap_scale > 0 ? f.cap_scale : 1) > (__int128)(f.cap ? f.cap[g] : 1) * pd * ntr)
+                            fail_msg("%s: %lld trees on arc %lld beyond its capacity", what, (long long)load[g], (long long)g);
+                    free(load);
                     free(cv);
                     if (!strcmp(spec, "mi250:1") && ph->levels >= 13) fail_msg("%s: %lld deep, no shallower than packed", what, (long long)ph->levels);
                     /* Its window under SimGrid SMPI's default factors (bench/smpi_costs.sh, links
