@@ -75,5 +75,5 @@ const gsp__rt_method_t gsp__rt_fabric_streams = {
     GSP__RT_COLL(GSP_COLL_BROADCAST),
     "fabrics whose broadcast optimum is two or more trees deeper than 3 levels, of one multiplicity, each at least as wide as the slowest link (the packing, or through one switch level by SAT): ranks are the compute nodes",
     "the deepest tree, pipelined",
-    "the spanning trees that reach the fabric's throughput optimum as packed (gsp_fabric_trees), a block each, every tree edge a stream of chunks that each relay passes on as they arrive",
+    "the spanning trees that reach the fabric's throughput optimum as packed (gsp_fabric_trees), or each a slowest link wide through the switches (by SAT), a block each, every tree edge a stream of chunks that each relay passes on as they arrive",
     applies, add, NULL};

@@ -407,7 +407,8 @@ static void check_fabric(const char *spec) {
         bool rings = colls[c] != GSP_COLL_BROADCAST && ((nsw == 0 && N <= 32) || (boxes && alike && comp >= 2));
         /* fabric-streams: a broadcast's packing as packed where it is two or more trees deeper
          * than 3 levels, of one share each, each at least as wide as the slowest link (checked
-         * below); mi250:1's is (six trees of 50 GB/s from each GCD), and no other collective's. */
+         * below): mi250:1's (six trees of 50 GB/s from each GCD); or trees of the slowest link's
+         * rate through the switch by SAT: mi250:2's (16 of a NIC each); no other collective's. */
         bool streams = gsp_rt_find(&al, "fabric-streams") >= 0;
         if (colls[c] != GSP_COLL_BROADCAST) assert_false(streams);
         if (colls[c] == GSP_COLL_BROADCAST && (!strcmp(spec, "mi250:1") || !strcmp(spec, "mi250:2"))) assert_true(streams);
