@@ -97,17 +97,20 @@ static bool solve_depth(const gsp_topo_t *t, int64_t root, int T, const int64_t 
     }
     int r = ccadical_solve(e.s);
     bool sat = r == 10; /* 20: none; 0: the conflicts spent */
-    if (sat)
-        for (int tr = 0; tr < T; tr++)
-            for (int64_t v = 0; v < n; v++) {
-                par[tr * n + v] = -1;
-                for (int64_t a = 0; a < m && v != root; a++)
-                    if (t->adj[a] == v && ccadical_val(e.s, P(tr, a)) > 0) par[tr * n + v] = a;
-            }
+    if (sat) gsp__sat_parents(e.s, T, n, root, m, t->adj, par);
 #undef P
 #undef R
     ccadical_release(e.s);
     return sat;
+}
+
+void gsp__sat_parents(CCaDiCaL *s, int T, int64_t n, int64_t root, int64_t ne, const int64_t *head, int64_t *par) {
+    for (int tr = 0; tr < T; tr++)
+        for (int64_t v = 0; v < n; v++) {
+            par[tr * n + v] = -1;
+            for (int64_t x = 0; x < ne && v != root; x++)
+                if (head[x] == v && ccadical_val(s, 1 + tr * (int)ne + (int)x) > 0) par[tr * n + v] = x;
+        }
 }
 
 /* Tree tr of the parent arcs par into *T (root, mult kept): edges breadth first. */

@@ -169,13 +169,7 @@ static bool solve(const gsp_topo_t *t, const edges_t *g, int64_t root, int T, co
     }
     int r = ccadical_solve(e.s);
     bool sat = r == 10; /* 20: none; 0: the conflicts spent */
-    if (sat)
-        for (int tr = 0; tr < T; tr++)
-            for (int64_t v = 0; v < n; v++) {
-                par[tr * n + v] = -1;
-                for (int64_t x = 0; x < ne && v != root; x++)
-                    if (g->head[x] == v && ccadical_val(e.s, P(tr, x)) > 0) par[tr * n + v] = x;
-            }
+    if (sat) gsp__sat_parents(e.s, T, n, root, ne, g->head, par);
 #undef P
 #undef R
     ccadical_release(e.s);
