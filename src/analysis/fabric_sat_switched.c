@@ -1,13 +1,19 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* fabric_sat_switched.c — a broadcast on a fabric with switches as a few trees of one NIC's rate
  * each, as shallow as a SAT solver finds: where the optimum algbw is T times the fabric's slowest
- * link (the NIC; mi250:2 and mi250:4: 256 = 16 x 16 GB/s), T trees each carry 1/T of the data at
- * that rate. A tree edge is a direct link between compute nodes or a route compute -> switch ->
- * compute (two arcs); an arc of capacity c carries at most floor(c / slowest) tree edges (a NIC:
- * one). Variables P(t, e): tree t enters the head of edge e by e; R(t, v, k): v is at most k
- * edges from the root in tree t (the encoding of fabric_sat_depth.c); the loads by Sinz's
- * sequential counter (at most k of a set, O(set k) clauses). D goes up from the nearest it could
- * be (the farthest compute node's distance) until the solver answers yes within
+ * link (the NIC; mi250:2: 256 = 16 x 16 GB/s), T trees each carry 1/T of the data at that rate.
+ * A tree edge is a direct link between compute nodes or a route compute -> switch -> compute (two
+ * arcs); an arc of capacity c carries at most floor(c / slowest) tree edges (a NIC: one).
+ * Variables P(t, e): tree t enters the head of edge e by e; R(t, v, k): v is at most k edges from
+ * the root in tree t (the encoding of fabric_sat_depth.c); the loads by Sinz's sequential counter
+ * (at most k of a set, O(set k) clauses). The trees are alike, which a solver pays for: where the
+ * binding cut is T such links (the root's box's NICs), each tree crosses it once, so tree t is
+ * taken to cross on the cut's t-th link, and past the cut only the crossings go through a switch
+ * (another route there would take a NIC the crossings need); this needs the compute nodes past
+ * the cut linked to each other (mi250:2's second box; not mi250:4's three boxes, nor a DGX box's
+ * GPUs behind their NVSwitch: GSP_ERR_NOTAPPLIC). Without it mi250:2 got no answer within a
+ * million conflicts at any depth up to 34; with it, 16 trees 9 deep in about 4 s. D goes up from
+ * the nearest it could be (the farthest compute node's distance) until the solver answers yes within
  * GSP__SAT_SWITCHED_CONFLICTS conflicts a solve: a fixed count, not a time, so every rank that
  * plans the broadcast finds the same trees. The loads are recounted (gsp_forest_algbw) and must
  * give the optimum.
@@ -16,8 +22,8 @@
  * 256), which the runtime runs as 256 trees of one part each, dozens of messages sharing each link
  * and each level waiting a lane (340.9 us at 64 MiB under SimGrid SMPI's defaults, 1.30x the
  * bound 262.1). Trees as wide as a NIC stream chunk by chunk, each level a chunk's latency
- * (rt_fabric_streams.c). Applies where every switch links only compute nodes (one switch level)
- * and 2 <= T <= GSP__SAT_SWITCHED_TREES; elsewhere GSP_ERR_NOTAPPLIC. */
+ * (rt_fabric_streams.c). Applies where every switch links only compute nodes (one switch level),
+ * 2 <= T <= GSP__SAT_SWITCHED_TREES and the cut is as above; elsewhere GSP_ERR_NOTAPPLIC. */
 #include <ccadical.h>
 #include <string.h>
 
