@@ -50,7 +50,9 @@ static gsp_err_t packed(const gsp_topo_t *fab, gsp_collective_t c, int64_t root,
     /* A NIC wide each, through the switches (see the top), where that applies. */
     if (fab->is_switch && c == GSP_COLL_BROADCAST) {
         err = gsp__forest_sat_switched(fab, root, out);
-        if (err != GSP_ERR_NOTAPPLIC) return err;
+        if (!err && wide(fab, out)) return GSP_OK;
+        if (!err) gsp_forest_destroy(out); /* as shallow as 3 levels: not what streams are for */
+        else if (err != GSP_ERR_NOTAPPLIC) return err;
     }
     err = gsp__fabric_trees(fab, c, root, false, out);
     if (err) return err;
