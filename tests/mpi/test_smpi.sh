@@ -125,8 +125,9 @@ echo "$line (algbw $algbw)"
 # The broadcast on wide trees (fabric-streams: rt_fabric_streams.c; mpi_engine.c: wide_lanes): six
 # trees of 50 GB/s from GCD 0, 10 deep (fabric_sat_depth.c), every edge streamed, relays cutting
 # through, where the relieved optimum a tree per part (300 trees, 13 deep) waited a lane at each
-# level (16 MiB: 130.4 us, 2.33x the bound; streamed 105.5). The cost model's choice, the result
-# exact, within 2.1x.
+# level (16 MiB: 130.4 us, 2.33x the bound; streamed 105.5, 1.89x). Each stream's first window of
+# chunks graded (mpi_engine.c: ramp_at), so that they end apart and the relays pass them on apart:
+# 98.2 us, 1.76x. The cost model's choice, the result exact, within 1.85x.
 algbw=$("$bld/gossip" info mi250:1 --json | jq -r .optimum.broadcast.algbw_value) || fail "gossip info mi250:1 --json failed"
 line=$(
     cd "$src" && . bench/smpi_costs.sh
@@ -134,8 +135,8 @@ line=$(
 ) || fail "mi250:1 broadcast with the band: $line"
 read -r _ _ _ us _ alg _ <<<"$line"
 [ "${alg%,}" = fabric-streams ] || fail "mi250:1 broadcast 16 MiB: the cost model chose $alg, not fabric-streams"
-awk -v t="$us" -v b="$algbw" 'BEGIN { bound = 16777216 / (b * 1e9) * 1e6; exit !(b > 0 && t <= 2.1 * bound) }' ||
-    fail "mi250:1 broadcast 16 MiB: $us us, more than 2.1x the bound at algbw $algbw"
+awk -v t="$us" -v b="$algbw" 'BEGIN { bound = 16777216 / (b * 1e9) * 1e6; exit !(b > 0 && t <= 1.85 * bound) }' ||
+    fail "mi250:1 broadcast 16 MiB: $us us, more than 1.85x the bound at algbw $algbw"
 echo "$line (algbw $algbw)"
 # Lanes that stream (mpi_engine.c: stream_lanes): dgx:4x2's 64 MiB allgather and reduce-scatter
 # (a rank's block 8 MiB) in lanes few enough that each lane's message to another box held more
