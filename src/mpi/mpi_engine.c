@@ -509,7 +509,7 @@ static inline int64_t chunk_at(int64_t L, int64_t n, int64_t k, bool uneven, boo
  * passes them on together, and so every hop of the tree took the whole window's time (a
  * latency and a window of chunks at the link's rate) where a chunk alone takes a latency and one
  * chunk's time: mi250:1's broadcast under SimGrid SMPI's defaults had each lane's first chunk
- * 2.3 us a hop down its trees' 10 levels and the rest of the lane 5.7, and its last bytes 64 us
+ * 2.3 us a hop down its trees' 10 levels and the rest of the lane about 5, and its last bytes 64 us
  * after the root's. Graded, the first window ends a chunk at a time, each frees a slot for the
  * next, and the stream stays staggered. Both ends cut alike. */
 static inline int64_t ramp_at(int64_t L, int64_t n, int64_t k, int64_t R, bool uneven) {
