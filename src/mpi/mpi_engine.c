@@ -244,7 +244,7 @@ typedef struct {
     /* Cross first (lay_t: cross): per send its arc (the first send to its peer); per arc (at its
      * first send) the FEEDS sends of every lane on it not yet issued. */
     bool cross;
-    int64_t *cross_arc, *cross_left;
+    int64_t *cross_arc, *cross_left, *cross_at;
 } pipe_t;
 
 /* ---- chunked streams ----
@@ -293,13 +293,24 @@ typedef struct {
  * reduce-scatter under SimGrid SMPI's defaults: 140.3 -> 101.7 us (2 / 8 a stream: 125.3 /
  * 104.2; four on the NICs' streams as well, 107.9). */
 #define CHUNK_DEEP_REDUCE_WINDOW 4
-/* The small head: in such a reduce phase every chunked message's first lane opens with one more
- * chunk, its first a CHUNK_HEAD_SHRINK-th of the others (chunk_at). A relay sums a chunk once
- * its children's are in and only then sends it on, so the ring's first sums cross its 8 hops at
- * the pace of the first chunk's transfer on each: a small one starts every hop sooner.
- * mi250:4's reduce-scatter under SimGrid SMPI's defaults: 4 MiB 52.6 -> 51.0 us, 16 MiB 101.7 ->
- * 98.6. Not a store phase (the allgather's NIC streams, which pace its rings: 16 MiB 82.7 ->
- * 84.2, 4 MiB 40.9 -> 41.7; a half or an eighth at 4 MiB 42.8, 42.3). */
+/* Where fast links bind instead (mi250:2: its twin xGMI links), such a phase keeps
+ * CHUNK_FAST_REDUCE_WINDOW on each fast stream: the NICs' share of 128 there is 43, so a ring's
+ * lanes again crossed its links together, but the twin links need more than four in flight to
+ * keep busy. mi250:2's 64 MiB reduce-scatter under SimGrid SMPI's defaults (cross first, its
+ * ENDS sends early, the small head), 4 / 6 / 8 / 9 / 10 / 11 / 12 / 14 / 43 a stream: 225.5 /
+ * 224.9 / 217.3 / 222.8 / 214.8 / 219.1 / 223.6 / 225.8 / 226.5 us (jagged: the order of events
+ * moves it by about 4 %). One box (mi250:1, no NIC) keeps its 8. */
+#define CHUNK_FAST_REDUCE_WINDOW 10
+/* The small head: in a reduce phase on deep trees (lay_t: deep), wherever the cut is, every
+ * chunked message's first lane opens with one more chunk, its first a CHUNK_HEAD_SHRINK-th of the
+ * others (chunk_at). A relay sums a chunk once its children's are in and only then sends it on,
+ * so the ring's first sums cross its 8 hops at the pace of the first chunk's transfer on each: a
+ * small one starts every hop sooner. Under SimGrid SMPI's defaults, mi250:4's reduce-scatter (the
+ * NICs bind): 4 MiB 52.6 -> 51.0 us, 16 MiB 101.7 -> 98.6; since session 52 where the fast links
+ * bind too: mi250:1's 4 MiB 32.2 -> 29.7, 16 MiB 67.5 -> 66.9, 64 MiB 217.0 -> 210.2; mi250:2's
+ * 64 MiB (cross first, its ENDS sends early) 228.9 -> 226.5. Not a store phase (the allgather's
+ * NIC streams, which pace its rings: 16 MiB 82.7 -> 84.2, 4 MiB 40.9 -> 41.7; a half or an eighth
+ * at 4 MiB 42.8, 42.3). */
 #define CHUNK_HEAD_SHRINK 4
 /* Cut-through: in such a phase (the deep window's) a relay passes a block it receives in chunks
  * on chunk by chunk, each once it is in, instead of once the whole lane's message is. The last
@@ -658,11 +669,13 @@ static int send_window(const pipe_t *pp, int64_t q) { return pp->p->win && !pp->
 
 static gsp_err_t try_issue(pipe_t *pp, int j);
 
-/* Send q of some lane is issued: the last FEEDS one on its arc lets the arc's ENDS ones go, in
- * every lane (cross first, below). */
+/* Send q of some lane is issued: the FEEDS one on its arc that leaves CROSS_ENDS_LEFT of them
+ * to go lets the arc's ENDS ones go, in every lane (cross first, below). */
 static gsp_err_t cross_issued(pipe_t *pp, int64_t q) {
     gsp_err_t err = GSP_OK;
-    if (!pp->cross || pp->p->turn[q] != GSP_RT_TURN_FEEDS || --pp->cross_left[pp->cross_arc[q]] > 0) return GSP_OK;
+    if (!pp->cross || pp->p->turn[q] != GSP_RT_TURN_FEEDS) return GSP_OK;
+    int64_t a = pp->cross_arc[q];
+    if (--pp->cross_left[a] != pp->cross_at[a]) return GSP_OK;
     for (int j = 0; j < pp->l0->lanes && !err; j++) err = try_issue(pp, j);
     return err;
 }
@@ -689,7 +702,7 @@ static gsp_err_t try_issue(pipe_t *pp, int j) {
         if (pp->last0 && dep < 0 && !summed(pp, q, j)) continue;
         if (pp->feeds && p->turn[q] == GSP_RT_TURN_ENDS && pp->feeds[j] > 0) continue;
         if (pp->gcnt && gate_key(pp, q, j) > pp->glo + GATE_AHEAD) continue;
-        if (pp->cross && p->turn[q] == GSP_RT_TURN_ENDS && pp->cross_left[pp->cross_arc[q]] > 0) continue;
+        if (pp->cross && p->turn[q] == GSP_RT_TURN_ENDS && pp->cross_left[pp->cross_arc[q]] > pp->cross_at[pp->cross_arc[q]]) continue;
         if (nk > 1) {
             chunk_pack(pp, q, j);
             pp->cs->total[(size_t)j * (size_t)nS + (size_t)q] = pp->cs->left[(size_t)j * (size_t)nS + (size_t)q] = nk;
@@ -761,7 +774,14 @@ static int64_t *feeds_init(const gsp_rt_prog_t *p, const lay_t *l0, int64_t *tur
  * cross first (1.49x -> 1.25x the bound; cross_lanes). Held per rank until all its FEEDS sends
  * were issued, an arc whose own were all out idled while the rank's others waited for sums from
  * up the ring; held per arc, 16 MiB 93.0 -> 87.9 us (64 MiB 237.2 -> 237.1). A lane's ENDS sends
- * held only until the FEEDS of two lanes on were out (interleaved by lane): 93.0 at 16 MiB. */
+ * held only until the FEEDS of two lanes on were out (interleaved by lane): 93.0 at 16 MiB.
+ * Held until the last FEEDS send was out, the arc's ENDS sends all started together once its
+ * FEEDS sends had come round the ring, and the box's own sums then crossed the ring's 8 hops
+ * with little else to carry: the NICs had finished at 228.9 us, the call at 237.1 (a trace; the
+ * 50 GB/s links at 45 % from 112 to 128 us). Released with a quarter of the arc's FEEDS sends
+ * still to issue, they fill that gap and end with the NICs: 237.1 -> 228.9 us (a half 239.4, two
+ * fifths 240.3, 0.3 / 0.25 / 0.15 all 228.9). */
+#define CROSS_ENDS_LEFT 4
 
 /* Whether reduce phase ph (of every rank's blocks, in layout l) runs cross first: deep trees that
  * take turns and stream (gsp__mpi_chunk_streams). */
@@ -770,12 +790,14 @@ bool gsp__mpi_cross_first(const gsp_mpi_ctx_t *c, const gsp_rt_phase_t *ph, cons
 }
 
 /* Each send's arc and each arc's FEEDS sends of every lane (cross first), which its ENDS sends
- * wait for; buf holds 2 nsend + the communicator's size. */
+ * wait for until a CROSS_ENDS_LEFT-th of them is left; buf holds 3 nsend + the communicator's
+ * size. */
 static void cross_init(pipe_t *pp, int64_t *buf) {
     const gsp_rt_prog_t *p = pp->p;
-    int64_t nS = p->nsend, *first = buf + 2 * nS;
+    int64_t nS = p->nsend, *first = buf + 3 * nS;
     pp->cross_arc = buf;
     pp->cross_left = buf + nS;
+    pp->cross_at = buf + 2 * nS;
     pp->cross = p->turn && p->nfeeds > 0;
     if (!pp->cross) return;
     for (int r = 0; r < pp->c->size; r++) first[r] = -1;
@@ -787,6 +809,7 @@ static void cross_init(pipe_t *pp, int64_t *buf) {
     }
     for (int64_t q = 0; q < nS; q++)
         if (p->turn[q] == GSP_RT_TURN_FEEDS) pp->cross_left[pp->cross_arc[q]] += pp->l0->lanes;
+    for (int64_t q = 0; q < nS; q++) pp->cross_at[q] = pp->cross_left[q] / CROSS_ENDS_LEFT;
 }
 
 /* Posts receive q of lane j: whole (post_recv), or its chunks. */
@@ -911,10 +934,11 @@ static gsp_err_t chunks_init(gsp_mpi_ctx_t *c, const gsp_rt_prog_t *p, const lay
     bool deep_slow = l0->deep && p->kind == GSP_RT_STORE && !fast_cut && !l0->wide;
     cs->slow_window = deep_slow && CHUNK_DEEP_WINDOW < cs->window ? CHUNK_DEEP_WINDOW : cs->window;
     bool deep_reduce = l0->deep && p->kind == GSP_RT_REDUCE && !fast_cut;
-    cs->fast_window = deep_reduce && CHUNK_DEEP_REDUCE_WINDOW < cs->window ? CHUNK_DEEP_REDUCE_WINDOW : cs->window;
+    int fw = !(l0->deep && p->kind == GSP_RT_REDUCE) ? cs->window : deep_reduce ? CHUNK_DEEP_REDUCE_WINDOW : CHUNK_FAST_REDUCE_WINDOW;
+    cs->fast_window = fw < cs->window ? fw : cs->window;
     /* Before the receives' most chunks below, which count the head's. Both ends of a message run
      * the same phase, so they agree. */
-    cs->head = deep_reduce;
+    cs->head = l0->deep && p->kind == GSP_RT_REDUCE;
     /* The ramp over a window: the wide trees' own (both ends know it; a route through a switch
      * keeps twice as many in flight, but the lanes of 64 chunks at most leave room for no more).
      * mi250:1's broadcast under SimGrid SMPI's defaults, 64 MiB, graded over 8 / 16 / 20 / 24 /
@@ -987,8 +1011,8 @@ static gsp_err_t run_pipelined(gsp_mpi_ctx_t *c, const gsp_rt_prog_t *p, int pha
         (err = gsp__mpi_reserve((void **)&c->soff, &c->soff_cap, (size_t)(all + 1) * sizeof *c->soff)) ||
         (err = gsp__mpi_reserve((void **)&c->idx, &c->idx_cap, (size_t)(all + 1) * sizeof *c->idx)))
         return err;
-    /* c->turn: the turns' counts (K), or cross first's arcs (2 nS + size). */
-    size_t nturn = l0->cross ? 2 * (size_t)nS + (size_t)c->size : (size_t)K + 1;
+    /* c->turn: the turns' counts (K), or cross first's arcs (3 nS + size). */
+    size_t nturn = l0->cross ? 3 * (size_t)nS + (size_t)c->size : (size_t)K + 1;
     if ((err = gsp__mpi_reserve((void **)&c->turn, &c->turn_cap, nturn * sizeof *c->turn))) return err;
     if ((err = stage_and_fresh(c, p, l0, d))) return err;
     /* req: receives of every lane [0, K nR), then sends [K nR, K per). state: receives 0
@@ -1004,7 +1028,7 @@ static gsp_err_t run_pipelined(gsp_mpi_ctx_t *c, const gsp_rt_prog_t *p, int pha
     cs.rq = c->req + all;
     cs.sq = cs.rq + rx;
     pipe_t pp = {c, p, phase, base, l0, d, window, state, sstate, sq, 0, c->soff, false, NULL, NULL, 0, feeds_init(p, l0, c->turn, K), NULL, 0, 0,
-                 cs.ns + cs.nr > 0 ? &cs : NULL, false, NULL, NULL};
+                 cs.ns + cs.nr > 0 ? &cs : NULL, false, NULL, NULL, NULL};
     c->communicated = true;
     lay_t l = *l0;
     /* A receive of lane j is posted once the same receive of lane j - ahead has arrived: its
@@ -1203,8 +1227,8 @@ static gsp_err_t run_fused(gsp_mpi_ctx_t *c, const gsp_rt_prog_t *p0, const gsp_
     /* No turns here: the allgather's sends share the links from the start, and the reduce-scatter's
      * leaves holding back their sends into the roots only delayed the sums the allgather waits
      * for (dgx:8x2's 64 MiB allreduce under SMPI, factors at 1: 440.2 -> 450.8 us). */
-    pipe_t pp0 = {c, p0, 0, base, l0, d, window, st0, ss0, sq0, 0, c->soff, false, NULL, NULL, 0, NULL, NULL, 0, 0, NULL, false, NULL, NULL};
-    pipe_t pp1 = {c, p1, 1, base, l0, d, window, st1, ss1, sq1, 0, c->soff + all0, true, last0, st0, nR0, NULL, NULL, 0, 0, NULL, false, NULL, NULL};
+    pipe_t pp0 = {c, p0, 0, base, l0, d, window, st0, ss0, sq0, 0, c->soff, false, NULL, NULL, 0, NULL, NULL, 0, 0, NULL, false, NULL, NULL, NULL};
+    pipe_t pp1 = {c, p1, 1, base, l0, d, window, st1, ss1, sq1, 0, c->soff + all0, true, last0, st0, nR0, NULL, NULL, 0, 0, NULL, false, NULL, NULL, NULL};
     fuse_t F = {c, p1, base, l0, d, K, ahead, nR1, nS0, all0, per1, send0, ss0, st1, posted, rq1};
     for (int j = 0; j < ahead && !err; j++) err = post1(&F, j, 0, nR1);
     for (int j = 0; j < K && !err; j++) err = try_issue(&pp0, j);

@@ -109,6 +109,30 @@ read -r _ _ _ us _ <<<"$line"
 awk -v t="$us" -v b="$algbw" 'BEGIN { bound = 16777216 / (b * 1e9) * 1e6; exit !(b > 0 && t <= 1.5 * bound) }' ||
     fail "mi250:1 reduce-scatter 16 MiB: $us us, more than 1.5x the bound at algbw $algbw"
 echo "$line (algbw $algbw)"
+# within XML HOSTS N SPEC COLL BYTES OPTIMUM FACTOR: COLL of BYTES on SPEC under the cost model
+# above, its result exact and its simulated time within FACTOR x the bound BYTES / algbw, algbw
+# the optimum OPTIMUM (a key of `gossip info --json`'s optimum).
+within() {
+    local xml=$1 hosts=$2 n=$3 spec=$4 coll=$5 bytes=$6 key=$7 factor=$8 algbw line us
+    algbw=$("$bld/gossip" info "$spec" --json | jq -r ".optimum.$key.algbw_value") || fail "gossip info $spec --json failed"
+    line=$(
+        cd "$src" && . bench/smpi_costs.sh
+        GOSSIP_ALPHA=$alpha GOSSIP_BETA=$beta GOSSIP_GAMMA=0 GOSSIP_OVERHEAD=0 SMPI_BENCH_WARMUP=plan run "$xml" "$hosts" "$n" "$spec" "$coll" "$bytes"
+    ) || fail "$spec $coll $bytes with the band: $line"
+    read -r _ _ _ us _ <<<"$line"
+    awk -v t="$us" -v b="$algbw" -v m="$bytes" -v f="$factor" 'BEGIN { bound = m / (b * 1e9) * 1e6; exit !(b > 0 && t <= f * bound) }' ||
+        fail "$spec $coll $bytes: $us us, more than ${factor}x the bound at algbw $algbw"
+    echo "$line (algbw $algbw)"
+}
+# The small head in a reduce phase on deep trees where the fast links bind (mpi_engine.c:
+# CHUNK_HEAD_SHRINK): a ring's first sums cross its 8 hops a small chunk at a time (4 MiB: 32.2 us
+# without, 2.63x the bound; 29.7 with).
+within mi1.xml hosts-mi1 16 mi250:1 reduce-scatter 4194304 reduce_scatter 2.5
+# Two boxes (mi250:2: the twin xGMI links bind), cross first with the arcs' ENDS sends released
+# once a quarter of their FEEDS sends are left, and ten chunks in flight on each xGMI stream
+# (mpi_engine.c: CROSS_ENDS_LEFT, CHUNK_FAST_REDUCE_WINDOW): 16 MiB 87.9 us before (1.86x the
+# bound), 82.0 with them.
+within mi.xml hosts-mi 32 mi250:2 reduce-scatter 16777216 reduce_scatter 1.8
 # The deep drain's lanes (mpi_engine.c: deep_lanes): the allgather on the same rings runs in lanes
 # of a few of the band's chunks, not the cost model's few long ones, in which each level of the
 # rings waited for a whole lane (16 MiB: 72.5 us in 3 lanes, 1.48x the bound; in 13, 59.8). Every
