@@ -293,14 +293,15 @@ typedef struct {
  * reduce-scatter under SimGrid SMPI's defaults: 140.3 -> 101.7 us (2 / 8 a stream: 125.3 /
  * 104.2; four on the NICs' streams as well, 107.9). */
 #define CHUNK_DEEP_REDUCE_WINDOW 4
-/* Where fast links bind instead (mi250:2: its twin xGMI links), such a phase keeps
- * CHUNK_FAST_REDUCE_WINDOW on each fast stream: the NICs' share of 128 there is 43, so a ring's
- * lanes again crossed its links together, but the twin links need more than four in flight to
- * keep busy. mi250:2's 64 MiB reduce-scatter under SimGrid SMPI's defaults (cross first, its
- * ENDS sends early, the small head), 4 / 6 / 8 / 9 / 10 / 11 / 12 / 14 / 43 a stream: 225.5 /
- * 224.9 / 217.3 / 222.8 / 214.8 / 219.1 / 223.6 / 225.8 / 226.5 us (jagged: the order of events
- * moves it by about 4 %). One box (mi250:1, no NIC) keeps its 8. */
-#define CHUNK_FAST_REDUCE_WINDOW 10
+/* Where fast links bind instead (mi250:2: its twin xGMI links), such a reduce phase keeps
+ * CHUNK_FAST_WINDOW on each fast stream: the NICs' share of 128 there is 43, so a ring's lanes
+ * again crossed its links together, but the twin links need more than four in flight to keep
+ * busy. mi250:2's 64 MiB reduce-scatter under SimGrid SMPI's defaults (cross first, its ENDS
+ * sends early, the small head), 4 / 6 / 8 / 9 / 10 / 11 / 12 / 14 / 43 a stream: 225.5 / 224.9 /
+ * 217.3 / 222.8 / 214.8 / 219.1 / 223.6 / 225.8 / 226.5 us (jagged: the order of events moves it
+ * by about 4 %). One box (mi250:1, no NIC) keeps its 8. Not the allgather's store phase (the
+ * deep drain): 64 MiB 208.0 -> 201.2 (8: 202.5), but 16 MiB 68.9 -> 71.3. */
+#define CHUNK_FAST_WINDOW 10
 /* The small head: in a reduce phase on deep trees (lay_t: deep), wherever the cut is, every
  * chunked message's first lane opens with one more chunk, its first a CHUNK_HEAD_SHRINK-th of the
  * others (chunk_at). A relay sums a chunk once its children's are in and only then sends it on,
@@ -934,7 +935,7 @@ static gsp_err_t chunks_init(gsp_mpi_ctx_t *c, const gsp_rt_prog_t *p, const lay
     bool deep_slow = l0->deep && p->kind == GSP_RT_STORE && !fast_cut && !l0->wide;
     cs->slow_window = deep_slow && CHUNK_DEEP_WINDOW < cs->window ? CHUNK_DEEP_WINDOW : cs->window;
     bool deep_reduce = l0->deep && p->kind == GSP_RT_REDUCE && !fast_cut;
-    int fw = !(l0->deep && p->kind == GSP_RT_REDUCE) ? cs->window : deep_reduce ? CHUNK_DEEP_REDUCE_WINDOW : CHUNK_FAST_REDUCE_WINDOW;
+    int fw = !(l0->deep && p->kind == GSP_RT_REDUCE) ? cs->window : deep_reduce ? CHUNK_DEEP_REDUCE_WINDOW : CHUNK_FAST_WINDOW;
     cs->fast_window = fw < cs->window ? fw : cs->window;
     /* Before the receives' most chunks below, which count the head's. Both ends of a message run
      * the same phase, so they agree. */

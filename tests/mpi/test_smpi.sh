@@ -130,7 +130,7 @@ within() {
 within mi1.xml hosts-mi1 16 mi250:1 reduce-scatter 4194304 reduce_scatter 2.5
 # Two boxes (mi250:2: the twin xGMI links bind), cross first with the arcs' ENDS sends released
 # once a quarter of their FEEDS sends are left, and ten chunks in flight on each xGMI stream
-# (mpi_engine.c: CROSS_ENDS_LEFT, CHUNK_FAST_REDUCE_WINDOW): 16 MiB 87.9 us before (1.86x the
+# (mpi_engine.c: CROSS_ENDS_LEFT, CHUNK_FAST_WINDOW): 16 MiB 87.9 us before (1.86x the
 # bound), 82.0 with them.
 within mi.xml hosts-mi 32 mi250:2 reduce-scatter 16777216 reduce_scatter 1.8
 # The deep drain's lanes (mpi_engine.c: deep_lanes): the allgather on the same rings runs in lanes
