@@ -242,7 +242,8 @@ typedef struct {
     /* Chunked streams (below): NULL cs when none. */
     struct chunks *cs;
     /* Cross first (lay_t: cross): per send its arc (the first send to its peer); per arc (at its
-     * first send) the FEEDS sends of every lane on it not yet issued. */
+     * first send) the FEEDS sends of every lane on it not yet issued, and how few of them left
+     * let its ENDS sends go (CROSS_ENDS_LEFT). */
     bool cross;
     int64_t *cross_arc, *cross_left, *cross_at;
 } pipe_t;
