@@ -106,7 +106,9 @@ void gsp__trees_destroy(gsp_tree_t *trees, int64_t n);
  * link or a route through one switch, each arc carrying at most floor(cap / slowest) tree edges,
  * as shallow as a SAT solver finds (fabric_sat_switched.c): depths from the farthest compute
  * node's distance up to GSP__SAT_SWITCHED_SLACK more, GSP__SAT_SWITCHED_CONFLICTS conflicts a
- * depth. out [out] owns its trees. GSP_ERR_NOTAPPLIC where it does not apply or finds none. */
+ * depth; where several boxes lie past the root's box's NICs, copies of one, the solver sees the
+ * first and the others chain on from it. out [out] owns its trees. GSP_ERR_NOTAPPLIC where it
+ * does not apply or finds none. */
 gsp_err_t gsp__forest_sat_switched(const gsp_topo_t *t, int64_t root, gsp_forest_t *out);
 /* A satisfied solver's parent edges (fabric_sat_depth.c): par[tr n + v] the edge x (of ne, heads
  * head[x]) whose variable 1 + tr ne + x is true, -1 at the root; both SAT encodings number their
@@ -115,6 +117,7 @@ struct CCaDiCaL;
 void gsp__sat_parents(struct CCaDiCaL *s, int T, int64_t n, int64_t root, int64_t ne, const int64_t *head, int64_t *par);
 #define GSP__SAT_SWITCHED_TREES 32
 #define GSP__SAT_SWITCHED_NODES 64
+#define GSP__SAT_SWITCHED_ALL 1024
 #define GSP__SAT_SWITCHED_CONFLICTS 100000
 #define GSP__SAT_SWITCHED_SLACK 8
 /* Moves compute nodes of f's trees (cut into trees of one unit) to other parents where that
