@@ -137,7 +137,7 @@ static gsp_err_t edges_build(const gsp_topo_t *t, const uint8_t *excl, edges_t *
 
 /* Solves depth D for T trees: par[tr n + v] the edge into v in tree tr (-1 at the root and at
  * switches). dist: each vertex's distance from the root over the edges (a lower bound). */
-static bool solve(const gsp_topo_t *t, const edges_t *g, const uint8_t *excl, int64_t root, int T, const int64_t *kcap, const int64_t *dist, const int64_t *cutarc,
+static bool solve(const gsp_topo_t *t, const edges_t *g, const uint8_t *excl, const int64_t *comp, int64_t lift, int64_t root, int T, const int64_t *kcap, const int64_t *dist, const int64_t *cutarc,
                   int64_t D, int64_t *par, int *buf) {
     int64_t n = t->n, ne = g->nsat, m = t->off[n];
     enc_t e = {ccadical_init(), 0};
@@ -157,7 +157,7 @@ static bool solve(const gsp_topo_t *t, const edges_t *g, const uint8_t *excl, in
             if (excl[v]) continue; /* a box copied after (see the top) */
             /* Not reached within k edges where the graph's own distance says so. */
             for (int64_t k = 0; k <= D && k < dist[v]; k++) clause(&e, -R(tr, v, k), 0, 0);
-            if (!t->is_switch || !t->is_switch[v]) clause(&e, R(tr, v, D), 0, 0);
+            if (!t->is_switch || !t->is_switch[v]) clause(&e, R(tr, v, comp[v] == 0 ? D - lift : D), 0, 0);
         }
         /* One parent edge each compute node but the root. */
         for (int64_t v = 0; v < n; v++) {
@@ -401,11 +401,11 @@ gsp_err_t gsp__forest_sat_switched(const gsp_topo_t *t, int64_t root, gsp_forest
                 err = gsp_error(GSP_ERR_NOTAPPLIC, "switched SAT trees: a compute node out of reach");
                 goto done;
             }
-            if (dist[v] > far) far = dist[v];
+            if (dist[v] + (comp[v] == 0 ? nbox - 1 : 0) > far) far = dist[v] + (comp[v] == 0 ? nbox - 1 : 0);
         }
     int64_t D = far > 1 ? far : 1, found = 0;
     for (; D <= far + GSP__SAT_SWITCHED_SLACK && !found; D++)
-        if (solve(t, &g, excl, root, (int)T, kcap, dist, cutarc, D, par, buf)) found = D;
+        if (solve(t, &g, excl, comp, nbox - 1, root, (int)T, kcap, dist, cutarc, D, par, buf)) found = D;
     if (!found) {
         err = gsp_error(GSP_ERR_NOTAPPLIC, "switched SAT trees: none found within %d levels", (int)(far + GSP__SAT_SWITCHED_SLACK));
         goto done;
