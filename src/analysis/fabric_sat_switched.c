@@ -20,12 +20,15 @@
  * another box past the cut (the root's box sends each tree out once). The solver sees the root's
  * box and the first box past it; box c copies the first box's trees, tree t entering box c at
  * the node where it enters the first box, from that node's copy in box c - 1 (a chain of boxes:
- * the NIC out of a node carries the one tree that came in at it). Depth: the two boxes' D plus
- * one a box more, which meets the bound where the solver's D does: on three rings of six GPUs
- * with a NIC each, the tree that leaves the root's ring at the GPU opposite the root is 3 deep
- * there, enters one box at 4, the other at 5 at best, whose ring is 3 more: 8, found. mi250:4:
- * 16 trees 11 deep, in about 4 s (the two boxes' solve). The loads are recounted, and a copy
- * that does not reach the optimum (a box's NIC out slower than its NIC in) is refused. D goes up from
+ * the NIC out of a node carries the one tree that came in at it). A copy in box c is c levels
+ * deeper than its original, so the solver asks the first box within D - (boxes - 1) and the
+ * root's box within D. That meets the bound: on three rings of six GPUs with a NIC each, the
+ * tree that leaves the root's ring at the GPU opposite the root is 3 deep there, enters one box
+ * at 4, the other at 5 at best, whose ring is 3 more: 8, found; on mi250:4 the tree that leaves
+ * at a GCD 4 hops from GCD 0 enters the last box at 7 at best, and every GCD of a box is 3 hops
+ * from some other: 10, found (16 trees, in about 4 s; the first box alike within D, 11). The
+ * loads are recounted, and a copy that does not reach the optimum (a box's NIC out slower than
+ * its NIC in) is refused. D goes up from
  * the nearest it could be (the farthest compute node's distance) until the solver answers yes within
  * GSP__SAT_SWITCHED_CONFLICTS conflicts a solve: a fixed count, not a time, so every rank that
  * plans the broadcast finds the same trees. The loads are recounted (gsp_forest_algbw) and must
