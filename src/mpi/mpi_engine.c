@@ -294,6 +294,17 @@ typedef struct {
  * reduce-scatter under SimGrid SMPI's defaults: 140.3 -> 101.7 us (2 / 8 a stream: 125.3 /
  * 104.2; four on the NICs' streams as well, 107.9). */
 #define CHUNK_DEEP_REDUCE_WINDOW 4
+/* ... and each arc at most CHUNK_DEEP_ARC_CAP chunks of its fast streams together, the freed room
+ * going to the stream whose next chunk is of the earliest lane (arc_next). Cross first sends the
+ * sums bound for a NIC first, but among those every stream kept its four in flight, so a ring's
+ * lane-0 sums shared each hop with every other stream's later lanes, the ring's first GCDs'
+ * (whose sums need nothing from up the ring) among them, and the NICs started only once most of
+ * the FEEDS traffic had moved: a log of mi250:4's 16 MiB reduce-scatter under SimGrid SMPI's
+ * defaults had every GCD's first NIC send at 47.4 us of 100.2 (bench/README.md, session 53).
+ * Capped, the earliest lanes go first and the NICs start sooner: 16 MiB, a cap of 16 / 32 / 40
+ * / 48 / 56 / 64 chunks: 184.7 / 103.2 / 89.1 / 85.2 / 87.2 / 89.4 us (98.6 without; too few
+ * starve the 200 GB/s twin links). Only where the NICs bind (the deep reduce window's phases). */
+#define CHUNK_DEEP_ARC_CAP 48
 /* Where fast links bind instead (mi250:2: its twin xGMI links), such a reduce phase keeps
  * CHUNK_FAST_WINDOW on each fast stream: the NICs' share of 128 there is 43, so a ring's lanes
  * again crossed its links together, but the twin links need more than four in flight to keep
@@ -397,6 +408,8 @@ struct chunks {
     int64_t nslow;           /* the slow routes' streams: the first nslow */
     int slow_window;         /* their chunks in flight (the deep window), at most window */
     int fast_window;         /* the other streams' (the deep reduce window), at most window */
+    int64_t arc_cap;         /* the deep reduce window's chunks in flight on one arc, its fast streams' together (0: no cap) */
+    int64_t *arc_busy;       /* per peer: those in flight */
     /* Cut-through (below): per send, whether it passes on its receive's block chunk by chunk;
      * per receive its such sends (dep[dep_off[r] .. dep_off[r + 1])); per (lane, receive) the
      * chunks it was posted in (rtot, 0: whole) and how many of them from the first are in (rpre). */
@@ -621,6 +634,10 @@ static gsp_err_t chunk_pump(pipe_t *pp, int64_t q) {
         int64_t w = 0, lim = pp->l0->wide ? cs->swin[i] : i < cs->nslow ? cs->slow_window : cs->fast_window;
         while (w < lim && cs->slot[i * cs->window + w] >= 0) w++;
         if (w == lim) break;
+        /* The arc's cap (arc_next): a fast stream's chunk waits for room on its arc. */
+        bool capped = cs->arc_cap > 0 && i >= cs->nslow;
+        if (capped && cs->arc_busy[p->send[q].peer] >= cs->arc_cap) break;
+        if (capped) cs->arc_busy[p->send[q].peer]++;
         int64_t k = cs->next_k[q], n = cs->total[sj], L, u;
         char *src;
         MPI_Datatype t;
@@ -634,6 +651,36 @@ static gsp_err_t chunk_pump(pipe_t *pp, int64_t q) {
             cs->next_k[q] = 0;
             cs->next_lane[q]++;
         }
+    }
+    return GSP_OK;
+}
+
+/* Room on the arc to peer (the deep reduce window's cap): its fast streams pump, the one whose
+ * next chunk is of the earliest lane first, until the arc is full or none can. */
+static gsp_err_t arc_next(pipe_t *pp, int peer) {
+    struct chunks *cs = pp->cs;
+    const gsp_rt_prog_t *p = pp->p;
+    int64_t nS = p->nsend, K = pp->l0->lanes;
+    while (cs->arc_busy[peer] < cs->arc_cap) {
+        int64_t best = -1, bl = K;
+        for (int64_t i = cs->nslow; i < cs->ns; i++) {
+            int64_t q = cs->sq_of[i], j = cs->next_lane[q], w = 0;
+            if (p->send[q].peer != peer || j >= bl) continue;
+            size_t sj = (size_t)j * (size_t)nS + (size_t)q;
+            if (pp->sstate[sj] != 1 || cs->total[sj] <= 1) continue; /* not begun, or whole */
+            while (w < cs->fast_window && cs->slot[i * cs->window + w] >= 0) w++;
+            if (w < cs->fast_window) best = q, bl = j;
+        }
+        int64_t before = cs->arc_busy[peer];
+        gsp_err_t err;
+        if (best < 0) break;
+        if ((err = chunk_pump(pp, best))) return err;
+        if (cs->arc_busy[peer] == before) break;
+    }
+    /* Whatever room is left, every stream on the arc in turn: none waits for room unasked. */
+    for (int64_t i = cs->nslow; i < cs->ns && cs->arc_busy[peer] < cs->arc_cap; i++) {
+        gsp_err_t err;
+        if (p->send[cs->sq_of[i]].peer == peer && (err = chunk_pump(pp, cs->sq_of[i]))) return err;
     }
     return GSP_OK;
 }
@@ -866,7 +913,7 @@ static gsp_err_t chunks_init(gsp_mpi_ctx_t *c, const gsp_rt_prog_t *p, const lay
     *extra = 0;
     if (!c->is_fabric || !d->plain || !gsp_cost_band(&c->cost, &cs->lo, &cs->hi, &cs->beta)) return GSP_OK;
     if ((err = widths(c))) return err;
-    size_t need = (size_t)(2 * K * nS + K * nR + 2 * nS + nS * CHUNK_WINDOW_MAX + 2 * nS + 5 * nR + (int64_t)ahead * nR + 8 + 2 * K * nR + 3 * nS + nR + 1);
+    size_t need = (size_t)(2 * K * nS + K * nR + 2 * nS + nS * CHUNK_WINDOW_MAX + 2 * nS + 5 * nR + (int64_t)ahead * nR + 8 + 2 * K * nR + 3 * nS + nR + 1 + c->size);
     if ((err = gsp__mpi_reserve((void **)&c->chunk, &c->chunk_cap, need * sizeof *c->chunk))) return err;
     int64_t *m = c->chunk;
     cs->left = m, m += K * nS;
@@ -887,6 +934,8 @@ static gsp_err_t chunks_init(gsp_mpi_ctx_t *c, const gsp_rt_prog_t *p, const lay
     cs->dep = m, m += nS;
     cs->dep_off = m, m += nR + 1;
     cs->swin = m, m += nS;
+    cs->arc_busy = m, m += c->size;
+    for (int64_t x = 0; x < c->size; x++) cs->arc_busy[x] = 0;
     cs->rlane = m;
     cs->ahead = ahead;
     /* The streams of slow routes (their count sets the window) first, then the drain's (where a
@@ -938,6 +987,7 @@ static gsp_err_t chunks_init(gsp_mpi_ctx_t *c, const gsp_rt_prog_t *p, const lay
     bool deep_reduce = l0->deep && p->kind == GSP_RT_REDUCE && !fast_cut;
     int fw = !(l0->deep && p->kind == GSP_RT_REDUCE) ? cs->window : deep_reduce ? CHUNK_DEEP_REDUCE_WINDOW : CHUNK_FAST_WINDOW;
     cs->fast_window = fw < cs->window ? fw : cs->window;
+    cs->arc_cap = deep_reduce ? CHUNK_DEEP_ARC_CAP : 0;
     /* Before the receives' most chunks below, which count the head's. Both ends of a message run
      * the same phase, so they agree. */
     cs->head = l0->deep && p->kind == GSP_RT_REDUCE;
@@ -1090,6 +1140,10 @@ static gsp_err_t run_pipelined(gsp_mpi_ctx_t *c, const gsp_rt_prog_t *p, int pha
             if (--cs.left[(size_t)j * (size_t)nS + (size_t)q] == 0) {
                 sdone++;
                 if ((err = send_done(&pp, j * nS + q))) return err;
+            }
+            if (cs.arc_cap > 0 && x / cs.window >= cs.nslow) {
+                cs.arc_busy[p->send[q].peer]--;
+                if ((err = arc_next(&pp, p->send[q].peer))) return err;
             }
             if ((err = chunk_pump(&pp, q))) return err;
             continue;
