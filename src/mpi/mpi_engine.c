@@ -303,7 +303,8 @@ typedef struct {
  * defaults had every GCD's first NIC send at 47.4 us of 100.2 (bench/README.md, session 53).
  * Capped, the earliest lanes go first and the NICs start sooner: 16 MiB, a cap of 16 / 32 / 40
  * / 48 / 56 / 64 chunks: 184.7 / 103.2 / 89.1 / 85.2 / 87.2 / 89.4 us (98.6 without; too few
- * starve the 200 GB/s twin links). Only where the NICs bind (the deep reduce window's phases). */
+ * starve the 200 GB/s twin links); 4 MiB 52.7 -> 44.9; at 64 MiB no gain (262.9 -> 264.6). Only
+ * where the NICs bind (the deep reduce window's phases). */
 #define CHUNK_DEEP_ARC_CAP 48
 /* Where fast links bind instead (mi250:2: its twin xGMI links), such a reduce phase keeps
  * CHUNK_FAST_WINDOW on each fast stream: the NICs' share of 128 there is 43, so a ring's lanes
