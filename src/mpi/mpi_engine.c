@@ -285,6 +285,17 @@ typedef struct {
  * allgather took 219.0 -> 255.3 us with four on the NICs' streams, 304.9 with four on every
  * stream (the twin xGMI links want hundreds in flight). */
 #define CHUNK_DEEP_WINDOW 4
+/* ... and there the streams on the box's links that carry the box's own blocks (whose root is
+ * reached without the slow route) keep CHUNK_DEEP_OWN_WINDOW chunks in flight, the others their
+ * share of CHUNK_IN_FLIGHT (15 on mi250:4). Into every card's two GCDs the xGMI links must carry 56
+ * of the 62 blocks they lack in 195.7 us at 64 MiB, where the NICs bring the other 6 in 196.6 (the
+ * bound): neither has slack (docs/fabrics.md). The box's own blocks are ready from the start, the
+ * relayed ones only as the NICs bring them; shared alike, the own blocks took the rings first and
+ * the relayed ones queued behind them to the end, where the NICs' last chunks still had 8 hops to
+ * go. Fewer own chunks in flight let the relayed ones through as they come. mi250:4's 64 MiB
+ * allgather under SimGrid SMPI's defaults: 245.5 -> 236.0 us with 8 (1.25x -> 1.20x the bound);
+ * at 16 MiB 84.4 (82.7 -> 87.7 with 4), 4 MiB and 1 MiB as before (bench/README.md, session 54). */
+#define CHUNK_DEEP_OWN_WINDOW 8
 /* The deep reduce window, its mirror: a reduce phase on such trees (lay_t: deep) whose binding
  * cut is slow links keeps CHUNK_DEEP_REDUCE_WINDOW chunks in flight on each stream of a fast
  * route (the rings' links inside a box, which carry the sums to the NICs), not the slow streams'
@@ -410,6 +421,8 @@ struct chunks {
     int slow_window;         /* their chunks in flight (the deep window), at most window */
     int fast_window;         /* the other streams' (the deep reduce window), at most window */
     int64_t arc_cap;         /* the deep reduce window's chunks in flight on one arc, its fast streams' together (0: no cap) */
+    int own_window;          /* the deep window's: chunks in flight on a fast stream of the box's own blocks (0: as the others) */
+    int64_t *own;            /* per chunked send: 1 where it carries the box's own blocks (own_window) */
     int64_t *arc_busy;       /* per peer: those in flight */
     /* Cut-through (below): per send, whether it passes on its receive's block chunk by chunk;
      * per receive its such sends (dep[dep_off[r] .. dep_off[r + 1])); per (lane, receive) the
@@ -633,6 +646,7 @@ static gsp_err_t chunk_pump(pipe_t *pp, int64_t q) {
             continue;
         }
         int64_t w = 0, lim = pp->l0->wide ? cs->swin[i] : i < cs->nslow ? cs->slow_window : cs->fast_window;
+        if (cs->own_window > 0 && cs->own[i] && lim > cs->own_window) lim = cs->own_window;
         while (w < lim && cs->slot[i * cs->window + w] >= 0) w++;
         if (w == lim) break;
         /* The arc's cap (arc_next): a fast stream's chunk waits for room on its arc. */
@@ -914,7 +928,7 @@ static gsp_err_t chunks_init(gsp_mpi_ctx_t *c, const gsp_rt_prog_t *p, const lay
     *extra = 0;
     if (!c->is_fabric || !d->plain || !gsp_cost_band(&c->cost, &cs->lo, &cs->hi, &cs->beta)) return GSP_OK;
     if ((err = widths(c))) return err;
-    size_t need = (size_t)(2 * K * nS + K * nR + 2 * nS + nS * CHUNK_WINDOW_MAX + 2 * nS + 5 * nR + (int64_t)ahead * nR + 8 + 2 * K * nR + 3 * nS + nR + 1 + c->size);
+    size_t need = (size_t)(2 * K * nS + K * nR + 2 * nS + nS * CHUNK_WINDOW_MAX + 2 * nS + 5 * nR + (int64_t)ahead * nR + 8 + 2 * K * nR + 4 * nS + nR + 1 + c->size);
     if ((err = gsp__mpi_reserve((void **)&c->chunk, &c->chunk_cap, need * sizeof *c->chunk))) return err;
     int64_t *m = c->chunk;
     cs->left = m, m += K * nS;
@@ -937,6 +951,7 @@ static gsp_err_t chunks_init(gsp_mpi_ctx_t *c, const gsp_rt_prog_t *p, const lay
     cs->swin = m, m += nS;
     cs->arc_busy = m, m += c->size;
     for (int64_t x = 0; x < c->size; x++) cs->arc_busy[x] = 0;
+    cs->own = m, m += nS;
     cs->rlane = m;
     cs->ahead = ahead;
     /* The streams of slow routes (their count sets the window) first, then the drain's (where a
@@ -989,6 +1004,15 @@ static gsp_err_t chunks_init(gsp_mpi_ctx_t *c, const gsp_rt_prog_t *p, const lay
     int fw = !(l0->deep && p->kind == GSP_RT_REDUCE) ? cs->window : deep_reduce ? CHUNK_DEEP_REDUCE_WINDOW : CHUNK_FAST_WINDOW;
     cs->fast_window = fw < cs->window ? fw : cs->window;
     cs->arc_cap = deep_reduce ? CHUNK_DEEP_ARC_CAP : 0;
+    /* The deep window's phases: the box's own blocks at fewer in flight (CHUNK_DEEP_OWN_WINDOW). A
+     * block's root is this rank's box-mate where its route is not slow (the route widths). */
+    cs->own_window = deep_slow && cs->nslow > 0 ? CHUNK_DEEP_OWN_WINDOW : 0;
+    for (int64_t i = 0; i < cs->ns; i++) {
+        const gsp_rt_msg_t *x = &p->send[cs->sq_of[i]];
+        int64_t root = p->items[x->first] / (l0->parts > 1 ? l0->parts : 1);
+        cs->own[i] = cs->own_window > 0 && i >= cs->nslow && root >= 0 && root < c->size &&
+                     (root == c->rank || !slow_route(c, c->width[root], (double)(cs->hi - 1)));
+    }
     /* Before the receives' most chunks below, which count the head's. Both ends of a message run
      * the same phase, so they agree. */
     cs->head = l0->deep && p->kind == GSP_RT_REDUCE;

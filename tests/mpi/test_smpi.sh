@@ -133,6 +133,12 @@ within mi.xml hosts-mi 32 mi250:2 reduce-scatter 16777216 reduce_scatter 1.8
 # earliest lane's first (mpi_engine.c: CHUNK_DEEP_ARC_CAP), so the ring's first sums reach the
 # NICs sooner: 4 MiB 52.7 us without (4.29x the bound), 44.9 with.
 within mi4.xml hosts-mi4 64 mi250:4 reduce-scatter 4194304 reduce_scatter 4.0
+# Its allgather on the same rings, the box's own blocks at fewer chunks in flight on the xGMI links
+# than the blocks relayed from other boxes (mpi_engine.c: CHUNK_DEEP_OWN_WINDOW), every block
+# checked: 4 MiB 40.9 us (3.33x the bound), within 3.5x. The window binds only from 16 MiB, whose
+# run takes minutes: here the phase's classes and results, there (bench/README.md, session 54) the
+# gain, 64 MiB 245.5 -> 236.0 us.
+SMPI_BENCH_SHARED_FROM=67108864 within mi4.xml hosts-mi4 64 mi250:4 allgather 4194304 allgather 3.5
 # The deep drain's lanes (mpi_engine.c: deep_lanes): the allgather on the same rings runs in lanes
 # of a few of the band's chunks, not the cost model's few long ones, in which each level of the
 # rings waited for a whole lane (16 MiB: 72.5 us in 3 lanes, 1.48x the bound; in 13, 59.8). Every
