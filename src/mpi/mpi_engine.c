@@ -246,6 +246,7 @@ typedef struct {
      * let its ENDS sends go (CROSS_ENDS_LEFT). */
     bool cross;
     int64_t *cross_arc, *cross_left, *cross_at;
+    MPI_Op op; /* a reduce phase's (the reduce cut-through sums as chunks arrive) */
 } pipe_t;
 
 /* ---- chunked streams ----
@@ -341,9 +342,27 @@ typedef struct {
  * on chunk by chunk, each once it is in, instead of once the whole lane's message is. The last
  * lanes to cross the NICs go round their box's ring after them (mi250:4: 8 hops), a lane's
  * message a hop; chunk by chunk, a hop costs about a chunk. mi250:4's allgather under SimGrid
- * SMPI's defaults: 16 MiB 85.9 -> 82.7 us. Not a reduce-scatter's in-trees (a relay's chunk
- * combined as it came, cross first: 141.2 us at 16 MiB, against 140.3 without, both before the
- * deep reduce window). */
+ * SMPI's defaults: 16 MiB 85.9 -> 82.7 us. */
+/* The reduce cut-through: in a reduce phase of the deep reduce window (the NICs bind), a relay
+ * sums each chunk of a block's receives as it arrives, in the receives' schedule order (the same
+ * bits as summing them whole), and passes the sum on chunk by chunk as far as it is summed
+ * (chain_sum). Whole, a lane's sum waited at every hop of the ring for the lane's last chunk. Two
+ * rules go with it. A lane now counts as issued, for cross first, at its first chunk, so the
+ * FEEDS lanes counted out early and let the arcs' ENDS sends in among them: the ENDS sends wait
+ * for every FEEDS lane on their arc begun (cross_init). And a lane no longer costs each hop its
+ * whole length, so the lanes may be longer: at most RCUT_LANE_CHUNKS of the band's largest chunks,
+ * not CROSS_LANE_CHUNKS (mi250:4: at 16 MiB the cost model's 3 lanes, not 4; at 64 MiB 7, not
+ * 13), fewer steps of the arcs' earliest-lane-first order. arc_next passes over a stream whose next
+ * chunk is not summed yet, which held the arc's earliest-lane order up (16 MiB 102.1 us before,
+ * 85.7 after). mi250:4's reduce-scatter under SimGrid SMPI's defaults (the session 53 rules
+ * 4 MiB 44.9 us, 16 MiB 85.2, 64 MiB 264.6), cut through: 4 MiB 41.0, 16 MiB 78.8; 1 MiB as
+ * before (28.1); its allreduce 4 MiB 85.8 -> 81.0. Cut through alone, the lanes and the ENDS
+ * sends as before: 4 MiB 40.7, 16 MiB 85.7, 64 MiB 262.1; 16 MiB with the ENDS sends held 83.6,
+ * lanes of 1 / 2 / 3 / 6 chunks 99.7 / 79.4 / 85.7 / 83.5 (2 with the ENDS held: 82.7); a cap of 96
+ * 88.0, FEEDS lanes counted at their last chunk 84.0 (bench/README.md, session 55).
+ * Tried first in session 40, before the deep reduce window and the arc cap, combined as it came
+ * without the rules: 16 MiB 104.2 us against 101.7, 64 MiB 282.8 against 268.8. */
+#define RCUT_LANE_CHUNKS 6
 /* The drain: where a fast link leaves the fabric's allgather binding cut (dgx:8x2: a GPU's
  * NVLink and NIC; not dgx:8x4 or dgx:4x2, whose cut is a box's NICs), the fast links set the
  * phase's time, and its last lanes' messages pay a large message's latency on every hop after
@@ -428,6 +447,11 @@ struct chunks {
      * per receive its such sends (dep[dep_off[r] .. dep_off[r + 1])); per (lane, receive) the
      * chunks it was posted in (rtot, 0: whole) and how many of them from the first are in (rpre). */
     int64_t *cut_ok, *dep_off, *dep, *rtot, *rpre;
+    /* ... in a reduce phase (rcut): per receive whether its block's receives are summed chunk by
+     * chunk (csum); per (lane, receive) how many elements from the first are summed (spre), and
+     * for a block's first receive whether it summed into the caller's input (sfresh). */
+    bool rcut;
+    int64_t *csum, *spre, *sfresh;
     bool head;               /* the small head (above): lane 0 opens with a small chunk */
     int64_t *swin;           /* a streamed broadcast's wide trees: per chunked send, its window */
     int ramp;                /* the ramp (ramp_at): lane 0's first chunks graded, 0: none */
@@ -607,6 +631,50 @@ static void cut_advance(pipe_t *pp, int64_t r, int j) {
     while (cs->rpre[rj] < cs->rtot[rj] && rq[cs->rpre[rj]] == MPI_REQUEST_NULL) cs->rpre[rj]++;
 }
 
+static gsp_err_t chunk_pump(pipe_t *pp, int64_t q);
+
+/* The reduce cut-through (rcut): sums what has arrived of the receives of receive r's block in
+ * lane j, in their schedule order (the order absorb keeps, so the same bits), each as far as the
+ * one before it is summed; marks absorbed those complete and summed whole (*done: some were);
+ * and lets the sends that pass the sum on go as far as it is summed. */
+static gsp_err_t chain_sum(pipe_t *pp, int64_t r, int j, bool *done) {
+    struct chunks *cs = pp->cs;
+    const gsp_rt_prog_t *p = pp->p;
+    gsp_mpi_ctx_t *c = pp->c;
+    const dtinfo_t *d = pp->d;
+    int64_t nR = p->nrecv, per = nR + p->nsend, upto = INT64_MAX, last = r;
+    lay_t l = *pp->l0;
+    l.lane = j;
+    gsp_err_t err;
+    while (p->recv[r].prev >= 0) r = p->recv[r].prev;
+    int64_t b = p->items[p->recv[r].first], L = blk_len(&l, b), f = blk_first(&l, b);
+    for (bool first = true; r >= 0; r = p->recv[r].next, first = false) {
+        size_t rj = (size_t)j * (size_t)nR + (size_t)r;
+        int64_t got = pp->rstate[rj] >= 1 ? L : cs->ridx[r] >= 0 && cs->rtot[rj] > 1 ? cut_at(cs, L, cs->rtot[rj], cs->rpre[rj], j) : 0;
+        if (got > upto) got = upto;
+        if (got > cs->spre[rj]) {
+            int64_t lo = cs->spre[rj];
+            const char *src = c->stage + pp->soff[(size_t)j * (size_t)per + (size_t)r] + lo * (int64_t)d->size;
+            if (first && lo == 0) {
+                /* The block's first sum: from the caller's input where the working buffer does
+                 * not hold it yet (absorb's fresh blocks). */
+                cs->sfresh[rj] = is_fresh(c, &l, b);
+                if (cs->sfresh[rj]) c->fresh[(size_t)j * (size_t)nblk(&l) + (size_t)b] = 0;
+            }
+            err = first && cs->sfresh[rj] ? gsp_mpi_reduce_local3(src, at((void *)(uintptr_t)c->in, f + lo, d), at(pp->base, f + lo, d), (int)(got - lo), d->dt, pp->op)
+                                          : gsp_mpi_reduce_local(src, at(pp->base, f + lo, d), (int)(got - lo), d->dt, pp->op);
+            if (err) return err;
+            cs->spre[rj] = got;
+        }
+        if (pp->rstate[rj] == 1 && cs->spre[rj] == L) pp->rstate[rj] = 2, *done = true;
+        upto = cs->spre[rj];
+        last = r;
+    }
+    for (int64_t e = cs->dep_off[last]; e < cs->dep_off[last + 1]; e++)
+        if ((err = chunk_pump(pp, cs->dep[e]))) return err;
+    return GSP_OK;
+}
+
 /* Lane j of cut-through send q, not issued yet: issued now, as try_issue would once its receive
  * is in, when that receive is posted in as many chunks and its first is in. */
 static bool cut_start(pipe_t *pp, int64_t q, int j) {
@@ -614,17 +682,26 @@ static bool cut_start(pipe_t *pp, int64_t q, int j) {
     const gsp_rt_prog_t *p = pp->p;
     int64_t r = p->send[q].prev;
     size_t rj = (size_t)j * (size_t)p->nrecv + (size_t)r, sj = (size_t)j * (size_t)p->nsend + (size_t)q;
-    if (!cs->cut_ok[q] || pp->gcnt || pp->feeds || pp->last0 || pp->cross || pp->rstate[rj] != 0 || cs->rpre[rj] == 0) return false;
+    if (!cs->cut_ok[q] || pp->gcnt || pp->feeds || pp->last0) return false;
+    if (cs->rcut) {
+        /* A reduce phase's: once the first elements of the sum are in, and (cross first) once
+         * the send may go at all. */
+        if (pp->rstate[rj] == 2 || cs->spre[rj] == 0) return false;
+        if (pp->cross && p->turn[q] == GSP_RT_TURN_ENDS && pp->cross_left[pp->cross_arc[q]] > pp->cross_at[pp->cross_arc[q]]) return false;
+    } else if (pp->cross || pp->rstate[rj] != 0 || cs->rpre[rj] == 0)
+        return false;
     lay_t l = *pp->l0;
     l.lane = j;
     int64_t nk = chunks_of(pp->c, cs, p->send[q].peer, false, msg_bytes(p, &p->send[q], &l, pp->d, pp->c->comm), j,
                            passed_on(p, &p->send[q], &l, p->send[q].peer));
-    if (nk != cs->rtot[rj]) return false;
+    if (cs->rcut ? nk <= 1 : nk != cs->rtot[rj]) return false;
     cs->total[sj] = cs->left[sj] = nk;
     pp->sstate[sj] = 1;
     pp->issued++;
     return true;
 }
+
+static gsp_err_t cross_issued(pipe_t *pp, int64_t q);
 
 /* Issues the chunks of send q's stream that may go: in order of lane and chunk, each lane once
  * it is ready (try_issue, or cut_start), while a slot of the arc's window is free. */
@@ -632,14 +709,25 @@ static gsp_err_t chunk_pump(pipe_t *pp, int64_t q) {
     struct chunks *cs = pp->cs;
     const gsp_rt_prog_t *p = pp->p;
     int64_t nS = p->nsend, i = cs->sidx[q];
-    int K = pp->l0->lanes;
+    int K = pp->l0->lanes, started = 0;
+    gsp_err_t err;
     if (i < 0) return GSP_OK;
     while (cs->next_lane[q] < K) {
         int j = (int)cs->next_lane[q];
         size_t sj = (size_t)j * (size_t)nS + (size_t)q;
-        if (pp->sstate[sj] == 0 && !cut_start(pp, q, j)) break;
-        /* Cut-through: a chunk goes once the same chunk of its receive is in. */
-        if (cs->cut_ok[q] && cs->next_k[q] >= cut_prefix(pp, p->send[q].prev, j)) break;
+        if (pp->sstate[sj] == 0) {
+            if (!cut_start(pp, q, j)) break;
+            started++;
+        }
+        /* Cut-through: a chunk goes once the same chunk of its receive is in; a reduce phase's
+         * once the elements it carries are summed. */
+        if (cs->cut_ok[q] && cs->rcut) {
+            size_t rj = (size_t)j * (size_t)p->nrecv + (size_t)p->send[q].prev;
+            lay_t l = *pp->l0;
+            l.lane = j;
+            if (pp->rstate[rj] != 2 && cs->spre[rj] < cut_at(cs, blk_len(&l, p->items[p->send[q].first]), cs->total[sj], cs->next_k[q] + 1, j)) break;
+        } else if (cs->cut_ok[q] && cs->next_k[q] >= cut_prefix(pp, p->send[q].prev, j))
+            break;
         if (cs->total[sj] <= 1) { /* this lane went whole */
             cs->next_lane[q]++;
             cs->next_k[q] = 0;
@@ -667,6 +755,10 @@ static gsp_err_t chunk_pump(pipe_t *pp, int64_t q) {
             cs->next_lane[q]++;
         }
     }
+    /* Lanes begun here count as issued for cross first, as try_issue's do (after the loop: it
+     * may pump this stream again). */
+    while (started-- > 0)
+        if ((err = cross_issued(pp, q))) return err;
     return GSP_OK;
 }
 
@@ -675,22 +767,24 @@ static gsp_err_t chunk_pump(pipe_t *pp, int64_t q) {
 static gsp_err_t arc_next(pipe_t *pp, int peer) {
     struct chunks *cs = pp->cs;
     const gsp_rt_prog_t *p = pp->p;
-    int64_t nS = p->nsend, K = pp->l0->lanes;
+    int64_t nS = p->nsend, K = pp->l0->lanes, after = -1; /* streams (lane, index) up to after tried in vain */
     while (cs->arc_busy[peer] < cs->arc_cap) {
-        int64_t best = -1, bl = K;
+        int64_t best = -1, bk = INT64_MAX;
         for (int64_t i = cs->nslow; i < cs->ns; i++) {
-            int64_t q = cs->sq_of[i], j = cs->next_lane[q], w = 0;
-            if (p->send[q].peer != peer || j >= bl) continue;
+            int64_t q = cs->sq_of[i], j = cs->next_lane[q], w = 0, key = j * cs->ns + i;
+            if (p->send[q].peer != peer || j >= K || key >= bk || key <= after) continue;
             size_t sj = (size_t)j * (size_t)nS + (size_t)q;
             if (pp->sstate[sj] != 1 || cs->total[sj] <= 1) continue; /* not begun, or whole */
             while (w < cs->fast_window && cs->slot[i * cs->window + w] >= 0) w++;
-            if (w < cs->fast_window) best = q, bl = j;
+            if (w < cs->fast_window) best = q, bk = key;
         }
         int64_t before = cs->arc_busy[peer];
         gsp_err_t err;
         if (best < 0) break;
         if ((err = chunk_pump(pp, best))) return err;
-        if (cs->arc_busy[peer] == before) break;
+        /* A stream that could send nothing (cut-through: its sum is not in yet) lets the next
+         * earliest try. */
+        after = cs->arc_busy[peer] == before ? bk : -1;
     }
     /* Whatever room is left, every stream on the arc in turn: none waits for room unasked. */
     for (int64_t i = cs->nslow; i < cs->ns && cs->arc_busy[peer] < cs->arc_cap; i++) {
@@ -873,7 +967,10 @@ static void cross_init(pipe_t *pp, int64_t *buf) {
     }
     for (int64_t q = 0; q < nS; q++)
         if (p->turn[q] == GSP_RT_TURN_FEEDS) pp->cross_left[pp->cross_arc[q]] += pp->l0->lanes;
-    for (int64_t q = 0; q < nS; q++) pp->cross_at[q] = pp->cross_left[q] / CROSS_ENDS_LEFT;
+    /* With the reduce cut-through a lane counts as issued at its first chunk, so its ENDS sends
+     * wait for every FEEDS lane on the arc begun (the reduce cut-through). */
+    bool all = pp->cs && pp->cs->rcut;
+    for (int64_t q = 0; q < nS; q++) pp->cross_at[q] = all ? 0 : pp->cross_left[q] / CROSS_ENDS_LEFT;
 }
 
 /* Posts receive q of lane j: whole (post_recv), or its chunks. */
@@ -928,7 +1025,7 @@ static gsp_err_t chunks_init(gsp_mpi_ctx_t *c, const gsp_rt_prog_t *p, const lay
     *extra = 0;
     if (!c->is_fabric || !d->plain || !gsp_cost_band(&c->cost, &cs->lo, &cs->hi, &cs->beta)) return GSP_OK;
     if ((err = widths(c))) return err;
-    size_t need = (size_t)(2 * K * nS + K * nR + 2 * nS + nS * CHUNK_WINDOW_MAX + 2 * nS + 5 * nR + (int64_t)ahead * nR + 8 + 2 * K * nR + 4 * nS + nR + 1 + c->size);
+    size_t need = (size_t)(2 * K * nS + K * nR + 2 * nS + nS * CHUNK_WINDOW_MAX + 2 * nS + 5 * nR + (int64_t)ahead * nR + 8 + 2 * K * nR + 4 * nS + nR + 1 + c->size + nR + 2 * K * nR);
     if ((err = gsp__mpi_reserve((void **)&c->chunk, &c->chunk_cap, need * sizeof *c->chunk))) return err;
     int64_t *m = c->chunk;
     cs->left = m, m += K * nS;
@@ -952,6 +1049,9 @@ static gsp_err_t chunks_init(gsp_mpi_ctx_t *c, const gsp_rt_prog_t *p, const lay
     cs->arc_busy = m, m += c->size;
     for (int64_t x = 0; x < c->size; x++) cs->arc_busy[x] = 0;
     cs->own = m, m += nS;
+    cs->csum = m, m += nR;
+    cs->spre = m, m += K * nR;
+    cs->sfresh = m, m += K * nR;
     cs->rlane = m;
     cs->ahead = ahead;
     /* The streams of slow routes (their count sets the window) first, then the drain's (where a
@@ -1041,13 +1141,24 @@ static gsp_err_t chunks_init(gsp_mpi_ctx_t *c, const gsp_rt_prog_t *p, const lay
     /* Cut-through (the deep window's phases, a streamed broadcast's wide trees): a send that
      * passes on the one block it received (a store phase's relay), both streamed. rpre serves as
      * each receive's count meanwhile. */
-    for (int64_t q = 0; q < K * nR; q++) cs->rtot[q] = cs->rpre[q] = 0;
+    for (int64_t q = 0; q < K * nR; q++) cs->rtot[q] = cs->rpre[q] = cs->spre[q] = cs->sfresh[q] = 0;
     for (int64_t q = 0; q <= nR; q++) cs->dep_off[q] = 0;
+    /* The reduce cut-through (RCUT_LANE_CHUNKS): where every receive of a block carries that
+     * block alone, so that they sum element by element. */
+    cs->rcut = deep_reduce && !p->exchange && l0->layout != GSP_RT_WHOLE;
+    for (int64_t q = 0; q < nR; q++) {
+        int64_t r = q;
+        while (p->recv[r].prev >= 0) r = p->recv[r].prev;
+        for (cs->csum[q] = cs->rcut; r >= 0 && cs->csum[q]; r = p->recv[r].next) cs->csum[q] = p->recv[r].n == 1;
+    }
     for (int64_t q = 0; q < nS; q++) {
         const gsp_rt_msg_t *x = &p->send[q];
         int64_t r = x->prev;
-        cs->cut_ok[q] = (deep_slow || l0->wide) && !p->exchange && x->n == 1 && r >= 0 && cs->sidx[q] >= 0 && cs->ridx[r] >= 0 && p->recv[r].n == 1 &&
-                        p->items[p->recv[r].first] == p->items[x->first];
+        if (cs->rcut)
+            cs->cut_ok[q] = x->n == 1 && r >= 0 && cs->sidx[q] >= 0 && cs->csum[r] && p->recv[r].next < 0 && p->items[p->recv[r].first] == p->items[x->first];
+        else
+            cs->cut_ok[q] = (deep_slow || l0->wide) && !p->exchange && x->n == 1 && r >= 0 && cs->sidx[q] >= 0 && cs->ridx[r] >= 0 && p->recv[r].n == 1 &&
+                            p->items[p->recv[r].first] == p->items[x->first];
         if (cs->cut_ok[q]) cs->dep_off[r + 1]++;
     }
     for (int64_t q = 0; q < nR; q++) cs->dep_off[q + 1] += cs->dep_off[q];
@@ -1105,7 +1216,7 @@ static gsp_err_t run_pipelined(gsp_mpi_ctx_t *c, const gsp_rt_prog_t *p, int pha
     cs.rq = c->req + all;
     cs.sq = cs.rq + rx;
     pipe_t pp = {c, p, phase, base, l0, d, window, state, sstate, sq, 0, c->soff, false, NULL, NULL, 0, feeds_init(p, l0, c->turn, K), NULL, 0, 0,
-                 cs.ns + cs.nr > 0 ? &cs : NULL, false, NULL, NULL, NULL};
+                 cs.ns + cs.nr > 0 ? &cs : NULL, false, NULL, NULL, NULL, op};
     c->communicated = true;
     lay_t l = *l0;
     /* A receive of lane j is posted once the same receive of lane j - ahead has arrived: its
@@ -1150,7 +1261,12 @@ static gsp_err_t run_pipelined(gsp_mpi_ctx_t *c, const gsp_rt_prog_t *p, int pha
                 else hi = mid - 1;
             }
             int64_t q = cs.rq_of[lo], j = cs.rlane[((x - cs.rbase[lo]) / cs.rmax[lo]) * cs.nr + lo];
-            if (cs.dep_off[q + 1] > cs.dep_off[q]) { /* cut-through sends wait for it */
+            if (cs.csum[q]) { /* the reduce cut-through: sum what is in */
+                bool done = false;
+                cut_advance(&pp, q, (int)j);
+                if ((err = chain_sum(&pp, q, (int)j, &done))) return err;
+                if (done && (err = try_issue(&pp, (int)j))) return err;
+            } else if (cs.dep_off[q + 1] > cs.dep_off[q]) { /* cut-through sends wait for it */
                 cut_advance(&pp, q, (int)j);
                 for (int64_t e = cs.dep_off[q]; e < cs.dep_off[q + 1] && !err; e++) err = chunk_pump(&pp, cs.dep[e]);
                 if (err) return err;
@@ -1180,6 +1296,12 @@ static gsp_err_t run_pipelined(gsp_mpi_ctx_t *c, const gsp_rt_prog_t *p, int pha
             rdone++;
             if (j + ahead < K) {
                 if ((err = post_lane_recv(&pp, q, j + ahead, &rq[(size_t)(j + ahead) * (size_t)nR + (size_t)q]))) return err;
+            }
+            if (pp.cs && cs.csum[q]) { /* the reduce cut-through: its sums */
+                bool done = false;
+                if ((err = chain_sum(&pp, q, j, &done))) return err;
+                if (done && (err = try_issue(&pp, j))) return err;
+                continue;
             }
             /* Absorb it, and the later receives of its block that were waiting for it. */
             if (p->recv[q].prev >= 0 && state[(size_t)j * (size_t)nR + (size_t)p->recv[q].prev] != 2) continue;
@@ -1308,8 +1430,8 @@ static gsp_err_t run_fused(gsp_mpi_ctx_t *c, const gsp_rt_prog_t *p0, const gsp_
     /* No turns here: the allgather's sends share the links from the start, and the reduce-scatter's
      * leaves holding back their sends into the roots only delayed the sums the allgather waits
      * for (dgx:8x2's 64 MiB allreduce under SMPI, factors at 1: 440.2 -> 450.8 us). */
-    pipe_t pp0 = {c, p0, 0, base, l0, d, window, st0, ss0, sq0, 0, c->soff, false, NULL, NULL, 0, NULL, NULL, 0, 0, NULL, false, NULL, NULL, NULL};
-    pipe_t pp1 = {c, p1, 1, base, l0, d, window, st1, ss1, sq1, 0, c->soff + all0, true, last0, st0, nR0, NULL, NULL, 0, 0, NULL, false, NULL, NULL, NULL};
+    pipe_t pp0 = {c, p0, 0, base, l0, d, window, st0, ss0, sq0, 0, c->soff, false, NULL, NULL, 0, NULL, NULL, 0, 0, NULL, false, NULL, NULL, NULL, MPI_OP_NULL};
+    pipe_t pp1 = {c, p1, 1, base, l0, d, window, st1, ss1, sq1, 0, c->soff + all0, true, last0, st0, nR0, NULL, NULL, 0, 0, NULL, false, NULL, NULL, NULL, MPI_OP_NULL};
     fuse_t F = {c, p1, base, l0, d, K, ahead, nR1, nS0, all0, per1, send0, ss0, st1, posted, rq1};
     for (int j = 0; j < ahead && !err; j++) err = post1(&F, j, 0, nR1);
     for (int j = 0; j < K && !err; j++) err = try_issue(&pp0, j);
@@ -1971,7 +2093,9 @@ static void cross_lanes(lay_t *l, gsp_mpi_ctx_t *c, const gsp_rt_phase_t *ph, co
     double beta;
     /* Segments the user set (GOSSIP_SEGMENT) stay as set. */
     if (c->cost.segment > 0 || !gsp__mpi_cross_first(c, ph, l, d) || !gsp_cost_band(&c->cost, &lo, &hi, &beta)) return;
-    int64_t k = band_lanes(l, d, hi, CROSS_LANE_CHUNKS, CROSS_LANES_MAX);
+    /* Where the NICs bind (the reduce cut-through's phases), longer lanes (RCUT_LANE_CHUNKS). */
+    bool rcut = !widths(c) && slow_route(c, c->cut_widest, (double)(hi - 1));
+    int64_t k = band_lanes(l, d, hi, rcut ? RCUT_LANE_CHUNKS : CROSS_LANE_CHUNKS, CROSS_LANES_MAX);
     if (k <= l->lanes) return;
     lay_t m = *l;
     m.lanes = (int)k;
