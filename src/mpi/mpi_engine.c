@@ -355,8 +355,8 @@ typedef struct {
  * 13), fewer steps of the arcs' earliest-lane-first order. arc_next passes over a stream whose next
  * chunk is not summed yet, which held the arc's earliest-lane order up (16 MiB 102.1 us before,
  * 85.7 after). mi250:4's reduce-scatter under SimGrid SMPI's defaults (the session 53 rules
- * 4 MiB 44.9 us, 16 MiB 85.2, 64 MiB 264.6), cut through: 4 MiB 41.0, 16 MiB 78.8; 1 MiB as
- * before (28.1); its allreduce 4 MiB 85.8 -> 81.0. Cut through alone, the lanes and the ENDS
+ * 4 MiB 44.9 us, 16 MiB 85.2, 64 MiB 264.6), cut through: 4 MiB 41.0, 16 MiB 78.8, 64 MiB 244.1
+ * (1.35x -> 1.24x the bound); 1 MiB as before (28.1); its allreduce 4 MiB 85.8 -> 81.0. Cut through alone, the lanes and the ENDS
  * sends as before: 4 MiB 40.7, 16 MiB 85.7, 64 MiB 262.1; 16 MiB with the ENDS sends held 83.6,
  * lanes of 1 / 2 / 3 / 6 chunks 99.7 / 79.4 / 85.7 / 83.5 (2 with the ENDS held: 82.7); a cap of 96
  * 88.0, FEEDS lanes counted at their last chunk 84.0 (bench/README.md, session 55).
