@@ -66,6 +66,15 @@ jqcheck '.lower_bound == 6 and .optimum.allgather.algbw == "25/6" and .compute_n
 expect 0 info torus:4x4
 grep -q 'optimum\|compute nodes' "$tmp/out" && fail "plain torus text shows fabric lines"
 
+# A vertex-transitive graph with capacities is a fabric: the Cayley searches do not run, and the
+# text says nothing of them (it said "none of the known Cayley families" and "Aut of order 0").
+printf 'a b 1\nb c 2\nc a 1\n' >"$tmp/tri.txt"
+expect 0 info "file:$tmp/tri.txt"
+grepcheck '^vertex-transitive +yes'
+grep -q 'Cayley\|isomorphic' "$tmp/out" && fail "a fabric's text claims a Cayley search"
+expect 0 info "file:$tmp/tri.txt" --json
+jqcheck '.isomorphic_to == null and .cayley_graph == null'
+
 # Plans on fabrics: spanning trees whose algbw is the optimum, exactly (issue 24 item 3).
 expect 0 plan allgather dgx:8x2 --json
 jqcheck '.algbw == "1040/3" and .optimum.algbw == "1040/3" and .optimal == true and .method == "fabric-trees"'

@@ -454,7 +454,9 @@ static int run(int argc, char **argv) {
         printf("%-19s %s (%s)\n", "vertex-transitive",
                vt == GSP_VT_UNKNOWN ? "unknown" : gsp_vt_yes(vt) ? "yes" : "no", vt_name(vt));
         if (iso) printf("%-19s %s (nauty's canonical forms; plan allgather uses its group)\n", "isomorphic to", iso);
-        else if (!t.group && vt == GSP_VT_YES_NAUTY) {
+        else if (!fabric && !t.group && vt == GSP_VT_YES_NAUTY) {
+            /* On a fabric neither search runs (docs/fabrics.md): a capacity or a switch is no
+             * group's, and "none" or an order of 0 would be false. */
             printf("%-19s none of the known Cayley families (tori, hypercubes, star graphs, complete graphs, circulants C(N; 1, b))\n",
                    "isomorphic to");
             if (cayley == 1) printf("%-19s yes: Aut (order %.0f) has a regular subgroup, of no known family\n", "Cayley graph", aut_order);
