@@ -80,6 +80,24 @@ static int tag_of(const gsp_mpi_ctx_t *c, int phase, int lane, int32_t round) {
 }
 
 /* Processes lane j's received messages [b, e) in schedule order: unpack or combine. */
+/* Whether block b of lane l is still the input's value, and from now on not: its first
+ * contribution is being combined with the input (absorb, chain_sum). */
+static bool take_fresh(gsp_mpi_ctx_t *c, const lay_t *l, int64_t b) {
+    if (!is_fresh(c, l, b)) return false;
+    c->fresh[(size_t)l->lane * (size_t)nblk(l) + (size_t)(l->layout == GSP_RT_WHOLE ? 0 : b)] = 0;
+    return true;
+}
+
+/* Sums len elements at src into the working buffer at element `first`; from_in: the block's
+ * first contribution, combined with the caller's input instead of the buffer (no copy of the
+ * input first). One helper for absorb's whole receives and chain_sum's ranges of them, so the
+ * two sum alike. */
+static gsp_err_t sum_into(const gsp_mpi_ctx_t *c, void *base, int64_t first, const void *src, int64_t len, bool from_in, const dtinfo_t *d,
+                          MPI_Op op) {
+    if (from_in) return gsp_mpi_reduce_local3(src, at((void *)(uintptr_t)c->in, first, d), at(base, first, d), (int)len, d->dt, op);
+    return gsp_mpi_reduce_local(src, at(base, first, d), (int)len, d->dt, op);
+}
+
 static gsp_err_t absorb(gsp_mpi_ctx_t *c, const gsp_rt_prog_t *p, int64_t b, int64_t e, const size_t *soff, void *base, const lay_t *l,
                         const dtinfo_t *d, MPI_Op op) {
     gsp_err_t err;
@@ -93,12 +111,7 @@ static gsp_err_t absorb(gsp_mpi_ctx_t *c, const gsp_rt_prog_t *p, int64_t b, int
             char *dst = at(base, blk_first(l, blk), d);
             if (p->kind == GSP_RT_REDUCE) {
                 /* Reduce phases run on plain types only (checked by the callers). */
-                if (is_fresh(c, l, blk)) {
-                    const char *inb = at((void *)(uintptr_t)c->in, blk_first(l, blk), d);
-                    if ((err = gsp_mpi_reduce_local3(src + pos, inb, dst, (int)len, d->dt, op))) return err;
-                    c->fresh[(size_t)l->lane * (size_t)nblk(l) + (size_t)(l->layout == GSP_RT_WHOLE ? 0 : blk)] = 0;
-                } else if ((err = gsp_mpi_reduce_local(src + pos, dst, (int)len, d->dt, op)))
-                    return err;
+                if ((err = sum_into(c, base, blk_first(l, blk), src + pos, len, take_fresh(c, l, blk), d, op))) return err;
                 pos += (int)(len * d->size);
             } else if (d->plain) {
                 memcpy(dst, src + pos, (size_t)(len * d->size));
@@ -655,15 +668,10 @@ static gsp_err_t chain_sum(pipe_t *pp, int64_t r, int j, bool *done) {
         if (got > cs->spre[rj]) {
             int64_t lo = cs->spre[rj];
             const char *src = c->stage + pp->soff[(size_t)j * (size_t)per + (size_t)r] + lo * (int64_t)d->size;
-            if (first && lo == 0) {
-                /* The block's first sum: from the caller's input where the working buffer does
-                 * not hold it yet (absorb's fresh blocks). */
-                cs->sfresh[rj] = is_fresh(c, &l, b);
-                if (cs->sfresh[rj]) c->fresh[(size_t)j * (size_t)nblk(&l) + (size_t)b] = 0;
-            }
-            err = first && cs->sfresh[rj] ? gsp_mpi_reduce_local3(src, at((void *)(uintptr_t)c->in, f + lo, d), at(pp->base, f + lo, d), (int)(got - lo), d->dt, pp->op)
-                                          : gsp_mpi_reduce_local(src, at(pp->base, f + lo, d), (int)(got - lo), d->dt, pp->op);
-            if (err) return err;
+            /* The block's first receive sums from the caller's input where the working buffer
+             * does not hold the block yet (fresh): decided at its first range, kept for the rest. */
+            if (first && lo == 0) cs->sfresh[rj] = take_fresh(c, &l, b);
+            if ((err = sum_into(c, pp->base, f + lo, src, got - lo, first && cs->sfresh[rj], d, pp->op))) return err;
             cs->spre[rj] = got;
         }
         if (pp->rstate[rj] == 1 && cs->spre[rj] == L) pp->rstate[rj] = 2, *done = true;
