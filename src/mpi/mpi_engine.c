@@ -79,7 +79,6 @@ static int tag_of(const gsp_mpi_ctx_t *c, int phase, int lane, int32_t round) {
     return ((phase & 1) << 14) | ((lane & 255) << 6) | (round & 0x3f);
 }
 
-/* Processes lane j's received messages [b, e) in schedule order: unpack or combine. */
 /* Whether block b of lane l is still the input's value, and from now on not: its first
  * contribution is being combined with the input (absorb, chain_sum). */
 static bool take_fresh(gsp_mpi_ctx_t *c, const lay_t *l, int64_t b) {
@@ -98,6 +97,7 @@ static gsp_err_t sum_into(const gsp_mpi_ctx_t *c, void *base, int64_t first, con
     return gsp_mpi_reduce_local(src, at(base, first, d), (int)len, d->dt, op);
 }
 
+/* Processes lane j's received messages [b, e) in schedule order: unpack or combine. */
 static gsp_err_t absorb(gsp_mpi_ctx_t *c, const gsp_rt_prog_t *p, int64_t b, int64_t e, const size_t *soff, void *base, const lay_t *l,
                         const dtinfo_t *d, MPI_Op op) {
     gsp_err_t err;
