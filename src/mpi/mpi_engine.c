@@ -386,6 +386,20 @@ typedef struct {
  * reduce-scatter's in-trees: 262.1 -> 275.4 with one, so none); the broadcast 390.3 -> 391.2
  * (its cut is a box's NICs). */
 #define DRAIN_LANES 2
+/* The wide drain: where the cut is a box's NICs but the box's links carry nearly as much (an
+ * allgather's store phase in uneven_lanes' lanes, three boxes and more: on dgx:8x3 a GPU's NVSwitch
+ * link must carry 21 of the 24 blocks at 300 GB/s in 195.7 us of the bound's 223.7 at 64 MiB, on
+ * dgx:8x4 28 of 32 in 195.7 of 251.7), the lanes from a WIDE_DRAIN_FROM-th of them on stream on
+ * every route. Whole, a lane's message over the box's links is 64 KiB or more and pays 11.6
+ * latencies (23.3 us) under SMPI's defaults: 16 lanes, 4 in flight a stream put 4.9 MB in flight
+ * on a GPU's link, a rate of 120 GB/s of its 300, and the relays' last lanes came 59 us after the
+ * NICs' last chunk (a trace of dgx:8x3's 64 MiB allgather: the NICs busy to 220.8 us, the call
+ * 279.7). In the band's chunks a message pays 2.19 latencies, and the streams' window keeps the
+ * link busy. dgx:8x3's 64 MiB allgather under SimGrid SMPI's defaults, the last 2 / 4 / 8 / 10 /
+ * 12 / 14 of its 16 lanes streamed: 281.3 / 273.6 / 259.5 / 260.4 / 242.5 / 242.5 us (279.7 whole,
+ * 1.25x -> 1.08x the bound), 32 MiB 185.1 -> 133.4; dgx:8x4's 64 MiB 295.4 -> 270.4 (1.17x ->
+ * 1.07x), 32 MiB 178.0 -> 153.3 (bench/README.md, session 57). */
+#define WIDE_DRAIN_FROM 4
 /* The deep drain: on trees more than GSP__MPI_DEEP_LEVELS deep (lay_t: deep) such a phase streams
  * every lane on every route, wherever the cut is. Each level's message there is a tree's share of
  * a block in a lane (mi250:2's ring trees, 9 deep: a third of a block, 64 KiB or more in the
@@ -1072,7 +1086,7 @@ static gsp_err_t chunks_init(gsp_mpi_ctx_t *c, const gsp_rt_prog_t *p, const lay
          * deep trees every lane (the deep drain, above). */
         cs->drain = pass == 0 || !(l0->drain || l0->cross || l0->wide || (l0->deep && p->kind == GSP_RT_REDUCE)) ? K
                     : l0->deep                                                                   ? 0
-                    : !fast_cut                                                                  ? K
+                    : !fast_cut                                                                  ? (l0->busy_fast ? K / WIDE_DRAIN_FROM : K)
                     : K - DRAIN_LANES > 1                                                        ? K - DRAIN_LANES
                                                                                                  : 1;
         cs->fill = pass == 1 && l0->fill;
@@ -1877,7 +1891,7 @@ static int lanes_for(const gsp_mpi_ctx_t *c, const lay_t *l, const dtinfo_t *d) 
 }
 
 lay_t gsp__mpi_layout(const gsp_mpi_ctx_t *c, gsp_rt_layout_t kind, int64_t count, const dtinfo_t *d) {
-    lay_t l = {kind, count, c->size, 1, 0, 1, 0, 0, false, 0, false, false, false, false, false, 0, false, 0};
+    lay_t l = {kind, count, c->size, 1, 0, 1, 0, 0, false, 0, false, false, false, false, false, 0, false, 0, false};
     l.lanes = lanes_for(c, &l, d);
     return l;
 }
@@ -1890,7 +1904,7 @@ static int64_t least_part(const lay_t *l) { return l->parts > 1 ? base_len(l, l-
  * the cost model's segments. */
 static lay_t cost_layout(const gsp_mpi_ctx_t *c, const gsp_rt_phase_t *ph, int64_t count, const dtinfo_t *d) {
     if (!ph->pipelined) {
-        lay_t l = {ph->layout, count, c->size, 1, 0, ph->parts > 1 ? ph->parts : 1, 0, 0, false, 0, false, false, false, false, false, 0, false, 0};
+        lay_t l = {ph->layout, count, c->size, 1, 0, ph->parts > 1 ? ph->parts : 1, 0, 0, false, 0, false, false, false, false, false, 0, false, 0, false};
         if (c->cost.segment > 0 || count == 0) l.lanes = lanes_for(c, &l, d);
         else {
             /* The cost model's lanes (the predictions use the same), never an empty segment. */
@@ -1902,7 +1916,7 @@ static lay_t cost_layout(const gsp_mpi_ctx_t *c, const gsp_rt_phase_t *ph, int64
         return l;
     }
     /* A fabric's trees cut each block into parts (rt_fabric.c); the segments cut the parts. */
-    lay_t l = {ph->layout, count, ph->nblocks > 0 ? ph->nblocks : c->size, 1, 0, ph->parts > 1 ? ph->parts : 1, 0, ph->levels > 0 ? 1 : 0, false, 0, false, false, false, false, false, 0, false, 0};
+    lay_t l = {ph->layout, count, ph->nblocks > 0 ? ph->nblocks : c->size, 1, 0, ph->parts > 1 ? ph->parts : 1, 0, ph->levels > 0 ? 1 : 0, false, 0, false, false, false, false, false, 0, false, 0, false};
     int64_t shortest = least_part(&l), k = gsp_rt_segments(ph, (double)whole_len(&l, 0) * d->size, &c->cost),
             least = (whole_len(&l, 0) * d->size + GSP__MPI_MAX_SEGMENT - 1) / GSP__MPI_MAX_SEGMENT;
     if (k < least) k = least;
@@ -2028,6 +2042,7 @@ static void uneven_lanes(lay_t *l, gsp_mpi_ctx_t *c, const gsp_rt_phase_t *ph, c
     l->stagger = shortest >= 2 * k;
     l->window = ph->kind == GSP_RT_STORE ? UNEVEN_STORE_WINDOW : UNEVEN_WINDOW;
     l->uneven = boxes && ph->kind == GSP_RT_REDUCE;
+    l->busy_fast = boxes && ph->kind == GSP_RT_STORE;
 }
 
 /* An allgather's or a reduce-scatter's phase on trees two or three levels deep (boxes of GPUs:

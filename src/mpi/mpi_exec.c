@@ -31,7 +31,7 @@ static void count_sent(gsp_mpi_plan_t *p, int64_t bytes) {
  * transfer carries the `bytes` at base). */
 static gsp_err_t run(gsp_mpi_plan_t *p, int64_t k, void *base, gsp_rt_layout_t layout, int64_t n, int64_t bytes) {
     dtinfo_t db = bytes_info();
-    lay_t l = {layout, bytes, n, 1, 0, 1, 0, 0, false, 0, false, false, false, false, false, 0, false, 0}; /* small: decided by the engine on each run */
+    lay_t l = {layout, bytes, n, 1, 0, 1, 0, 0, false, 0, false, false, false, false, false, 0, false, 0, false}; /* small: decided by the engine on each run */
     gsp_mpi_ctx_t *c = p->ctx;
     c->mpi_err = 0;
     c->communicated = false;

@@ -53,6 +53,9 @@ typedef struct {
     int wide;         /* a streamed broadcast's wide trees (mpi_engine.c: wide_lanes): each stream's
                        * chunks in flight, every route streamed in uneven chunks, relays cutting
                        * through; 0: not so */
+    bool busy_fast;   /* a store phase in uneven_lanes' lanes (three boxes and more, where the box's
+                       * links carry most of the bound as well): its lanes from a quarter on stream
+                       * on fast routes too (mpi_engine.c: the wide drain) */
 } lay_t;
 
 /* Trees deeper than this (rt_int.h: GSP__RT_FILL_LEVELS, which the cost model reads the same) are
