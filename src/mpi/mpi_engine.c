@@ -310,6 +310,13 @@ typedef struct {
  * allgather under SimGrid SMPI's defaults: 245.5 -> 236.0 us with 8 (1.25x -> 1.20x the bound);
  * at 16 MiB 84.4 (82.7 -> 87.7 with 4), 4 MiB and 1 MiB as before (bench/README.md, session 54). */
 #define CHUNK_DEEP_OWN_WINDOW 8
+/* ... but only once the NICs bring something: until this rank's first chunk over a slow route is
+ * in, the rings have nothing else to carry, and 8 a stream left them half idle (a log of mi250:4's
+ * 16 MiB allgather under SimGrid SMPI's defaults: a GCD's xGMI links delivered 140 GB/s for the
+ * first 18 us, when the NICs' first chunks came in, and up to 320 after; 5 of its 15.7 MB still
+ * came after the NICs' last chunk, at 54 us of 81). So the own streams keep their full window
+ * until then (cs->nic_in): 16 MiB 84.4 -> 83.4 us, 64 MiB 236.0 -> 233.1 (1.20x -> 1.19x the
+ * bound), 1 and 4 MiB as before (bench/README.md, sessions 56 and 57). */
 /* The deep reduce window, its mirror: a reduce phase on such trees (lay_t: deep) whose binding
  * cut is slow links keeps CHUNK_DEEP_REDUCE_WINDOW chunks in flight on each stream of a fast
  * route (the rings' links inside a box, which carry the sums to the NICs), not the slow streams'
@@ -469,6 +476,7 @@ struct chunks {
     int64_t arc_cap;         /* the deep reduce window's chunks in flight on one arc, its fast streams' together (0: no cap) */
     int own_window;          /* the deep window's: chunks in flight on a fast stream of the box's own blocks (0: as the others) */
     int64_t *own;            /* per chunked send: 1 where it carries the box's own blocks (own_window) */
+    bool nic_in;             /* a chunk over a slow route has come in (own_window applies from then on) */
     int64_t *arc_busy;       /* per peer: those in flight */
     /* Cut-through (below): per send, whether it passes on its receive's block chunk by chunk;
      * per receive its such sends (dep[dep_off[r] .. dep_off[r + 1])); per (lane, receive) the
@@ -756,7 +764,7 @@ static gsp_err_t chunk_pump(pipe_t *pp, int64_t q) {
             continue;
         }
         int64_t w = 0, lim = pp->l0->wide ? cs->swin[i] : i < cs->nslow ? cs->slow_window : cs->fast_window;
-        if (cs->own_window > 0 && cs->own[i] && lim > cs->own_window) lim = cs->own_window;
+        if (cs->own_window > 0 && cs->own[i] && cs->nic_in && lim > cs->own_window) lim = cs->own_window;
         while (w < lim && cs->slot[i * cs->window + w] >= 0) w++;
         if (w == lim) break;
         /* The arc's cap (arc_next): a fast stream's chunk waits for room on its arc. */
@@ -1129,6 +1137,7 @@ static gsp_err_t chunks_init(gsp_mpi_ctx_t *c, const gsp_rt_prog_t *p, const lay
     /* The deep window's phases: the box's own blocks at fewer in flight (CHUNK_DEEP_OWN_WINDOW). A
      * block's root is this rank's box-mate where its route is not slow (the route widths). */
     cs->own_window = deep_slow && cs->nslow > 0 ? CHUNK_DEEP_OWN_WINDOW : 0;
+    cs->nic_in = false;
     for (int64_t i = 0; i < cs->ns; i++) {
         const gsp_rt_msg_t *x = &p->send[cs->sq_of[i]];
         int64_t root = p->items[x->first] / (l0->parts > 1 ? l0->parts : 1);
@@ -1283,6 +1292,7 @@ static gsp_err_t run_pipelined(gsp_mpi_ctx_t *c, const gsp_rt_prog_t *p, int pha
                 else hi = mid - 1;
             }
             int64_t q = cs.rq_of[lo], j = cs.rlane[((x - cs.rbase[lo]) / cs.rmax[lo]) * cs.nr + lo];
+            if (!cs.nic_in && cs.own_window > 0 && slow_route(c, c->width[c->size + p->recv[q].peer], (double)(cs.hi - 1))) cs.nic_in = true;
             if (cs.csum[q]) { /* the reduce cut-through: sum what is in */
                 bool done = false;
                 cut_advance(&pp, q, (int)j);
