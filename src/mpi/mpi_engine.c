@@ -451,7 +451,16 @@ typedef struct {
  * 23.3 us of latency). Streamed, the relays' parts arrive in lane order and the NICs start at 9.6
  * us (traced): 262.1 -> 230.5 us, 1.35x -> 1.19x the bound; the allreduce 485.3 -> 461.6. Where
  * the cut is slow links too (unlike the drain): dgx:8x4's reduce-scatter 358.6 -> 307.1 (1.42x ->
- * 1.22x). The messages into a tree's root stay whole. */
+ * 1.22x). The messages into a tree's root stream too, in every lane but the first (the fill's
+ * root streams): whole, each was 64 KiB or more on the box's links (a leaf's own part of its
+ * box-mate's block, sent once its parts for the relays are) and paid a large message's 11.6
+ * latencies, 23.3 us, where a chunk pays 2.19. Under SimGrid SMPI's defaults, reduce-scatter:
+ * dgx:4x2 1 MiB 27.8 -> 19.1 us, 4 MiB 83.7 -> 38.0; dgx:8x3 16 MiB 114.0 -> 88.2; dgx:8x2 64 MiB
+ * 230.5 -> 225.4; the allreduce at 16 MiB on dgx:8x3 242.5 -> 215.6, dgx:8x4 282.9 -> 270.4.
+ * The first lane's stay whole: streamed in every lane, 64 MiB lost (dgx:4x2 380.0 -> 385.9,
+ * dgx:8x3 289.2 -> 296.9), the NICs' sends then posted in batches of 30 to 40 chunks at one
+ * instant that each paid its latency with the NIC idle (traced); streamed from the second lane,
+ * 380.0 (bench/README.md, session 58). */
 
 struct chunks {
     int64_t lo, hi;           /* the band: chunks of lo .. hi - 1 bytes */
@@ -1091,12 +1100,14 @@ static gsp_err_t chunks_init(gsp_mpi_ctx_t *c, const gsp_rt_prog_t *p, const lay
     bool fast_cut = !slow_route(c, c->cut_widest, (double)(cs->hi - 1));
     for (int pass = 0; pass < 2; pass++) {
         /* Not the first lane: it has no drain (with one lane, a fast route streams nothing); on
-         * deep trees every lane (the deep drain, above). */
-        cs->drain = pass == 0 || !(l0->drain || l0->cross || l0->wide || (l0->deep && p->kind == GSP_RT_REDUCE)) ? K
-                    : l0->deep                                                                   ? 0
-                    : !fast_cut                                                                  ? (l0->busy_fast ? K / WIDE_DRAIN_FROM : K)
-                    : K - DRAIN_LANES > 1                                                        ? K - DRAIN_LANES
-                                                                                                 : 1;
+         * deep trees every lane (the deep drain, above); in the fill's reduce phases every lane
+         * but the first (the fill's root streams, above). */
+        cs->drain = pass == 0 || !(l0->drain || l0->cross || l0->wide || l0->fill || (l0->deep && p->kind == GSP_RT_REDUCE)) ? K
+                    : l0->deep            ? 0
+                    : l0->fill            ? 1
+                    : !fast_cut           ? (l0->busy_fast ? K / WIDE_DRAIN_FROM : K)
+                    : K - DRAIN_LANES > 1 ? K - DRAIN_LANES
+                                          : 1;
         cs->fill = pass == 1 && l0->fill;
         cs->uneven = ((l0->drain || l0->uneven) && !fast_cut) || l0->wide;
         for (int64_t q = 0; q < nS; q++) {
