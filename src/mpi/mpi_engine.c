@@ -2002,9 +2002,9 @@ double gsp__mpi_lane_latencies(const gsp_mpi_ctx_t *c, const gsp_rt_phase_t *ph,
  * 4 295.4 against 16 x 3 294.4 (above). */
 #define UNEVEN_STORE_WINDOW 4
 /* A reduce-scatter's in-trees there (the fill's, two levels: a box's sums to its NICs, then the
- * other box's), where each GPU's NIC streams to three boxes or more, in uneven chunks too, in lanes
- * of at least UNEVEN_REDUCE_LANE_CHUNKS mean chunks, UNEVEN_WINDOW in flight, where that gives
- * more lanes than box_lanes' (a block of 1.2 MB or more). In box_lanes' six lanes, two in flight,
+ * other box's), where each GPU's NIC streams to two boxes or more, in uneven chunks too, in lanes
+ * of at least UNEVEN_REDUCE_LANE_CHUNKS mean chunks (22 until session 59), UNEVEN_WINDOW in
+ * flight, where that gives more lanes than box_lanes'. In box_lanes' six lanes, two in flight,
  * each GPU's NIC streams to the other three boxes of dgx:8x4 went in waves of a lane's chunks
  * started together and ended together, the first only once the first lane's sums had come round
  * the box over NVLink (31 us: a sixth of every block), and each wave paid its latency with the
@@ -2014,17 +2014,25 @@ double gsp__mpi_lane_latencies(const gsp_mpi_ctx_t *c, const gsp_rt_phase_t *ph,
  * 2 321.5, 12 x 3 285.1, 12 x 4 285.1, 14 x 3 349.8, 16 x 3 352.6; uneven: 6 x 2 415.0, 10 x 3
  * 298.4, 11 x 3 (this rule) 276.0, 12 x 3 277.8, 13 x 3 293.9, 16 x 3 315.4. A jagged landscape
  * again (equal messages on a link end together in SimGrid), whose one plateau, 10 to 13 lanes
- * uneven, is all within 1.2x the bound 251.7; the rule takes its middle. Not where the NIC streams
- * to one box (dgx:4x2, the same blocks of 2 MiB at 16 MiB: 109.6 us in box_lanes' lanes, 121.6 in
- * this rule's). */
-#define UNEVEN_REDUCE_LANE_CHUNKS 22
+ * uneven, is all within 1.2x the bound 251.7; the rule takes its middle (UNEVEN_REDUCE_LANES). Not
+ * where the NIC streams to one box (dgx:4x2, the same blocks of 2 MiB at 16 MiB: 109.6 us in
+ * box_lanes' lanes, 121.6 in this rule's). Since the fill's root streams (session 58) the rule
+ * holds on three boxes too (UNEVEN_BOXES, below), at most 11 lanes: dgx:8x3's 64 MiB
+ * reduce-scatter under SMPI's defaults, uneven, three in flight, in 10 / 11 / 12 / 13 lanes 249.7
+ * / 248.2 / 261.0 / 248.2 us, against 289.2 in the 7 lanes of equal chunks it took before (1.29x
+ * -> 1.11x the bound 223.7); and in lanes of fewer chunks, down to 8, for smaller blocks: dgx:4x3's
+ * 16 MiB in 6 / 7 / 8 / 9 / 10 / 11 lanes 139.8 / 130.9 / 126.8 / 126.6 / 126.6 / 126.8 (126.9 in
+ * box_lanes'), dgx:8x3's 16 MiB 88.2 -> 84.6 (10 lanes), dgx:8x4's 101.3 -> 97.4 (8), dgx:4x4's
+ * 8 MiB 87.8 -> 81.6 (8), 16 MiB 148.8 -> 140.4 (11; bench/README.md, session 59). */
+#define UNEVEN_REDUCE_LANE_CHUNKS 8
+#define UNEVEN_REDUCE_LANES 11
 /* The allgather's rule above only where each GPU's NIC streams to UNEVEN_BOXES boxes or more:
  * where it streams to one (dgx:4x2), its 16 lanes of 16 chunks were far too many (8 MiB: 105.3 us
  * in its 8, 81.7 in box_lanes' 5; 16 MiB: 186.1 in its 16, 124.2 in the 7 that stream, below).
- * The reduce-scatter's only where it streams to UNEVEN_REDUCE_BOXES or more: on dgx:8x3 (two) its
- * 15 lanes took the 64 MiB reduce-scatter 300.0 -> 372.6 us. */
+ * The reduce-scatter's alike (until session 59 only where it streamed to three boxes or more: on
+ * dgx:8x3, two, its 15 lanes then took the 64 MiB reduce-scatter 300.0 -> 372.6 us, before the
+ * fill's root streams; now, in UNEVEN_REDUCE_LANES, 289.2 -> 248.2, above). */
 #define UNEVEN_BOXES 2
-#define UNEVEN_REDUCE_BOXES 3
 /* Every such phase (either kind) in lanes enough that each lane's messages stream, at most
  * GSP_COST_CHUNK_MAX chunks each (chunks_of: more go whole, a large message's latency and no
  * stream), a staggered odd block's last lane one and a half lanes long (stagger_cut). dgx:4x2 (two
@@ -2050,8 +2058,9 @@ static void uneven_lanes(lay_t *l, gsp_mpi_ctx_t *c, const gsp_rt_phase_t *ph, c
     /* The boxes a NIC streams to, from the binding cut (the same on every rank, so that both
      * ends of every message agree): the other boxes on its side S, one box off it (dgx:8x4: 24
      * GPUs and 8, dgx:4x2: 4 and 4). */
-    bool boxes = c->cut_compute >= (ph->kind == GSP_RT_STORE ? UNEVEN_BOXES : UNEVEN_REDUCE_BOXES) * (c->size - c->cut_compute);
+    bool boxes = c->cut_compute >= UNEVEN_BOXES * (c->size - c->cut_compute);
     if (boxes && mean > 0) k = shortest * (int64_t)d->size / ((ph->kind == GSP_RT_STORE ? UNEVEN_LANE_CHUNKS : UNEVEN_REDUCE_LANE_CHUNKS) * mean);
+    if (ph->kind == GSP_RT_REDUCE && k > UNEVEN_REDUCE_LANES) k = UNEVEN_REDUCE_LANES;
     if (k > UNEVEN_LANES_MAX) k = UNEVEN_LANES_MAX;
     /* A store phase's chunks are uneven wherever the cut is slow (chunks_init), a reduce phase's
      * only with the rule above. */

@@ -125,6 +125,11 @@ within() {
 # 23.3 us of latency (dgx:4x2, 4 MiB: 83.7 us without, 3.99x the bound; 38.0 with), every result
 # checked.
 within dgx.xml hosts-dgx 8 dgx:4x2 reduce-scatter 4194304 reduce_scatter 2.5
+# Uneven reduce-scatter lanes (mpi_engine.c: uneven_lanes, UNEVEN_REDUCE_LANE_CHUNKS): where a
+# NIC streams to two boxes or more, a reduce phase in uneven chunks in up to 11 lanes of at least 8
+# chunks (dgx:4x4, 8 MiB: 87.8 us in the box's lanes before, 1.40x the bound; 81.6 with, 1.30x).
+"$fabric_platform" dgx:4x4 "$work/hosts-dgx44" 1us >"$work/dgx44.xml" || fail "fabric_platform dgx:4x4 failed"
+within dgx44.xml hosts-dgx44 16 dgx:4x4 reduce-scatter 8388608 reduce_scatter 1.35
 # The small head in a reduce phase on deep trees where the fast links bind (mpi_engine.c:
 # CHUNK_HEAD_SHRINK): a ring's first sums cross its 8 hops a small chunk at a time (4 MiB: 32.2 us
 # without, 2.63x the bound; 29.7 with).
