@@ -256,8 +256,9 @@ typedef struct {
     struct chunks *cs;
     /* Cross first (lay_t: cross): per send its arc (the first send to its peer); per arc (at its
      * first send) the FEEDS sends of every lane on it not yet issued, and how few of them left
-     * let its ENDS sends go (CROSS_ENDS_LEFT). */
-    bool cross;
+     * let its ENDS sends go (CROSS_ENDS_LEFT); with the reduce cut-through, whether this rank's
+     * first chunk over a slow route is in, which lets them go instead (CHUNK_ENDS_WINDOW). */
+    bool cross, ends_go;
     int64_t *cross_arc, *cross_left, *cross_at;
     MPI_Op op; /* a reduce phase's (the reduce cut-through sums as chunks arrive) */
 } pipe_t;
@@ -369,7 +370,8 @@ typedef struct {
  * (chain_sum). Whole, a lane's sum waited at every hop of the ring for the lane's last chunk. Two
  * rules go with it. A lane now counts as issued, for cross first, at its first chunk, so the
  * FEEDS lanes counted out early and let the arcs' ENDS sends in among them: the ENDS sends wait
- * for every FEEDS lane on their arc begun (cross_init). And a lane no longer costs each hop its
+ * for every FEEDS lane on their arc begun (cross_init; in CHUNK_ENDS_LANES lanes or more, the
+ * ENDS window below instead). And a lane no longer costs each hop its
  * whole length, so the lanes may be longer: at most RCUT_LANE_CHUNKS of the band's largest chunks,
  * not CROSS_LANE_CHUNKS (mi250:4: at 16 MiB the cost model's 3 lanes, not 4; at 64 MiB 7, not
  * 13), fewer steps of the arcs' earliest-lane-first order. arc_next passes over a stream whose next
@@ -383,6 +385,22 @@ typedef struct {
  * Tried first in session 40, before the deep reduce window and the arc cap, combined as it came
  * without the rules: 16 MiB 104.2 us against 101.7, 64 MiB 282.8 against 268.8. */
 #define RCUT_LANE_CHUNKS 6
+/* The ENDS window: with the reduce cut-through, cross first no longer holds an arc's ENDS sends
+ * (the box's own sums, no NIC ahead of them) until every FEEDS lane on it has begun. Those lanes
+ * begin as fast as the box's links carry them, not as the NICs drain them, so at 64 MiB (7
+ * lanes) the ENDS sends, a quarter of what the xGMI links carry, went only late and crossed the
+ * ring's 8 hops behind the FEEDS: a log of mi250:4's 64 MiB reduce-scatter under SimGrid SMPI's
+ * defaults had every NIC done at 225 us and the call at 247.8, its last 22 us only the box's
+ * links moving (bench/README.md, session 60). Now they go once this rank's first chunk over a
+ * slow route is in (the NICs have started: the head, whose sums cross the ring first, is past),
+ * at most CHUNK_ENDS_WINDOW chunks in flight a stream, and an arc's room goes to them only after
+ * every FEEDS stream's (arc_next): they fill what the FEEDS leave while the NICs set the pace.
+ * mi250:4's reduce-scatter: 64 MiB 244.1 -> 237.8 us (1.24x -> 1.21x the bound), 16 MiB (3
+ * lanes) 78.8 -> 76.0; in fewer lanes it lost (4 MiB 41.0 -> 42.9), hence CHUNK_ENDS_LANES.
+ * Released from the start instead, 2 / 1 a stream: 16 MiB 82.3 / 90.7; released with a quarter
+ * of the FEEDS lanes still to begin (CROSS_ENDS_LEFT), in lane order with them: 64 MiB 268.3. */
+#define CHUNK_ENDS_WINDOW 3
+#define CHUNK_ENDS_LANES 3
 /* The drain: where a fast link leaves the fabric's allgather binding cut (dgx:8x2: a GPU's
  * NVLink and NIC; not dgx:8x4 or dgx:4x2, whose cut is a box's NICs), the fast links set the
  * phase's time, and its last lanes' messages pay a large message's latency on every hop after
@@ -714,6 +732,10 @@ static gsp_err_t chain_sum(pipe_t *pp, int64_t r, int j, bool *done) {
     return GSP_OK;
 }
 
+/* Whether the ENDS window applies (CHUNK_ENDS_WINDOW): cross first with the reduce cut-through, in
+ * CHUNK_ENDS_LANES lanes or more. */
+static inline bool ends_rule(const pipe_t *pp) { return pp->cross && pp->cs && pp->cs->rcut && pp->l0->lanes >= CHUNK_ENDS_LANES; }
+
 /* Lane j of cut-through send q, not issued yet: issued now, as try_issue would once its receive
  * is in, when that receive is posted in as many chunks and its first is in. */
 static bool cut_start(pipe_t *pp, int64_t q, int j) {
@@ -774,6 +796,7 @@ static gsp_err_t chunk_pump(pipe_t *pp, int64_t q) {
         }
         int64_t w = 0, lim = pp->l0->wide ? cs->swin[i] : i < cs->nslow ? cs->slow_window : cs->fast_window;
         if (cs->own_window > 0 && cs->own[i] && cs->nic_in && lim > cs->own_window) lim = cs->own_window;
+        if (i >= cs->nslow && p->turn && p->turn[q] == GSP_RT_TURN_ENDS && ends_rule(pp) && lim > CHUNK_ENDS_WINDOW) lim = CHUNK_ENDS_WINDOW;
         while (w < lim && cs->slot[i * cs->window + w] >= 0) w++;
         if (w == lim) break;
         /* The arc's cap (arc_next): a fast stream's chunk waits for room on its arc. */
@@ -811,6 +834,7 @@ static gsp_err_t arc_next(pipe_t *pp, int peer) {
         int64_t best = -1, bk = INT64_MAX;
         for (int64_t i = cs->nslow; i < cs->ns; i++) {
             int64_t q = cs->sq_of[i], j = cs->next_lane[q], w = 0, key = j * cs->ns + i;
+            if (p->turn && p->turn[q] == GSP_RT_TURN_ENDS && ends_rule(pp)) key += K * cs->ns; /* after every FEEDS lane */
             if (p->send[q].peer != peer || j >= K || key >= bk || key <= after) continue;
             size_t sj = (size_t)j * (size_t)nS + (size_t)q;
             if (pp->sstate[sj] != 1 || cs->total[sj] <= 1) continue; /* not begun, or whole */
@@ -900,6 +924,7 @@ static gsp_err_t try_issue(pipe_t *pp, int j) {
         if (pp->feeds && p->turn[q] == GSP_RT_TURN_ENDS && pp->feeds[j] > 0) continue;
         if (pp->gcnt && gate_key(pp, q, j) > pp->glo + GATE_AHEAD) continue;
         if (pp->cross && p->turn[q] == GSP_RT_TURN_ENDS && pp->cross_left[pp->cross_arc[q]] > pp->cross_at[pp->cross_arc[q]]) continue;
+        if (p->turn && p->turn[q] == GSP_RT_TURN_ENDS && ends_rule(pp) && !pp->ends_go) continue;
         if (nk > 1) {
             chunk_pack(pp, q, j);
             pp->cs->total[(size_t)j * (size_t)nS + (size_t)q] = pp->cs->left[(size_t)j * (size_t)nS + (size_t)q] = nk;
@@ -1006,10 +1031,10 @@ static void cross_init(pipe_t *pp, int64_t *buf) {
     }
     for (int64_t q = 0; q < nS; q++)
         if (p->turn[q] == GSP_RT_TURN_FEEDS) pp->cross_left[pp->cross_arc[q]] += pp->l0->lanes;
-    /* With the reduce cut-through a lane counts as issued at its first chunk, so its ENDS sends
-     * wait for every FEEDS lane on the arc begun (the reduce cut-through). */
-    bool all = pp->cs && pp->cs->rcut;
-    for (int64_t q = 0; q < nS; q++) pp->cross_at[q] = all ? 0 : pp->cross_left[q] / CROSS_ENDS_LEFT;
+    /* With the reduce cut-through the ENDS sends wait for this rank's first chunk over a slow
+     * route instead (CHUNK_ENDS_WINDOW): the count never lets them go. */
+    bool rcut = pp->cs && pp->cs->rcut;
+    for (int64_t q = 0; q < nS; q++) pp->cross_at[q] = ends_rule(pp) ? pp->cross_left[q] : rcut ? 0 : pp->cross_left[q] / CROSS_ENDS_LEFT;
 }
 
 /* Posts receive q of lane j: whole (post_recv), or its chunks. */
@@ -1258,7 +1283,7 @@ static gsp_err_t run_pipelined(gsp_mpi_ctx_t *c, const gsp_rt_prog_t *p, int pha
     cs.rq = c->req + all;
     cs.sq = cs.rq + rx;
     pipe_t pp = {c, p, phase, base, l0, d, window, state, sstate, sq, 0, c->soff, false, NULL, NULL, 0, feeds_init(p, l0, c->turn, K), NULL, 0, 0,
-                 cs.ns + cs.nr > 0 ? &cs : NULL, false, NULL, NULL, NULL, op};
+                 cs.ns + cs.nr > 0 ? &cs : NULL, false, false, NULL, NULL, NULL, op};
     c->communicated = true;
     lay_t l = *l0;
     /* A receive of lane j is posted once the same receive of lane j - ahead has arrived: its
@@ -1304,6 +1329,12 @@ static gsp_err_t run_pipelined(gsp_mpi_ctx_t *c, const gsp_rt_prog_t *p, int pha
             }
             int64_t q = cs.rq_of[lo], j = cs.rlane[((x - cs.rbase[lo]) / cs.rmax[lo]) * cs.nr + lo];
             if (!cs.nic_in && cs.own_window > 0 && slow_route(c, c->width[c->size + p->recv[q].peer], (double)(cs.hi - 1))) cs.nic_in = true;
+            if (!pp.ends_go && ends_rule(&pp) && slow_route(c, c->width[c->size + p->recv[q].peer], (double)(cs.hi - 1))) {
+                /* The ENDS sends may go now (CHUNK_ENDS_WINDOW), in every lane. */
+                pp.ends_go = true;
+                for (int jj = 0; jj < K && !err; jj++) err = try_issue(&pp, jj);
+                if (err) return err;
+            }
             if (cs.csum[q]) { /* the reduce cut-through: sum what is in */
                 bool done = false;
                 cut_advance(&pp, q, (int)j);
@@ -1473,8 +1504,8 @@ static gsp_err_t run_fused(gsp_mpi_ctx_t *c, const gsp_rt_prog_t *p0, const gsp_
     /* No turns here: the allgather's sends share the links from the start, and the reduce-scatter's
      * leaves holding back their sends into the roots only delayed the sums the allgather waits
      * for (dgx:8x2's 64 MiB allreduce under SMPI, factors at 1: 440.2 -> 450.8 us). */
-    pipe_t pp0 = {c, p0, 0, base, l0, d, window, st0, ss0, sq0, 0, c->soff, false, NULL, NULL, 0, NULL, NULL, 0, 0, NULL, false, NULL, NULL, NULL, MPI_OP_NULL};
-    pipe_t pp1 = {c, p1, 1, base, l0, d, window, st1, ss1, sq1, 0, c->soff + all0, true, last0, st0, nR0, NULL, NULL, 0, 0, NULL, false, NULL, NULL, NULL, MPI_OP_NULL};
+    pipe_t pp0 = {c, p0, 0, base, l0, d, window, st0, ss0, sq0, 0, c->soff, false, NULL, NULL, 0, NULL, NULL, 0, 0, NULL, false, false, NULL, NULL, NULL, MPI_OP_NULL};
+    pipe_t pp1 = {c, p1, 1, base, l0, d, window, st1, ss1, sq1, 0, c->soff + all0, true, last0, st0, nR0, NULL, NULL, 0, 0, NULL, false, false, NULL, NULL, NULL, MPI_OP_NULL};
     fuse_t F = {c, p1, base, l0, d, K, ahead, nR1, nS0, all0, per1, send0, ss0, st1, posted, rq1};
     for (int j = 0; j < ahead && !err; j++) err = post1(&F, j, 0, nR1);
     for (int j = 0; j < K && !err; j++) err = try_issue(&pp0, j);

@@ -232,7 +232,8 @@ done
 # --segment 4096; the allreduce's first phase alike (6 and 5 lanes), its second not. There the
 # relays sum each chunk as it arrives and pass the sums on chunk by chunk (mpi_engine.c: the
 # reduce cut-through): counted by a temporary print (session 55), on every rank in five of these
-# six runs (not the allreduce with --segment 4096).
+# six runs (not the allreduce with --segment 4096). So, in the same five, does the ENDS window (its
+# ENDS sends held until the rank's first chunk over a NIC is in: session 60, a temporary print).
 for t in "--no-shared-memory 100000" "--shared-memory 77777" "--segment=4096 77777"; do
     set -- $t
     for coll in reduce-scatter allreduce; do
