@@ -398,8 +398,10 @@ typedef struct {
  * mi250:4's reduce-scatter: 64 MiB 244.1 -> 237.8 us (1.24x -> 1.21x the bound), 16 MiB (3
  * lanes) 78.8 -> 76.0; in fewer lanes it lost (4 MiB 41.0 -> 42.9), hence CHUNK_ENDS_LANES.
  * Released from the start instead, 2 / 1 a stream: 16 MiB 82.3 / 90.7; released with a quarter
- * of the FEEDS lanes still to begin (CROSS_ENDS_LEFT), in lane order with them: 64 MiB 268.3. */
-#define CHUNK_ENDS_WINDOW 3
+ * of the FEEDS lanes still to begin (CROSS_ENDS_LEFT), in lane order with them: 64 MiB 268.3.
+ * Four a stream, not three (session 62): 64 MiB 237.8 -> 233.6 us (1.21x -> 1.19x), 16 MiB 75.96
+ * -> 75.84; 2 a stream 16 MiB 78.6; 6 as 4 (the fast window, 4, caps it). */
+#define CHUNK_ENDS_WINDOW 4
 #define CHUNK_ENDS_LANES 3
 /* The drain: where a fast link leaves the fabric's allgather binding cut (dgx:8x2: a GPU's
  * NVLink and NIC; not dgx:8x4 or dgx:4x2, whose cut is a box's NICs), the fast links set the
