@@ -257,7 +257,7 @@ typedef struct {
     /* Cross first (lay_t: cross): per send its arc (the first send to its peer); per arc (at its
      * first send) the FEEDS sends of every lane on it not yet issued, and how few of them left
      * let its ENDS sends go (CROSS_ENDS_LEFT); with the reduce cut-through, whether this rank's
-     * first chunk over a slow route is in, which lets them go instead (CHUNK_ENDS_WINDOW). */
+     * first chunk over a slow route is in, which lets them go instead (the ENDS window: ends_rule). */
     bool cross, ends_go;
     int64_t *cross_arc, *cross_left, *cross_at;
     MPI_Op op; /* a reduce phase's (the reduce cut-through sums as chunks arrive) */
@@ -393,15 +393,15 @@ typedef struct {
  * defaults had every NIC done at 225 us and the call at 247.8, its last 22 us only the box's
  * links moving (bench/README.md, session 60). Now they go once this rank's first chunk over a
  * slow route is in (the NICs have started: the head, whose sums cross the ring first, is past),
- * at most CHUNK_ENDS_WINDOW chunks in flight a stream, and an arc's room goes to them only after
+ * with the deep reduce window's chunks in flight a stream, and an arc's room goes to them only after
  * every FEEDS stream's (arc_next): they fill what the FEEDS leave while the NICs set the pace.
  * mi250:4's reduce-scatter: 64 MiB 244.1 -> 237.8 us (1.24x -> 1.21x the bound), 16 MiB (3
  * lanes) 78.8 -> 76.0; in fewer lanes it lost (4 MiB 41.0 -> 42.9), hence CHUNK_ENDS_LANES.
  * Released from the start instead, 2 / 1 a stream: 16 MiB 82.3 / 90.7; released with a quarter
  * of the FEEDS lanes still to begin (CROSS_ENDS_LEFT), in lane order with them: 64 MiB 268.3.
- * Four a stream, not three (session 62): 64 MiB 237.8 -> 233.6 us (1.21x -> 1.19x), 16 MiB 75.96
- * -> 75.84; 2 a stream 16 MiB 78.6; 6 as 4 (the fast window, 4, caps it). */
-#define CHUNK_ENDS_WINDOW 4
+ * They first had a window of their own, 3 a stream; 4, the deep reduce window's (session 62):
+ * 64 MiB 237.8 -> 233.6 us (1.21x -> 1.19x), 16 MiB 75.96 -> 75.84; 2 a stream 16 MiB 78.6; 6 as
+ * 4 (the deep reduce window caps every fast stream), so they keep no window of their own. */
 #define CHUNK_ENDS_LANES 3
 /* The drain: where a fast link leaves the fabric's allgather binding cut (dgx:8x2: a GPU's
  * NVLink and NIC; not dgx:8x4 or dgx:4x2, whose cut is a box's NICs), the fast links set the
@@ -734,7 +734,7 @@ static gsp_err_t chain_sum(pipe_t *pp, int64_t r, int j, bool *done) {
     return GSP_OK;
 }
 
-/* Whether the ENDS window applies (CHUNK_ENDS_WINDOW): cross first with the reduce cut-through, in
+/* Whether the ENDS window applies (CHUNK_ENDS_LANES): cross first with the reduce cut-through, in
  * CHUNK_ENDS_LANES lanes or more. */
 static inline bool ends_rule(const pipe_t *pp) { return pp->cross && pp->cs && pp->cs->rcut && pp->l0->lanes >= CHUNK_ENDS_LANES; }
 
@@ -798,7 +798,6 @@ static gsp_err_t chunk_pump(pipe_t *pp, int64_t q) {
         }
         int64_t w = 0, lim = pp->l0->wide ? cs->swin[i] : i < cs->nslow ? cs->slow_window : cs->fast_window;
         if (cs->own_window > 0 && cs->own[i] && cs->nic_in && lim > cs->own_window) lim = cs->own_window;
-        if (i >= cs->nslow && p->turn && p->turn[q] == GSP_RT_TURN_ENDS && ends_rule(pp) && lim > CHUNK_ENDS_WINDOW) lim = CHUNK_ENDS_WINDOW;
         while (w < lim && cs->slot[i * cs->window + w] >= 0) w++;
         if (w == lim) break;
         /* The arc's cap (arc_next): a fast stream's chunk waits for room on its arc. */
@@ -1034,7 +1033,7 @@ static void cross_init(pipe_t *pp, int64_t *buf) {
     for (int64_t q = 0; q < nS; q++)
         if (p->turn[q] == GSP_RT_TURN_FEEDS) pp->cross_left[pp->cross_arc[q]] += pp->l0->lanes;
     /* With the reduce cut-through the ENDS sends wait for this rank's first chunk over a slow
-     * route instead (CHUNK_ENDS_WINDOW): the count never lets them go. */
+     * route instead (the ENDS window: ends_rule): the count never lets them go. */
     bool rcut = pp->cs && pp->cs->rcut;
     for (int64_t q = 0; q < nS; q++) pp->cross_at[q] = ends_rule(pp) ? pp->cross_left[q] : rcut ? 0 : pp->cross_left[q] / CROSS_ENDS_LEFT;
 }
@@ -1332,7 +1331,7 @@ static gsp_err_t run_pipelined(gsp_mpi_ctx_t *c, const gsp_rt_prog_t *p, int pha
             int64_t q = cs.rq_of[lo], j = cs.rlane[((x - cs.rbase[lo]) / cs.rmax[lo]) * cs.nr + lo];
             if (!cs.nic_in && cs.own_window > 0 && slow_route(c, c->width[c->size + p->recv[q].peer], (double)(cs.hi - 1))) cs.nic_in = true;
             if (!pp.ends_go && ends_rule(&pp) && slow_route(c, c->width[c->size + p->recv[q].peer], (double)(cs.hi - 1))) {
-                /* The ENDS sends may go now (CHUNK_ENDS_WINDOW), in every lane. */
+                /* The ENDS sends may go now (the ENDS window: ends_rule), in every lane. */
                 pp.ends_go = true;
                 for (int jj = 0; jj < K && !err; jj++) err = try_issue(&pp, jj);
                 if (err) return err;
